@@ -1,0 +1,47 @@
+import { err, ok, type Result } from 'neverthrow';
+import { type ApiError, badRequest, insufficientPermission, noSuchUser } from '../errors.js';
+import type { Tx, User } from '../storage/types.js';
+import { isAdmin } from './roles.js';
+
+export interface UserAccessOptions {
+  allowDeactivated?: boolean;
+  allowBots?: boolean;
+  /** The requester must be an administrator ("Insufficient permission" otherwise). */
+  forAdmin?: boolean;
+}
+
+/** Looks up a user of the requester's realm by ID, with the reference's access rules and texts. */
+export async function accessUserById(
+  tx: Tx,
+  requester: User,
+  userId: number,
+  options: UserAccessOptions = {},
+): Promise<Result<User, ApiError>> {
+  const target = await tx.users.byId(requester.realmId, userId);
+  if (!target) return err(noSuchUser());
+  if (target.isBot && !options.allowBots) return err(noSuchUser());
+  if (!target.isActive && !options.allowDeactivated) return err(badRequest('User is deactivated'));
+  if (options.forAdmin && !isAdmin(requester)) return err(insufficientPermission());
+  return ok(target);
+}
+
+/**
+ * Whether `viewer` may see `target`'s real email address under the target's
+ * email_address_visibility setting. Spectators (viewer null) never may.
+ */
+export function canSeeDeliveryEmail(viewer: User | null, target: User): boolean {
+  if (!viewer) return false;
+  if (viewer.id === target.id || target.isBot) return true;
+  switch (target.emailAddressVisibility) {
+    case 1:
+      return true;
+    case 2:
+      return viewer.role <= 400;
+    case 3:
+      return viewer.role <= 200;
+    case 5:
+      return viewer.role <= 300;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,47 @@
+import { err, ok } from 'neverthrow';
+import { isValidEmail } from '../access/user-input.js';
+import { generateApiKey } from '../auth/api-key.js';
+import { verifyPassword } from '../auth/password.js';
+import { isoTimestamp } from '../clock.js';
+import {
+  ApiError,
+  authenticationFailed,
+  badRequest,
+  realmDeactivated,
+  userDeactivated,
+} from '../errors.js';
+import { type Actor, publicOperation, userOperation } from '../operation.js';
+import { FetchApiKeyParams, RegenerateApiKeyParams } from '../schemas/users.js';
+
+/**
+ * POST /fetch_api_key: exchanges an email and password for the API key. This is a login: an
+ * account created through the API gets its date_joined at its first login (FL 475).
+ */
+export const doFetchApiKey = publicOperation(FetchApiKeyParams, async (ctx, caller, params) => {
+  const realm = caller.realm;
+  const email = params.username.trim();
+  if (!isValidEmail(email)) return err(badRequest('Enter a valid email address.'));
+  if (!realm.emailAuthEnabled) {
+    return err(new ApiError('PASSWORD_AUTH_DISABLED', 'Password authentication is disabled in this organization'));
+  }
+  const user = await ctx.storage.read((tx) => tx.users.byDeliveryEmail(realm.id, email));
+  if (user && !user.isActive) return err(userDeactivated());
+  if (realm.deactivated) return err(realmDeactivated());
+  if (!user || user.isBot || !(await verifyPassword(params.password, user.passwordHash))) {
+    return err(authenticationFailed());
+  }
+  if (user.awaitingFirstLogin) {
+    await ctx.storage.transaction(async (tx) =>
+      ok(await tx.users.update(realm.id, user.id, { awaitingFirstLogin: false, dateJoined: isoTimestamp(ctx.clock) })),
+    );
+  }
+  return ok({ api_key: user.apiKey, email: user.deliveryEmail, user_id: user.id });
+});
+
+/** POST /users/me/api_key/regenerate: replaces the caller's API key; the old one stops working. */
+export const doRegenerateApiKey = userOperation(RegenerateApiKeyParams, async (ctx, actor: Actor) => {
+  if (actor.user.isBot) return err(badRequest('This endpoint does not accept bot requests.'));
+  const apiKey = generateApiKey(ctx);
+  await ctx.storage.transaction(async (tx) => ok(await tx.users.update(actor.realm.id, actor.user.id, { apiKey })));
+  return ok({ api_key: apiKey });
+});

@@ -1,0 +1,146 @@
+/**
+ * What only the server's operator may do: create realms, create users without an acting user,
+ * and grant the special permissions (can_create_users, can_change_user_emails) that the
+ * reference grants only from its command line. The CLI and embedders call these directly.
+ */
+import { randomUUID } from 'node:crypto';
+import { err, ok, type Result } from 'neverthrow';
+import { checkFullName, checkPassword, isValidEmail } from '../access/user-input.js';
+import { hashPassword } from '../auth/password.js';
+import { unixSeconds } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { type ApiError, badRequest } from '../errors.js';
+import { ROLES, type Realm, type Role, type User, type UserPatch } from '../storage/types.js';
+import { insertUser } from './user-records.js';
+
+export interface NewUserInput {
+  email: string;
+  fullName: string;
+  password?: string | null;
+  role?: Role;
+  bot?: boolean;
+  botOwnerId?: number | null;
+  canCreateUsers?: boolean;
+  canChangeUserEmails?: boolean;
+}
+
+export interface NewRealmInput {
+  name: string;
+  /** Canonical URL of the realm, for example `http://127.0.0.1:9991`. */
+  url: string;
+  subdomain?: string;
+  description?: string;
+  webPublicAccessEnabled?: boolean;
+  /** The first owner; it gets can_create_users so it can add people through the API. */
+  owner: NewUserInput;
+}
+
+/** Creates a realm and its first owner in one transaction. */
+export async function createRealm(ctx: Ctx, input: NewRealmInput): Promise<Result<{ realm: Realm; owner: User }, ApiError>> {
+  const checked = await checkNewUser(input.owner);
+  if (checked.isErr()) return err(checked.error);
+  return ctx.storage.transaction(async (tx) => {
+    const subdomain = input.subdomain ?? '';
+    if (await tx.realms.bySubdomain(subdomain)) return err(badRequest(`Subdomain '${subdomain}' is already in use`));
+    const realm = await tx.realms.insert({
+      subdomain,
+      name: input.name,
+      description: input.description ?? '',
+      url: input.url.replace(/\/+$/, ''),
+      uuid: randomUUID(),
+      dateCreated: unixSeconds(ctx.clock),
+      deactivated: false,
+      webPublicAccessEnabled: input.webPublicAccessEnabled ?? false,
+      emailAuthEnabled: true,
+      defaultAvatarSource: 'G',
+    });
+    const owner = await insertUser(ctx, tx, realm, {
+      ...checked.value,
+      role: 100,
+      canCreateUsers: input.owner.canCreateUsers ?? true,
+      canChangeUserEmails: input.owner.canChangeUserEmails ?? false,
+    });
+    return owner.map((user) => ({ realm, owner: user }));
+  });
+}
+
+/** Creates a user (or bot) in a realm with no acting user. */
+export async function createUserAsOperator(ctx: Ctx, realm: Realm, input: NewUserInput): Promise<Result<User, ApiError>> {
+  const checked = await checkNewUser(input);
+  if (checked.isErr()) return err(checked.error);
+  return ctx.storage.transaction((tx) =>
+    insertUser(ctx, tx, realm, {
+      ...checked.value,
+      role: input.role ?? 400,
+      isBot: input.bot ?? false,
+      botType: input.bot ? 1 : null,
+      botOwnerId: input.botOwnerId ?? null,
+      canCreateUsers: input.canCreateUsers,
+      canChangeUserEmails: input.canChangeUserEmails,
+    }),
+  );
+}
+
+export interface OperatorUserChange {
+  role?: Role;
+  password?: string;
+  canCreateUsers?: boolean;
+  canChangeUserEmails?: boolean;
+}
+
+/** Changes what only the operator may change about a user, found by delivery email. */
+export async function changeUserAsOperator(
+  ctx: Ctx,
+  realm: Realm,
+  email: string,
+  change: OperatorUserChange,
+): Promise<Result<User, ApiError>> {
+  if (change.role !== undefined && !ROLES.includes(change.role)) return err(badRequest('Invalid role'));
+  const patch: UserPatch = {};
+  if (change.password !== undefined) {
+    const password = checkPassword(change.password);
+    if (password.isErr()) return err(password.error);
+    patch.passwordHash = await hashPassword(password.value);
+  }
+  if (change.role !== undefined) patch.role = change.role;
+  if (change.canCreateUsers !== undefined) patch.canCreateUsers = change.canCreateUsers;
+  if (change.canChangeUserEmails !== undefined) patch.canChangeUserEmails = change.canChangeUserEmails;
+  return ctx.storage.transaction(async (tx) => {
+    const user = await tx.users.byDeliveryEmail(realm.id, email);
+    if (!user) return err(badRequest(`No user with email '${email}'`));
+    await tx.users.update(realm.id, user.id, patch);
+    return ok({ ...user, ...patch });
+  });
+}
+
+/** Realm settings the operator may set (the realm settings API arrives later). */
+export async function updateRealmAsOperator(
+  ctx: Ctx,
+  realm: Realm,
+  patch: Partial<Pick<Realm, 'name' | 'description' | 'url' | 'webPublicAccessEnabled' | 'emailAuthEnabled' | 'deactivated' | 'defaultAvatarSource'>>,
+): Promise<Result<Realm, ApiError>> {
+  return ctx.storage.transaction(async (tx) => {
+    await tx.realms.update(realm.id, patch);
+    const updated = await tx.realms.byId(realm.id);
+    return updated ? ok(updated) : err(badRequest('Invalid realm'));
+  });
+}
+
+/** Looks up a realm by subdomain ('' is the root realm). */
+export async function findRealm(ctx: Ctx, subdomain = ''): Promise<Realm | undefined> {
+  return ctx.storage.read((tx) => tx.realms.bySubdomain(subdomain));
+}
+
+async function checkNewUser(input: NewUserInput) {
+  const email = input.email.trim();
+  if (!isValidEmail(email)) return err(badRequest(`Invalid email address '${email}'`));
+  const fullName = checkFullName(input.fullName);
+  if (fullName.isErr()) return err(fullName.error);
+  let passwordHash: string | null = null;
+  if (input.password !== undefined && input.password !== null) {
+    const password = checkPassword(input.password);
+    if (password.isErr()) return err(password.error);
+    passwordHash = await hashPassword(password.value);
+  }
+  return ok({ email, fullName: fullName.value, passwordHash });
+}

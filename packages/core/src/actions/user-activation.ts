@@ -1,0 +1,86 @@
+import { err, ok, type Result } from 'neverthrow';
+import { isOwner } from '../access/roles.js';
+import { accessUserById } from '../access/users.js';
+import { unixSeconds } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { type ApiError, badRequest, mustBeOwner } from '../errors.js';
+import { flushOutbox } from '../mail/outbox.js';
+import { type Actor, userOperation } from '../operation.js';
+import { DeactivateUserParams, ReactivateUserParams } from '../schemas/users.js';
+import type { Realm, Tx, User } from '../storage/types.js';
+
+type DeactivationActions = NonNullable<(typeof DeactivateUserParams)['TYPE']['actions']>;
+
+/**
+ * DELETE /users/{user_id} (API.md 4.14): deactivates the user's bots, then the user. The
+ * optional `actions` apply to those bots first, then to the user.
+ */
+export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, actor: Actor, params) => {
+  const result = await ctx.storage.transaction(async (tx): Promise<Result<object, ApiError>> => {
+    const access = await accessUserById(tx, actor.user, params.user_id, { forAdmin: true });
+    if (access.isErr()) return err(access.error);
+    const target = access.value;
+    if (target.role === 100 && !isOwner(actor.user)) return err(mustBeOwner());
+    if (target.role === 100 && (await tx.users.countActiveHumanOwners(target.realmId)) <= 1) {
+      return err(badRequest('Cannot deactivate the only organization owner'));
+    }
+    const actions = params.actions ?? {};
+    const bots = (await tx.users.botsOwnedBy(target.realmId, target.id)).filter((bot) => bot.isActive);
+    for (const user of [...bots, target]) {
+      await applyDeactivationActions(tx, user, actions);
+      await tx.users.update(user.realmId, user.id, { isActive: false });
+    }
+    const comment = params.deactivation_notification_comment;
+    if (comment !== undefined && comment !== null) {
+      await queueDeactivationNotice(ctx, tx, actor.realm, target, comment.trim());
+    }
+    return ok({});
+  });
+  if (result.isOk()) await flushOutbox(ctx);
+  return result;
+});
+
+/**
+ * The profile part of the deactivation actions. The message-deleting actions have nothing to
+ * act on until messages exist; the messages area extends this function.
+ */
+async function applyDeactivationActions(tx: Tx, user: User, actions: DeactivationActions): Promise<void> {
+  if (actions.delete_profile) {
+    await tx.users.update(user.realmId, user.id, {
+      fullName: `Deleted User ${user.id}`,
+      avatarSource: 'G',
+      avatarVersion: user.avatarVersion + 1,
+      timezone: '',
+    });
+  }
+}
+
+async function queueDeactivationNotice(ctx: Ctx, tx: Tx, realm: Realm, user: User, comment: string): Promise<void> {
+  const lines = [
+    `Your account on ${realm.name} (${realm.url}) has been deactivated.`,
+    ...(comment ? ['', 'The administrator provided the following comment:', '', comment] : []),
+  ];
+  await tx.outbox.insert({
+    realmId: realm.id,
+    to: user.deliveryEmail,
+    subject: `Your account on ${realm.name} has been deactivated`,
+    body: lines.join('\n'),
+    createdAt: unixSeconds(ctx.clock),
+  });
+}
+
+/** POST /users/{user_id}/reactivate. */
+export const doReactivateUser = userOperation(ReactivateUserParams, async (ctx, actor: Actor, params) =>
+  ctx.storage.transaction(async (tx) => {
+    const access = await accessUserById(tx, actor.user, params.user_id, {
+      allowDeactivated: true,
+      allowBots: true,
+      forAdmin: true,
+    });
+    if (access.isErr()) return err(access.error);
+    const target = access.value;
+    if (target.isActive) return err(badRequest('User is already active.'));
+    await tx.users.update(target.realmId, target.id, { isActive: true });
+    return ok({});
+  }),
+);

@@ -1,0 +1,51 @@
+import { err, ok, type Result } from 'neverthrow';
+import { generateApiKey } from '../auth/api-key.js';
+import { isoTimestamp } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { type ApiError, badRequest } from '../errors.js';
+import type { Realm, Role, Tx, User } from '../storage/types.js';
+
+export interface UserSpec {
+  email: string;
+  fullName: string;
+  /** Already hashed; null for accounts that log in only with their API key. */
+  passwordHash: string | null;
+  role: Role;
+  isBot?: boolean;
+  botType?: number | null;
+  botOwnerId?: number | null;
+  /** Created through the API: date_joined moves to the first login (FL 475). */
+  createdThroughApi?: boolean;
+  canCreateUsers?: boolean;
+  canChangeUserEmails?: boolean;
+}
+
+/** Inserts a user after checking that the email is free in the realm. Runs inside a transaction. */
+export async function insertUser(ctx: Ctx, tx: Tx, realm: Realm, spec: UserSpec): Promise<Result<User, ApiError>> {
+  if (await tx.users.byDeliveryEmail(realm.id, spec.email)) {
+    return err(badRequest(`Email '${spec.email}' already in use`));
+  }
+  const isBot = spec.isBot ?? false;
+  const user = await tx.users.insert({
+    realmId: realm.id,
+    deliveryEmail: spec.email,
+    fullName: spec.fullName,
+    passwordHash: spec.passwordHash,
+    apiKey: generateApiKey(ctx),
+    role: spec.role,
+    isActive: true,
+    isBot,
+    botType: isBot ? (spec.botType ?? 1) : null,
+    botOwnerId: isBot ? (spec.botOwnerId ?? null) : null,
+    timezone: '',
+    avatarSource: realm.defaultAvatarSource,
+    avatarVersion: 1,
+    dateJoined: isoTimestamp(ctx.clock),
+    isImportedStub: false,
+    awaitingFirstLogin: spec.createdThroughApi ?? false,
+    canCreateUsers: spec.canCreateUsers ?? false,
+    canChangeUserEmails: spec.canChangeUserEmails ?? false,
+    emailAddressVisibility: 1,
+  });
+  return ok(user);
+}

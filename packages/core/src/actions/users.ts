@@ -1,0 +1,83 @@
+import { err, ok } from 'neverthrow';
+import { isAdmin, isOwner } from '../access/roles.js';
+import { checkFullName, checkPassword, isValidEmail } from '../access/user-input.js';
+import { accessUserById } from '../access/users.js';
+import { hashPassword } from '../auth/password.js';
+import { badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
+import { type Actor, userOperation } from '../operation.js';
+import { CreateUserParams, UpdateUserParams } from '../schemas/users.js';
+import type { UserPatch } from '../storage/types.js';
+import { insertUser } from './user-records.js';
+
+/** POST /users: an administrator with the can_create_users permission creates a member. */
+export const doCreateUser = userOperation(CreateUserParams, async (ctx, actor: Actor, params) => {
+  if (!isAdmin(actor.user)) return err(mustBeAdmin());
+  if (!actor.user.canCreateUsers) return err(badRequest('User not authorized to create users'));
+  const email = params.email.trim();
+  if (!isValidEmail(email)) return err(badRequest('Bad name or username'));
+  const fullName = checkFullName(params.full_name);
+  if (fullName.isErr()) return err(fullName.error);
+  const password = checkPassword(params.password);
+  if (password.isErr()) return err(password.error);
+  // Hash outside the transaction: scrypt is slow and must not hold the store.
+  const passwordHash = await hashPassword(password.value);
+  const created = await ctx.storage.transaction((tx) =>
+    insertUser(ctx, tx, actor.realm, {
+      email,
+      fullName: fullName.value,
+      passwordHash,
+      role: 400,
+      createdThroughApi: true,
+    }),
+  );
+  return created.map((user) => ({ user_id: user.id }));
+});
+
+/** PATCH /users/{user_id}: full name, role, profile data and email of another user (API.md 4.8). */
+export const doUpdateUser = userOperation(UpdateUserParams, async (ctx, actor: Actor, params) =>
+  ctx.storage.transaction(async (tx) => {
+    const access = await accessUserById(tx, actor.user, params.user_id, {
+      allowDeactivated: true,
+      allowBots: true,
+      forAdmin: true,
+    });
+    if (access.isErr()) return err(access.error);
+    const target = access.value;
+    const patch: UserPatch = {};
+
+    if (params.role !== undefined && params.role !== target.role) {
+      if ((params.role === 100 || target.role === 100) && !isOwner(actor.user)) return err(mustBeOwner());
+      if (target.role === 100 && (await tx.users.countActiveHumanOwners(target.realmId)) <= 1) {
+        return err(badRequest('The owner permission cannot be removed from the only organization owner.'));
+      }
+      if (target.role === 600 && params.role <= 200) {
+        return err(badRequest('Guests cannot be organization administrators'));
+      }
+      patch.role = params.role as UserPatch['role'];
+    }
+
+    if (params.full_name !== undefined && params.full_name.trim() !== '' && params.full_name !== target.fullName) {
+      const fullName = checkFullName(params.full_name);
+      if (fullName.isErr()) return err(fullName.error);
+      patch.fullName = fullName.value;
+    }
+
+    for (const entry of params.profile_data ?? []) {
+      // No custom profile field exists until an administrator creates one.
+      return err(badRequest(`Field id ${entry.id} not found.`));
+    }
+
+    if (params.new_email !== undefined && params.new_email.trim() !== target.deliveryEmail) {
+      if (!isOwner(actor.user)) return err(mustBeOwner());
+      if (!actor.user.canChangeUserEmails) return err(badRequest('User not authorized to change user emails'));
+      const email = params.new_email.trim();
+      if (!isValidEmail(email)) return err(badRequest('Invalid address.'));
+      const holder = await tx.users.byDeliveryEmail(target.realmId, email);
+      if (holder && holder.id !== target.id) return err(badRequest(`Email '${email}' already in use`));
+      patch.deliveryEmail = email;
+    }
+
+    await tx.users.update(target.realmId, target.id, patch);
+    return ok({});
+  }),
+);

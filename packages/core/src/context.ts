@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { type Clock, systemClock } from './clock.js';
+import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
+import { createEventBus, type EventBus } from './events/bus.js';
+import type { Mailer } from './mail/mailer.js';
+import { createSqliteStorage } from './storage/sqlite/driver.js';
+import type { Storage } from './storage/types.js';
+
+/** Everything an operation needs besides its actor and input: the first argument of every action. */
+export interface Ctx {
+  storage: Storage;
+  events: EventBus;
+  clock: Clock;
+  config: ServerConfig;
+  /** Delivers outbox mail; null keeps mail pending in the outbox. */
+  mailer: Mailer | null;
+  /** Source of randomness for keys and tokens (replaceable for deterministic tests). */
+  randomBytes: (size: number) => Buffer;
+}
+
+export interface ContextOptions {
+  storage?: Storage;
+  /** SQLite file for the default driver; ':memory:' when omitted. */
+  databaseFile?: string;
+  clock?: Clock;
+  config?: Partial<ServerConfig>;
+  mailer?: Mailer | null;
+  events?: EventBus;
+}
+
+/** Builds a context; with no storage given it opens the embedded SQLite driver. */
+export function createContext(options: ContextOptions = {}): Ctx {
+  return {
+    storage: options.storage ?? createSqliteStorage({ filename: options.databaseFile }),
+    events: options.events ?? createEventBus(),
+    clock: options.clock ?? systemClock,
+    config: { ...DEFAULT_CONFIG, ...options.config },
+    mailer: options.mailer ?? null,
+    randomBytes,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The closed set of API errors. Every failure the core reports is an ApiError built by one of the
+ * constructors below; `ERROR_STATUS` is the one map from code to the reference server's HTTP status.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  REQUEST_VARIABLE_MISSING: 400,
+  REQUEST_VARIABLE_INVALID: 400,
+  REQUEST_CONFUSING_VAR: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  UNAUTHORIZED_PRINCIPAL: 400,
+  AUTHENTICATION_FAILED: 401,
+  USER_DEACTIVATED: 401,
+  REALM_DEACTIVATED: 401,
+  PASSWORD_AUTH_DISABLED: 401,
+  NONEXISTENT_SUBDOMAIN: 404,
+  NOT_FOUND: 404,
+  STREAM_DOES_NOT_EXIST: 400,
+  INVITATION_FAILED: 400,
+  REACTION_ALREADY_EXISTS: 400,
+  REACTION_DOES_NOT_EXIST: 400,
+  MOVE_MESSAGES_TIME_LIMIT_EXCEEDED: 400,
+  BAD_EVENT_QUEUE_ID: 400,
+  CANNOT_DEACTIVATE_LAST_USER: 400,
+  RATE_LIMIT_HIT: 429,
+  PAYLOAD_TOO_LARGE: 413,
+  METHOD_NOT_ALLOWED: 405,
+  INTERNAL_SERVER_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An API failure: what the client sees as `{result: "error", code, msg, ...data}`. */
+export class ApiError {
+  constructor(
+    readonly code: ErrorCode,
+    readonly msg: string,
+    /** Extra top-level fields of the error body (for example `var_name`, `stream_id`). */
+    readonly data: Readonly<Record<string, unknown>> = {},
+    /** HTTP status; defaults to the code's status in ERROR_STATUS. */
+    readonly status: number = ERROR_STATUS[code],
+  ) {}
+}
+
+/** Generic validation or permission failure (HTTP 400). */
+export const badRequest = (msg: string, data?: Record<string, unknown>) => new ApiError('BAD_REQUEST', msg, data);
+
+/** A resource the caller named does not exist: code BAD_REQUEST but HTTP 404, as the reference does. */
+export const resourceNotFound = (msg: string) => new ApiError('BAD_REQUEST', msg, {}, 404);
+
+/** "Access denied": code BAD_REQUEST, HTTP 403. */
+export const accessDenied = (msg = 'Access denied') => new ApiError('BAD_REQUEST', msg, {}, 403);
+
+export const missingArgument = (name: string) =>
+  new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
+
+export const unauthorized = (msg = 'Not logged in: API authentication or user session required') =>
+  new ApiError('UNAUTHORIZED', msg);
+
+export const mustBeAdmin = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+export const mustBeOwner = () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+export const insufficientPermission = () => badRequest('Insufficient permission');
+
+export const authenticationFailed = () =>
+  new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+export const userDeactivated = () => new ApiError('USER_DEACTIVATED', 'Account is deactivated');
+export const realmDeactivated = () => new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated');
+
+export const notFound = (msg = 'Not found') => new ApiError('NOT_FOUND', msg);
+export const methodNotAllowed = () => new ApiError('METHOD_NOT_ALLOWED', 'Method Not Allowed');
+export const payloadTooLarge = (limitBytes: number) =>
+  new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large (limit: ${limitBytes} bytes)`);
+export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
+
+export const noSuchUser = () => badRequest('No such user');

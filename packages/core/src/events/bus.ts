@@ -1,0 +1,31 @@
+/**
+ * The in-process event bus. Actions publish after their transaction commits; subscribers
+ * (the event queues, embedders) receive each event with the IDs of the users it is for.
+ */
+export interface PublishedEvent {
+  realmId: number;
+  /** The users who may receive the event. */
+  userIds: readonly number[];
+  event: { type: string } & Record<string, unknown>;
+}
+
+export type EventListener = (published: PublishedEvent) => void;
+
+export interface EventBus {
+  publish(published: PublishedEvent): void;
+  /** Returns a function that removes the listener. */
+  subscribe(listener: EventListener): () => void;
+}
+
+export function createEventBus(): EventBus {
+  const listeners = new Set<EventListener>();
+  return {
+    publish(published) {
+      for (const listener of listeners) listener(published);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { canSeeDeliveryEmail } from '../access/users.js';
+import type { Realm, User } from '../storage/types.js';
+import { avatarUrl } from './avatar.js';
+
+export interface UserView {
+  /** The requesting user; null for spectators. */
+  viewer: User | null;
+  clientGravatar: boolean;
+  includeCustomProfileFields: boolean;
+}
+
+/** A user's API email: the real address when everyone may see it, else a stable dummy address. */
+export function apiEmail(realm: Realm, user: User): string {
+  if (user.isBot || user.emailAddressVisibility === 1) return user.deliveryEmail;
+  return `user${user.id}@${new URL(realm.url).hostname}`;
+}
+
+/** The user record of API.md 2.2, as `viewer` may see it. */
+export function formatUser(realm: Realm, user: User, view: UserView): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    user_id: user.id,
+    email: apiEmail(realm, user),
+    delivery_email: canSeeDeliveryEmail(view.viewer, user) ? user.deliveryEmail : null,
+    full_name: user.fullName,
+    avatar_url: avatarUrl(realm, user, view.clientGravatar),
+    avatar_version: user.avatarVersion,
+    date_joined: user.dateJoined,
+    timezone: user.timezone,
+    role: user.role,
+    is_active: user.isActive,
+    is_owner: user.role === 100,
+    is_admin: user.role <= 200,
+    is_guest: user.role === 600,
+    is_bot: user.isBot,
+    bot_type: user.isBot ? user.botType : null,
+    is_imported_stub: user.isImportedStub,
+  };
+  if (user.isBot) record.bot_owner_id = user.botOwnerId;
+  // Custom profile fields arrive with their own issue; until then every human's data is empty.
+  if (view.includeCustomProfileFields && !user.isBot) record.profile_data = {};
+  return record;
+}

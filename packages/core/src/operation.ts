@@ -1,0 +1,71 @@
+import { err, type Result } from 'neverthrow';
+import type { Struct } from 'superstruct';
+import type { Ctx } from './context.js';
+import { type ApiError, unauthorized } from './errors.js';
+import { validateInput } from './schemas/validate.js';
+import type { Realm, User } from './storage/types.js';
+
+/** The authenticated user an operation acts for, and their realm. */
+export interface Actor {
+  realm: Realm;
+  user: User;
+}
+
+/** Who calls an operation: an authenticated user, or a spectator (user null) of a realm. */
+export interface Caller {
+  realm: Realm;
+  user: User | null;
+}
+
+/** `required`: a logged-in user; `optional`: spectators too where the operation allows it; `none`: no identity at all. */
+export type AuthMode = 'required' | 'optional' | 'none';
+
+/**
+ * An API operation: callable in-process as `op(ctx, caller, input)`, and described (params,
+ * auth) for transports. `input` is an object of parameters, either typed values or form text.
+ */
+export interface Operation<P, R> {
+  (ctx: Ctx, caller: Caller, input?: unknown): Promise<Result<R, ApiError>>;
+  readonly params: Struct<P, Record<string, Struct<any, any>>>;
+  readonly auth: AuthMode;
+}
+
+type Params<P> = Struct<P, Record<string, Struct<any, any>>>;
+
+function build<P, R>(
+  auth: AuthMode,
+  params: Params<P>,
+  run: (ctx: Ctx, caller: Caller, params: P) => Promise<Result<R, ApiError>>,
+): Operation<P, R> {
+  const op = async (ctx: Ctx, caller: Caller, input?: unknown) => {
+    if (auth === 'required' && !caller.user) return err(unauthorized());
+    const parsed = validateInput(params, input);
+    if (parsed.isErr()) return err(parsed.error);
+    return run(ctx, caller, parsed.value);
+  };
+  return Object.assign(op, { params, auth });
+}
+
+/** An operation that needs a logged-in user. */
+export function userOperation<P, R>(
+  params: Params<P>,
+  run: (ctx: Ctx, actor: Actor, params: P) => Promise<Result<R, ApiError>>,
+): Operation<P, R> {
+  return build('required', params, (ctx, caller, p) => run(ctx, caller as Actor, p));
+}
+
+/** An operation that spectators may call too; `run` decides what they may see. */
+export function spectatorOperation<P, R>(
+  params: Params<P>,
+  run: (ctx: Ctx, caller: Caller, params: P) => Promise<Result<R, ApiError>>,
+): Operation<P, R> {
+  return build('optional', params, run);
+}
+
+/** An operation that ignores identity (for example server settings, login). */
+export function publicOperation<P, R>(
+  params: Params<P>,
+  run: (ctx: Ctx, caller: Caller, params: P) => Promise<Result<R, ApiError>>,
+): Operation<P, R> {
+  return build('none', params, run);
+}

@@ -1,0 +1,63 @@
+import { err, ok } from 'neverthrow';
+import { accessUserById, canSeeDeliveryEmail } from '../access/users.js';
+import { badRequest, noSuchUser, unauthorized } from '../errors.js';
+import { apiEmail, formatUser } from '../format/user.js';
+import { type Actor, spectatorOperation, userOperation } from '../operation.js';
+import { GetOwnUserParams, GetUserParams, GetUsersParams } from '../schemas/users.js';
+
+/**
+ * GET /users (API.md 4.4). Spectators may call it when the realm has the public access option
+ * (FL 387); they never see real email addresses.
+ */
+export const getUsers = spectatorOperation(GetUsersParams, async (ctx, caller, params) => {
+  if (!caller.user && !caller.realm.webPublicAccessEnabled) return err(unauthorized());
+  const users = await ctx.storage.read((tx) => tx.users.list(caller.realm.id, params.user_ids));
+  if (params.user_ids) {
+    const found = new Set(users.map((u) => u.id));
+    const missing = params.user_ids.find((id) => !found.has(id));
+    if (missing !== undefined) return err(badRequest(`Invalid user ID: ${missing}`));
+  }
+  const view = {
+    viewer: caller.user,
+    clientGravatar: caller.user ? params.client_gravatar : false,
+    includeCustomProfileFields: params.include_custom_profile_fields,
+  };
+  return ok({ members: users.map((user) => formatUser(caller.realm, user, view)) });
+});
+
+/** GET /users/{user_id} and GET /users/{email}: one user, wrapped as `user`. */
+export const getUser = userOperation(GetUserParams, async (ctx, actor: Actor, params) => {
+  const key = params.user_id.trim();
+  const target = await ctx.storage.read(async (tx) => {
+    if (/^[0-9]+$/.test(key)) {
+      const access = await accessUserById(tx, actor.user, Number(key), { allowBots: true, allowDeactivated: true });
+      return access.isOk() ? access.value : undefined;
+    }
+    // By email: the real address where the requester may see it, or the API email.
+    const byEmail = await tx.users.byDeliveryEmail(actor.realm.id, key);
+    if (byEmail && (canSeeDeliveryEmail(actor.user, byEmail) || apiEmail(actor.realm, byEmail) === byEmail.deliveryEmail)) {
+      return byEmail;
+    }
+    const dummy = /^user([0-9]+)@/i.exec(key);
+    const byId = dummy ? await tx.users.byId(actor.realm.id, Number(dummy[1])) : undefined;
+    return byId && apiEmail(actor.realm, byId).toLowerCase() === key.toLowerCase() ? byId : undefined;
+  });
+  if (!target) return err(noSuchUser());
+  const view = {
+    viewer: actor.user,
+    clientGravatar: params.client_gravatar,
+    includeCustomProfileFields: params.include_custom_profile_fields,
+  };
+  return ok({ user: formatUser(actor.realm, target, view) });
+});
+
+/** GET /users/me: the caller's own record, flat, with max_message_id. */
+export const getOwnUser = userOperation(GetOwnUserParams, async (_ctx, actor: Actor) => {
+  const record = formatUser(actor.realm, actor.user, {
+    viewer: actor.user,
+    clientGravatar: false,
+    includeCustomProfileFields: true,
+  });
+  // No message exists before the messages area; -1 is the reference's value for "none".
+  return ok({ ...record, max_message_id: -1 });
+});

@@ -1,0 +1,19 @@
+/**
+ * A FIFO lock: `run` calls its callbacks one at a time, in call order. It is what keeps two
+ * async operations over one synchronous database connection from interleaving their statements.
+ */
+export class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn);
+    // The next caller waits for this one to settle either way.
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Resolves once every callback queued so far has settled. */
+  idle(): Promise<void> {
+    return this.tail.then(() => undefined);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Versioned schema. Each entry runs once, in order, inside one transaction; the applied
+ * version is kept in `PRAGMA user_version`. Never edit an applied entry: append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  /* 1: realms, users, outbox */ `
+  CREATE TABLE realm (
+    id INTEGER PRIMARY KEY,
+    subdomain TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    url TEXT NOT NULL,
+    uuid TEXT NOT NULL,
+    date_created INTEGER NOT NULL,
+    deactivated INTEGER NOT NULL DEFAULT 0,
+    web_public_access_enabled INTEGER NOT NULL DEFAULT 0,
+    email_auth_enabled INTEGER NOT NULL DEFAULT 1,
+    default_avatar_source TEXT NOT NULL DEFAULT 'G'
+  );
+  CREATE TABLE user (
+    id INTEGER PRIMARY KEY,
+    realm_id INTEGER NOT NULL REFERENCES realm(id),
+    delivery_email TEXT NOT NULL,
+    full_name TEXT NOT NULL,
+    password_hash TEXT,
+    api_key TEXT NOT NULL UNIQUE,
+    role INTEGER NOT NULL,
+    is_active INTEGER NOT NULL DEFAULT 1,
+    is_bot INTEGER NOT NULL DEFAULT 0,
+    bot_type INTEGER,
+    bot_owner_id INTEGER REFERENCES user(id),
+    timezone TEXT NOT NULL DEFAULT '',
+    avatar_source TEXT NOT NULL DEFAULT 'G',
+    avatar_version INTEGER NOT NULL DEFAULT 1,
+    date_joined TEXT NOT NULL,
+    is_imported_stub INTEGER NOT NULL DEFAULT 0,
+    awaiting_first_login INTEGER NOT NULL DEFAULT 0,
+    can_create_users INTEGER NOT NULL DEFAULT 0,
+    can_change_user_emails INTEGER NOT NULL DEFAULT 0,
+    email_address_visibility INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE UNIQUE INDEX user_realm_email ON user (realm_id, delivery_email COLLATE NOCASE);
+  CREATE INDEX user_bot_owner ON user (realm_id, bot_owner_id);
+  CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY,
+    realm_id INTEGER NOT NULL REFERENCES realm(id),
+    to_address TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    sent_at INTEGER
+  );
+  CREATE INDEX outbox_pending ON outbox (sent_at, id);
+  `,
+];

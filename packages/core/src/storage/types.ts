@@ -1,0 +1,132 @@
+/**
+ * The storage contract. Every method is async so that a driver over a networked database
+ * (PostgreSQL) can implement it without touching the core. Every row belongs to a realm and
+ * every realm-scoped lookup takes the realm ID.
+ *
+ * Isolation: `transaction` gives its callback exclusive use of the store until the callback
+ * settles. No statement of another transaction or read runs in between, so a callback never
+ * sees another operation's uncommitted writes and its own writes are applied all or nothing.
+ */
+import type { Result } from 'neverthrow';
+
+export type Role = 100 | 200 | 300 | 400 | 600;
+export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
+export const ROLE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
+
+/** Avatar sources: G external avatar service, J generated identicon (FL 466), U uploaded. */
+export type AvatarSource = 'G' | 'J' | 'U';
+
+export interface Realm {
+  id: number;
+  /** Subdomain; '' for the server's root realm. */
+  subdomain: string;
+  name: string;
+  /** Markdown source of the description. */
+  description: string;
+  /** Canonical URL, for example `http://127.0.0.1:9991`. */
+  url: string;
+  uuid: string;
+  dateCreated: number;
+  deactivated: boolean;
+  /** The public access option (spectators may read some endpoints without logging in). */
+  webPublicAccessEnabled: boolean;
+  emailAuthEnabled: boolean;
+  defaultAvatarSource: 'G' | 'J';
+}
+
+export type NewRealm = Omit<Realm, 'id'>;
+
+/** Who may see a user's real email address. 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators. */
+export type EmailVisibility = 1 | 2 | 3 | 4 | 5;
+
+export interface User {
+  id: number;
+  realmId: number;
+  deliveryEmail: string;
+  fullName: string;
+  /** scrypt hash, or null when the account has no usable password. */
+  passwordHash: string | null;
+  apiKey: string;
+  role: Role;
+  isActive: boolean;
+  isBot: boolean;
+  /** 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded; null for humans. */
+  botType: number | null;
+  botOwnerId: number | null;
+  timezone: string;
+  avatarSource: AvatarSource;
+  avatarVersion: number;
+  /** ISO 8601 with microseconds and offset, as the reference prints it. */
+  dateJoined: string;
+  isImportedStub: boolean;
+  /** Created through the API and never logged in: date_joined resets at first login (FL 475). */
+  awaitingFirstLogin: boolean;
+  canCreateUsers: boolean;
+  canChangeUserEmails: boolean;
+  emailAddressVisibility: EmailVisibility;
+}
+
+export type NewUser = Omit<User, 'id'>;
+export type UserPatch = Partial<Omit<User, 'id' | 'realmId'>>;
+
+export interface OutgoingMail {
+  id: number;
+  realmId: number;
+  to: string;
+  subject: string;
+  body: string;
+  createdAt: number;
+  sentAt: number | null;
+}
+
+export type NewMail = Omit<OutgoingMail, 'id' | 'sentAt'>;
+
+export interface RealmStore {
+  insert(realm: NewRealm): Promise<Realm>;
+  byId(id: number): Promise<Realm | undefined>;
+  bySubdomain(subdomain: string): Promise<Realm | undefined>;
+  all(): Promise<Realm[]>;
+  update(id: number, patch: Partial<Omit<Realm, 'id'>>): Promise<void>;
+}
+
+export interface UserStore {
+  insert(user: NewUser): Promise<User>;
+  byId(realmId: number, id: number): Promise<User | undefined>;
+  /** Case-insensitive match on the delivery email. */
+  byDeliveryEmail(realmId: number, email: string): Promise<User | undefined>;
+  /** API keys are unique across the server. */
+  byApiKey(apiKey: string): Promise<User | undefined>;
+  /** Users of the realm ordered by ID; `ids` limits the result to those IDs. */
+  list(realmId: number, ids?: readonly number[]): Promise<User[]>;
+  /** Bots whose owner is `ownerId`. */
+  botsOwnedBy(realmId: number, ownerId: number): Promise<User[]>;
+  countActiveHumanOwners(realmId: number): Promise<number>;
+  update(realmId: number, id: number, patch: UserPatch): Promise<void>;
+}
+
+export interface OutboxStore {
+  insert(mail: NewMail): Promise<OutgoingMail>;
+  /** Mail not yet handed to the mailer, oldest first. */
+  pending(limit?: number): Promise<OutgoingMail[]>;
+  list(realmId: number): Promise<OutgoingMail[]>;
+  markSent(id: number, at: number): Promise<void>;
+}
+
+/** What a transaction or read callback gets: one store per area. */
+export interface Tx {
+  realms: RealmStore;
+  users: UserStore;
+  outbox: OutboxStore;
+}
+
+export interface Storage {
+  /**
+   * Runs `fn` with exclusive use of the store. Its writes commit when it resolves to an Ok
+   * result and roll back when it resolves to an Err or throws (the exception is rethrown).
+   */
+  transaction<T, E>(fn: (tx: Tx) => Promise<Result<T, E>>): Promise<Result<T, E>>;
+  /** Runs a read-only `fn` with the same exclusivity and a consistent snapshot. */
+  read<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Waits for the running operation, then closes the database. Idempotent. */
+  close(): Promise<void>;
+}
