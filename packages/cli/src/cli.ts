@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+import { CHANGE_USER_USAGE, changeUserCommand } from './commands/change-user.js';
+import { CREATE_USER_USAGE, createUserCommand } from './commands/create-user.js';
+import { INIT_USAGE, initCommand } from './commands/init.js';
+import { SERVE_USAGE, serveCommand } from './commands/serve.js';
+import { CliError } from './data-dir.js';
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+  serve: serveCommand,
+  init: initCommand,
+  'create-user': createUserCommand,
+  'change-user': changeUserCommand,
+};
+
+const USAGE = ['Usage:', ...[SERVE_USAGE, INIT_USAGE, CREATE_USER_USAGE, CHANGE_USER_USAGE].map((u) => `  ${u}`)].join('\n');
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new CliError(`unknown command '${name}'\n${USAGE}`);
+  await command(rest);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  // Argument errors and refused operations are the user's to fix: no stack trace for them.
+  const known = error instanceof CliError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  process.stderr.write(`teamchat: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,84 @@
+import {
+  type ApiError,
+  authenticateApiKey,
+  type Caller,
+  type Ctx,
+  internalError,
+  methodNotAllowed,
+  notFound,
+  resolveRealm,
+} from '@teamchat/core';
+import { H3, type H3Event } from 'h3';
+import { err, ok, type Result } from 'neverthrow';
+import { readBasicCredentials } from './auth.js';
+import { ignoredParameters, readParams } from './params.js';
+import { failure, success } from './respond.js';
+import { type AnyOperation, type Method, ROUTES, type Route } from './routes.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface AppOptions {
+  /** Called with unexpected exceptions (they reach the client only as a 500 without details). */
+  onInternalError?: (error: unknown) => void;
+}
+
+/** The HTTP application: an h3 app serving the route table under /api/v1. */
+export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
+  const report = options.onInternalError ?? ((error) => console.error('teamchat: internal error', error));
+  const app = new H3({
+    onError: (error) => {
+      report(error);
+      return failure(internalError());
+    },
+  });
+  for (const route of ROUTES) {
+    const path = API_PREFIX + route.path.replace(/\{(\w+)\}/g, ':$1');
+    app.all(path, (event) => dispatch(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
+  }
+  app.all('/**', () => failure(notFound()));
+  return app;
+}
+
+async function dispatch(ctx: Ctx, route: Route, event: H3Event): Promise<Response> {
+  const request = event.req;
+  const allowed = Object.keys(route.methods).sort();
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: allowed.join(', ') } });
+  const operation = route.methods[method as Method];
+  if (!operation) return failure(methodNotAllowed(), { allowed_methods: allowed });
+
+  const url = new URL(request.url);
+  const params = await readParams(request, url, ctx.config.maxRequestBodyBytes);
+  if (params.isErr()) return failure(params.error);
+  const pathParams = (event.context.params ?? {}) as Record<string, string>;
+
+  const caller = await identify(ctx, operation, request);
+  if (caller.isErr()) return failure(caller.error);
+
+  const input = { ...params.value, ...decodePath(pathParams) };
+  const result = await operation(ctx, caller.value, input);
+  if (result.isErr()) return failure(result.error);
+  const declared = Object.keys(operation.params.schema ?? {});
+  return success(result.value as object, ignoredParameters(params.value, declared));
+}
+
+function decodePath(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) out[name] = decodeURIComponent(value);
+  return out;
+}
+
+/**
+ * Resolves the realm from the Host header and, where the operation uses identity, the user
+ * from Basic credentials. Operations without identity ignore any credentials sent.
+ */
+async function identify(ctx: Ctx, operation: AnyOperation, request: Request): Promise<Result<Caller, ApiError>> {
+  const realm = await resolveRealm(ctx, request.headers.get('host'));
+  if (realm.isErr()) return err(realm.error);
+  if (operation.auth === 'none') return ok({ realm: realm.value, user: null });
+  const credentials = readBasicCredentials(request.headers.get('authorization'));
+  if (credentials.isErr()) return err(credentials.error);
+  if (!credentials.value) return ok({ realm: realm.value, user: null });
+  const user = await authenticateApiKey(ctx, realm.value, credentials.value.email, credentials.value.apiKey);
+  return user.map((u) => ({ realm: realm.value, user: u }));
+}

@@ -1,0 +1,30 @@
+/** The one map from core results to HTTP responses: the envelope of API.md 2.1. */
+import type { ApiError } from '@teamchat/core';
+
+const JSON_HEADERS = {
+  'content-type': 'application/json',
+  'cache-control': 'no-store, no-cache, must-revalidate, max-age=0',
+};
+
+/** Error codes whose body has no `code` field in the reference. */
+const CODELESS = new Set(['METHOD_NOT_ALLOWED', 'INTERNAL_SERVER_ERROR']);
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  // The reference appends a newline to every JSON body.
+  return new Response(`${JSON.stringify(body)}\n`, { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+export function success(data: object, ignored: readonly string[] = []): Response {
+  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  return json(200, body);
+}
+
+export function failure(error: ApiError, extra: Record<string, unknown> = {}): Response {
+  const body: Record<string, unknown> = { result: 'error', msg: error.msg };
+  if (!CODELESS.has(error.code)) body.code = error.code;
+  Object.assign(body, error.data, extra);
+  const headers: Record<string, string> = {};
+  if (error.status === 401) headers['www-authenticate'] = 'Basic realm="zulip"';
+  return json(error.status, body, headers);
+}

@@ -1,0 +1,37 @@
+/**
+ * The route table: every endpoint under /api/v1, one line each. Paths use the API's
+ * `{name}` placeholders; handlers only decode the transport and call the core operation.
+ */
+import {
+  doCreateUser,
+  doDeactivateUser,
+  doFetchApiKey,
+  doReactivateUser,
+  doRegenerateApiKey,
+  doUpdateUser,
+  getOwnUser,
+  getServerSettings,
+  getUser,
+  getUsers,
+  type Operation,
+} from '@teamchat/core';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+// biome-ignore lint/suspicious/noExplicitAny: the table holds operations of every parameter and result type.
+export type AnyOperation = Operation<any, any>;
+
+export interface Route {
+  path: string;
+  methods: Partial<Record<Method, AnyOperation>>;
+}
+
+export const ROUTES: readonly Route[] = [
+  { path: '/server_settings', methods: { GET: getServerSettings } },
+  { path: '/fetch_api_key', methods: { POST: doFetchApiKey } },
+  { path: '/users', methods: { GET: getUsers, POST: doCreateUser } },
+  { path: '/users/me', methods: { GET: getOwnUser } },
+  { path: '/users/me/api_key/regenerate', methods: { POST: doRegenerateApiKey } },
+  { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
+  { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
+];
