@@ -28,7 +28,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
 /** Reference limits that apply to users. */
 export const USER_LIMITS = {
   fullNameMax: 100,
-  fullNameMin: 1,
+  /** The reference's UserProfile.MIN_NAME_LENGTH. */
+  fullNameMin: 2,
   passwordMin: 6,
   passwordMax: 100,
   deactivationCommentMax: 2000,

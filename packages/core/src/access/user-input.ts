@@ -7,13 +7,21 @@ const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:
 
 export const isValidEmail = (email: string) => email.length <= 254 && EMAIL.test(email);
 
-/** Full names: stripped, 1–100 characters, no control characters. */
+/** Characters the reference bans from names because its Markdown mention syntax uses them. */
+const NAME_INVALID_CHARS = /[*`\\>"@]/;
+/** Unicode "other" characters (controls, format characters, unassigned, private use). */
+const NAME_OTHER_CHARS = /\p{C}/u;
+/** A trailing `|15` would read as a mention's disambiguating user ID. */
+const NAME_ID_SUFFIX = /\|\d+$/;
+
+/** Full names, with the reference's rules and texts: stripped, 2–100 code points. */
 export function checkFullName(raw: string): Result<string, ApiError> {
   const name = raw.trim();
   if ([...name].length > USER_LIMITS.fullNameMax) return err(badRequest('Name too long!'));
   if ([...name].length < USER_LIMITS.fullNameMin) return err(badRequest('Name too short!'));
-  // biome-ignore lint: control characters are exactly what this rejects.
-  if (/[\u0000-\u001f\u007f]/.test(name)) return err(badRequest('Invalid characters in name!'));
+  if (NAME_OTHER_CHARS.test(name) || NAME_INVALID_CHARS.test(name)) return err(badRequest('Invalid characters in name!'));
+  // Checked on the raw text, as the reference does.
+  if (NAME_ID_SUFFIX.test(raw)) return err(badRequest('Invalid format!'));
   return ok(name);
 }
 

@@ -45,3 +45,13 @@ export function canSeeDeliveryEmail(viewer: User | null, target: User): boolean 
       return false;
   }
 }
+
+/**
+ * Whether `target` is the realm's only active human owner, whose owner role may not be removed
+ * and who may not be deactivated. Bots never count as owners here, as in the reference; a
+ * deactivated owner is not "the only owner" either, since the active owners stay.
+ */
+export async function isOnlyOwner(tx: Tx, target: User): Promise<boolean> {
+  if (target.role !== 100 || target.isBot || !target.isActive) return false;
+  return (await tx.users.countActiveHumanOwners(target.realmId)) <= 1;
+}

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { isOwner } from '../access/roles.js';
-import { accessUserById } from '../access/users.js';
+import { accessUserById, isOnlyOwner } from '../access/users.js';
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest, mustBeOwner } from '../errors.js';
@@ -21,7 +21,7 @@ export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, 
     if (access.isErr()) return err(access.error);
     const target = access.value;
     if (target.role === 100 && !isOwner(actor.user)) return err(mustBeOwner());
-    if (target.role === 100 && (await tx.users.countActiveHumanOwners(target.realmId)) <= 1) {
+    if (await isOnlyOwner(tx, target)) {
       return err(badRequest('Cannot deactivate the only organization owner'));
     }
     const actions = params.actions ?? {};

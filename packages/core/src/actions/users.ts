@@ -1,7 +1,7 @@
 import { err, ok } from 'neverthrow';
 import { isAdmin, isOwner } from '../access/roles.js';
 import { checkFullName, checkPassword, isValidEmail } from '../access/user-input.js';
-import { accessUserById } from '../access/users.js';
+import { accessUserById, isOnlyOwner } from '../access/users.js';
 import { hashPassword } from '../auth/password.js';
 import { badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';
@@ -13,10 +13,11 @@ import { insertUser } from './user-records.js';
 export const doCreateUser = userOperation(CreateUserParams, async (ctx, actor: Actor, params) => {
   if (!isAdmin(actor.user)) return err(mustBeAdmin());
   if (!actor.user.canCreateUsers) return err(badRequest('User not authorized to create users'));
-  const email = params.email.trim();
-  if (!isValidEmail(email)) return err(badRequest('Bad name or username'));
+  // The reference's order: name, then email, then (in the transaction) the email's owner.
   const fullName = checkFullName(params.full_name);
   if (fullName.isErr()) return err(fullName.error);
+  const email = params.email.trim();
+  if (!isValidEmail(email)) return err(badRequest('Bad name or username'));
   const password = checkPassword(params.password);
   if (password.isErr()) return err(password.error);
   // Hash outside the transaction: scrypt is slow and must not hold the store.
@@ -47,7 +48,7 @@ export const doUpdateUser = userOperation(UpdateUserParams, async (ctx, actor: A
 
     if (params.role !== undefined && params.role !== target.role) {
       if ((params.role === 100 || target.role === 100) && !isOwner(actor.user)) return err(mustBeOwner());
-      if (target.role === 100 && (await tx.users.countActiveHumanOwners(target.realmId)) <= 1) {
+      if (await isOnlyOwner(tx, target)) {
         return err(badRequest('The owner permission cannot be removed from the only organization owner.'));
       }
       if (target.role === 600 && params.role <= 200) {

@@ -35,8 +35,18 @@ export function formatUser(realm: Realm, user: User, view: UserView): Record<str
     bot_type: user.isBot ? user.botType : null,
     is_imported_stub: user.isImportedStub,
   };
+  if (!view.viewer) hidePersonalDetails(record);
   if (user.isBot) record.bot_owner_id = user.botOwnerId;
   // Custom profile fields arrive with their own issue; until then every human's data is empty.
   if (view.includeCustomProfileFields && !user.isBot) record.profile_data = {};
   return record;
+}
+
+/**
+ * Spectators get no time zone and only the day of date_joined, as in the reference: neither
+ * helps someone who is not logged in, and both say something about a person.
+ */
+function hidePersonalDetails(record: Record<string, unknown>): void {
+  delete record.timezone;
+  record.date_joined = String(record.date_joined).slice(0, 10);
 }

@@ -23,7 +23,32 @@ import {
 /** Marks a value that was sent as text but is not valid JSON. */
 export const INVALID_JSON = Symbol('invalid-json');
 
+/**
+ * The reference parses with orjson, which refuses documents nested deeper than 1024 levels.
+ * Refusing them here too also keeps absurdly deep values away from the validators, whose
+ * recursive checks and messages would overflow the stack.
+ */
+const MAX_JSON_DEPTH = 1024;
+
+/** Whether arrays and objects in `text` nest deeper than MAX_JSON_DEPTH (strings skipped). */
+function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === ']' || c === '}') depth--;
+  }
+  return false;
+}
+
 const parseJson = (text: string): unknown => {
+  if (nestsTooDeep(text)) return INVALID_JSON;
   try {
     return JSON.parse(text);
   } catch {
