@@ -1,5 +1,5 @@
 import {
-  type ApiError,
+  ApiError,
   authenticateApiKey,
   type Caller,
   type Ctx,
@@ -8,7 +8,7 @@ import {
   notFound,
   resolveRealm,
 } from '@teamchat/core';
-import { H3, type H3Event } from 'h3';
+import { H3, type H3Event, HTTPError } from 'h3';
 import { err, ok, type Result } from 'neverthrow';
 import { readBasicCredentials } from './auth.js';
 import { ignoredParameters, readParams } from './params.js';
@@ -27,6 +27,11 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
   const report = options.onInternalError ?? ((error) => console.error('teamchat: internal error', error));
   const app = new H3({
     onError: (error) => {
+      // h3 rejects some requests itself before routing (a path that is not valid percent-encoding):
+      // those are the client's fault, so they get a 4xx envelope rather than a 500.
+      if (HTTPError.isError(error) && error.status >= 400 && error.status < 500) {
+        return failure(new ApiError('BAD_REQUEST', 'Malformed URL', {}, error.status));
+      }
       report(error);
       return failure(internalError());
     },
@@ -47,8 +52,7 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event): Promise<Respons
   const operation = route.methods[method as Method];
   if (!operation) return failure(methodNotAllowed(), { allowed_methods: allowed });
 
-  const url = new URL(request.url);
-  const params = await readParams(request, url, ctx.config.maxRequestBodyBytes);
+  const params = await readParams(request, queryString(request.url), ctx.config.maxRequestBodyBytes);
   if (params.isErr()) return failure(params.error);
   const pathParams = (event.context.params ?? {}) as Record<string, string>;
 
@@ -60,6 +64,17 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event): Promise<Respons
   if (result.isErr()) return failure(result.error);
   const declared = Object.keys(operation.params.schema ?? {});
   return success(result.value as object, ignoredParameters(params.value, declared));
+}
+
+/**
+ * The query part of the request URL, cut out by hand: the URL is built from the Host header,
+ * which may not parse (`host:99999`), and the query must not depend on it.
+ */
+function queryString(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return '';
+  const end = url.indexOf('#', start);
+  return url.slice(start + 1, end < 0 ? undefined : end);
 }
 
 function decodePath(params: Record<string, string>): Record<string, string> {

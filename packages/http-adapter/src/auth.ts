@@ -11,10 +11,10 @@ export interface BasicCredentials {
 export function readBasicCredentials(header: string | null): Result<BasicCredentials | null, ApiError> {
   if (header === null || header.trim() === '') return ok(null);
   const parts = header.trim().split(/\s+/);
-  if (parts.length !== 2 || parts[0]!.toLowerCase() !== 'basic') {
-    return err(badRequest('This endpoint requires HTTP basic authentication.'));
-  }
   const invalid = unauthorized('Invalid authorization header for basic auth');
+  // The reference unpacks exactly two tokens first (a ValueError, so 401), then checks the scheme (400).
+  if (parts.length !== 2) return err(invalid);
+  if (parts[0]!.toLowerCase() !== 'basic') return err(badRequest('This endpoint requires HTTP basic authentication.'));
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(parts[1]!)) return err(invalid);
   let decoded: string;
   try {

@@ -9,9 +9,9 @@ import { err, ok, type Result } from 'neverthrow';
 
 export type Params = Record<string, string | File>;
 
-export async function readParams(request: Request, url: URL, limitBytes: number): Promise<Result<Params, ApiError>> {
+export async function readParams(request: Request, query: string, limitBytes: number): Promise<Result<Params, ApiError>> {
   const params: Params = {};
-  for (const [name, value] of url.searchParams) params[name] = value;
+  for (const [name, value] of new URLSearchParams(query)) params[name] = value;
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return ok(params);
 
   const body = await readLimited(request, limitBytes);

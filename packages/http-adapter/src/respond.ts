@@ -21,10 +21,22 @@ export function success(data: object, ignored: readonly string[] = []): Response
 }
 
 export function failure(error: ApiError, extra: Record<string, unknown> = {}): Response {
+  const { status, headers, body } = errorPayload(error, extra);
+  return new Response(body, { status, headers });
+}
+
+/** An error response as plain data, for writers that are not a fetch Response (see server.ts). */
+export function errorPayload(
+  error: ApiError,
+  extra: Record<string, unknown> = {},
+): { status: number; headers: Record<string, string>; body: string } {
   const body: Record<string, unknown> = { result: 'error', msg: error.msg };
   if (!CODELESS.has(error.code)) body.code = error.code;
   Object.assign(body, error.data, extra);
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...JSON_HEADERS };
   if (error.status === 401) headers['www-authenticate'] = 'Basic realm="zulip"';
-  return json(error.status, body, headers);
+  // The rest of an oversized body is never read, so the connection cannot carry another request;
+  // without this it would stay open (and hold up a graceful close) until its keep-alive timeout.
+  if (error.code === 'PAYLOAD_TOO_LARGE') headers.connection = 'close';
+  return { status: error.status, headers, body: `${JSON.stringify(body)}\n` };
 }

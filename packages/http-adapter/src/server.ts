@@ -1,8 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Ctx } from '@teamchat/core';
+import type { Duplex } from 'node:stream';
+import { ApiError, type Ctx } from '@teamchat/core';
 import { toNodeHandler } from 'h3';
 import { type AppOptions, createApp } from './app.js';
+import { errorPayload } from './respond.js';
 
 export interface RunningServer {
   server: Server;
@@ -22,6 +24,12 @@ export interface ServeOptions extends AppOptions {
 export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<RunningServer> {
   const app = createApp(ctx, options);
   const server = createServer(toNodeHandler(app));
+  server.on('clientError', answerUnparsableRequest);
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_request, response: ServerResponse) => {
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -37,10 +45,39 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
+          // A keep-alive connection whose request is still running would otherwise stay open
+          // after its response, until the client or the keep-alive timeout ends it.
+          for (const response of inFlight) {
+            if (!response.headersSent) response.setHeader('connection', 'close');
+            else response.once('finish', () => response.socket?.end());
+          }
         });
         await ctx.storage.close();
       })();
       return closing;
     },
   };
+}
+
+/** Node's own rejections (by status) of requests it could not parse, as API error envelopes. */
+const PARSE_FAILURES: Record<number, string> = {
+  400: 'Malformed HTTP request',
+  408: 'Request timeout',
+  431: 'Request header fields too large',
+};
+
+/**
+ * node:http answers a request it cannot parse (bad request line, oversized headers, …) with a
+ * bare status line. Clients expect the JSON envelope on every response, so write it here.
+ */
+function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const payload = errorPayload(new ApiError('BAD_REQUEST', PARSE_FAILURES[status]!, {}, status));
+  const headers = { ...payload.headers, 'content-length': String(Buffer.byteLength(payload.body)), connection: 'close' };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${payload.body}`);
 }
