@@ -40,7 +40,15 @@ export async function authenticateApiKey(
   const key = apiKey.trim();
   if (!hasApiKeyFormat(key)) return err(unauthorized('Malformed API key'));
   const user = await ctx.storage.read((tx) => tx.users.byDeliveryEmail(realm.id, email.trim()));
-  if (!user || !apiKeysEqual(user.apiKey, key)) return err(unauthorized('Invalid API key'));
+  if (!user || !apiKeysEqual(user.apiKey, key)) {
+    // Valid credentials of another realm's user get the reference's more helpful message.
+    const elsewhere = await ctx.storage.read((tx) => tx.users.byApiKey(key));
+    const sameEmail = elsewhere && elsewhere.deliveryEmail.toLowerCase() === email.trim().toLowerCase();
+    if (elsewhere && sameEmail && elsewhere.realmId !== realm.id) {
+      return err(unauthorized('Account is not associated with this subdomain'));
+    }
+    return err(unauthorized('Invalid API key'));
+  }
   if (realm.deactivated) return err(unauthorized('This organization has been deactivated'));
   if (!user.isActive) return err(unauthorized('Account is deactivated'));
   if (user.isBot && user.botType === 2) return err(unauthorized('This API is not available to incoming webhook bots.'));
