@@ -5,15 +5,11 @@
 export class Mutex {
   private tail: Promise<unknown> = Promise.resolve();
 
+  /** Runs `fn` once every callback queued before it has settled; resolves or rejects as `fn` does. */
   run<T>(fn: () => Promise<T>): Promise<T> {
     const result = this.tail.then(fn);
     // The next caller waits for this one to settle either way.
     this.tail = result.catch(() => undefined);
     return result;
-  }
-
-  /** Resolves once every callback queued so far has settled. */
-  idle(): Promise<void> {
-    return this.tail.then(() => undefined);
   }
 }

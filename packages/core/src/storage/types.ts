@@ -1,11 +1,17 @@
 /**
  * The storage contract. Every method is async so that a driver over a networked database
  * (PostgreSQL) can implement it without touching the core. Every row belongs to a realm and
- * every realm-scoped lookup takes the realm ID.
+ * every realm-scoped lookup takes the realm ID; a row of another realm is never returned.
  *
- * Isolation: `transaction` gives its callback exclusive use of the store until the callback
- * settles. No statement of another transaction or read runs in between, so a callback never
- * sees another operation's uncommitted writes and its own writes are applied all or nothing.
+ * Isolation and race semantics, which every driver must give (tests/contract proves them):
+ * - Operations (`transaction`, `read`) are serializable: each runs as if alone, from its first
+ *   statement to its last, even when its callback awaits between statements. Two concurrent
+ *   read-modify-write transactions on one row never lose an update.
+ * - A callback never sees another operation's uncommitted writes, and its own writes are
+ *   applied all or nothing.
+ * - The `tx` handle belongs to one callback: once the callback settles, every method rejects.
+ * - A callback must not start another operation on the same storage (it would wait for itself);
+ *   drivers reject such a call instead of hanging.
  */
 import type { Result } from 'neverthrow';
 
@@ -86,21 +92,27 @@ export interface RealmStore {
   byId(id: number): Promise<Realm | undefined>;
   bySubdomain(subdomain: string): Promise<Realm | undefined>;
   all(): Promise<Realm[]>;
+  /** Sets the given fields; undefined fields are left alone. An unknown ID changes nothing. */
   update(id: number, patch: Partial<Omit<Realm, 'id'>>): Promise<void>;
 }
 
 export interface UserStore {
   insert(user: NewUser): Promise<User>;
   byId(realmId: number, id: number): Promise<User | undefined>;
-  /** Case-insensitive match on the delivery email. */
+  /**
+   * Case-insensitive match on the delivery email: ASCII letters fold, other characters must
+   * match exactly (the unique index per realm uses the same rule).
+   */
   byDeliveryEmail(realmId: number, email: string): Promise<User | undefined>;
   /** API keys are unique across the server. */
   byApiKey(apiKey: string): Promise<User | undefined>;
-  /** Users of the realm ordered by ID; `ids` limits the result to those IDs. */
+  /** Users of the realm ordered by ID; `ids` limits the result to those IDs (IDs of other realms are skipped). */
   list(realmId: number, ids?: readonly number[]): Promise<User[]>;
-  /** Bots whose owner is `ownerId`. */
+  /** Bots whose owner is `ownerId`, ordered by ID. */
   botsOwnedBy(realmId: number, ownerId: number): Promise<User[]>;
+  /** Active, non-bot users with the owner role: the "last owner" checks count these. */
   countActiveHumanOwners(realmId: number): Promise<number>;
+  /** Sets the given fields of the realm's user; a user of another realm is left alone. */
   update(realmId: number, id: number, patch: UserPatch): Promise<void>;
 }
 
@@ -108,6 +120,7 @@ export interface OutboxStore {
   insert(mail: NewMail): Promise<OutgoingMail>;
   /** Mail not yet handed to the mailer, oldest first. */
   pending(limit?: number): Promise<OutgoingMail[]>;
+  /** The realm's mail, sent or not, oldest first. */
   list(realmId: number): Promise<OutgoingMail[]>;
   markSent(id: number, at: number): Promise<void>;
 }
@@ -123,10 +136,19 @@ export interface Storage {
   /**
    * Runs `fn` with exclusive use of the store. Its writes commit when it resolves to an Ok
    * result and roll back when it resolves to an Err or throws (the exception is rethrown).
+   * Concurrent calls end as if they ran one after another (the SQLite driver runs them so, in
+   * call order).
    */
   transaction<T, E>(fn: (tx: Tx) => Promise<Result<T, E>>): Promise<Result<T, E>>;
-  /** Runs a read-only `fn` with the same exclusivity and a consistent snapshot. */
+  /**
+   * Runs a read-only `fn` with the same exclusivity and a consistent snapshot: no other
+   * operation's writes appear between its statements. Write methods reject inside it.
+   */
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
-  /** Waits for the running operation, then closes the database. Idempotent. */
+  /**
+   * Waits for the operations already started (including queued ones), then closes the
+   * database. Operations started after `close()` reject. Idempotent: every call returns the
+   * same promise.
+   */
   close(): Promise<void>;
 }

@@ -1,13 +1,26 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import type { Result } from 'neverthrow';
 import { Mutex } from '../mutex.js';
+import { scopeTx, type TxScope } from '../scoped-tx.js';
 import type { Storage, Tx } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
+import { statementCache } from './statements.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:' (the default) for a private in-memory database. */
   filename?: string;
+}
+
+/** The SQLite driver's storage: the contract plus a diagnostic for tests and operators. */
+export interface SqliteStorage extends Storage {
+  /**
+   * Diagnostic: the current value of a PRAGMA on this driver's connection, for example
+   * `journal_mode`, `synchronous` (2 is FULL), `foreign_keys` or `user_version`. Read only: the
+   * argument is a bare name, never an assignment. Runs in turn like any other operation.
+   */
+  pragma(name: string): Promise<unknown>;
 }
 
 /**
@@ -17,32 +30,54 @@ export interface SqliteOptions {
  * an existing WAL database at NORMAL). A transaction that committed survives a process crash
  * and a power loss; the price is one fsync of the WAL per commit.
  *
- * Every call runs under one FIFO mutex, so an async callback never shares the connection with
- * another operation's statements.
+ * Isolation: every operation (transaction, read, pragma, close) runs under one FIFO mutex, so
+ * an async callback never shares the connection with another operation's statements. Each
+ * callback gets its own `tx` handle, revoked when the callback settles, so a leaked handle
+ * cannot slip statements into a later operation. An operation started from inside another
+ * operation's callback (from the callback's own async context) is rejected at once: it would
+ * wait for the mutex its caller holds. The mutex is held while the callback awaits, so a
+ * callback must not await slow work (password hashing, network): do it before the operation.
+ *
+ * One process per file: another process writing the same file makes BEGIN IMMEDIATE wait up
+ * to `busy_timeout` (5 s) synchronously, blocking the event loop.
+ *
+ * Opening throws when the file's schema is newer than this code's migrations.
  */
-export function createSqliteStorage(options: SqliteOptions = {}): Storage {
-  const db = new Database(options.filename ?? ':memory:');
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-
-  const tx: Tx = { realms: realmStore(db), users: userStore(db), outbox: outboxStore(db) };
+export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage {
+  const db = openDatabase(options.filename ?? ':memory:');
+  const statements = statementCache(db);
+  const stores: Tx = { realms: realmStore(statements), users: userStore(statements), outbox: outboxStore(statements) };
   const mutex = new Mutex();
-  let closed = false;
+  // The handle of the operation whose callback this async context runs in, if any.
+  const running = new AsyncLocalStorage<TxScope>();
+  let closing: Promise<void> | undefined;
 
-  const assertOpen = () => {
-    if (closed) throw new Error('storage is closed');
-  };
+  const nestedError = (what: string) =>
+    new Error(`storage: ${what}() called inside another storage callback; it would wait for that callback forever`);
+
+  /** Queues `body` as the next operation on the connection. */
+  function exclusive<T>(what: string, body: () => Promise<T>): Promise<T> {
+    if (running.getStore()?.live) return Promise.reject(nestedError(what));
+    if (closing) return Promise.reject(new Error(`storage: ${what}() called after close()`));
+    return mutex.run(body);
+  }
+
+  /** Runs a callback with a fresh handle and ends the handle as soon as the callback settles. */
+  async function callback<T>(mode: 'read' | 'write', fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const scope = scopeTx(stores, mode);
+    try {
+      return await running.run(scope, () => fn(scope.tx));
+    } finally {
+      scope.revoke();
+    }
+  }
 
   return {
     transaction<T, E>(fn: (tx: Tx) => Promise<Result<T, E>>) {
-      return mutex.run(async () => {
-        assertOpen();
+      return exclusive('transaction', async () => {
         db.exec('BEGIN IMMEDIATE');
         try {
-          const result = await fn(tx);
+          const result = await callback('write', fn);
           db.exec(result.isOk() ? 'COMMIT' : 'ROLLBACK');
           return result;
         } catch (error) {
@@ -52,32 +87,59 @@ export function createSqliteStorage(options: SqliteOptions = {}): Storage {
       });
     },
     read<T>(fn: (tx: Tx) => Promise<T>) {
-      return mutex.run(async () => {
-        assertOpen();
+      return exclusive('read', async () => {
         db.exec('BEGIN');
         try {
-          return await fn(tx);
+          return await callback('read', fn);
         } finally {
-          if (db.inTransaction) db.exec('COMMIT');
+          if (db.inTransaction) db.exec('ROLLBACK');
         }
       });
     },
-    async close() {
-      await mutex.idle();
-      if (!closed) {
-        closed = true;
+    pragma(name: string) {
+      if (!/^[a-z_]+$/.test(name)) return Promise.reject(new Error(`storage: '${name}' is not a pragma name`));
+      return exclusive('pragma', async () => db.pragma(name, { simple: true }));
+    },
+    close() {
+      if (running.getStore()?.live) return Promise.reject(nestedError('close'));
+      // Through the mutex: operations queued before close() finish first; later ones are refused.
+      closing ??= mutex.run(async () => {
         db.close();
-      }
+      });
+      return closing;
     },
   };
 }
 
-function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
+function openDatabase(filename: string): Database.Database {
+  const db = new Database(filename);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
   }
+}
+
+/**
+ * Brings the schema to `MIGRATIONS.length`. The version is read again inside an IMMEDIATE
+ * transaction, so two processes opening one new file do not both apply the same migrations.
+ */
+function migrate(db: Database.Database): void {
+  const latest = MIGRATIONS.length;
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  if (version() === latest) return;
+  db.transaction(() => {
+    const current = version();
+    if (current > latest) {
+      throw new Error(`storage: the database schema is at version ${current}, newer than this server's ${latest}`);
+    }
+    for (let next = current; next < latest; next++) db.exec(MIGRATIONS[next]!);
+    db.pragma(`user_version = ${latest}`);
+  }).immediate();
 }

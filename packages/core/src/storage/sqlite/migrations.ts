@@ -1,6 +1,7 @@
 /**
- * Versioned schema. Each entry runs once, in order, inside one transaction; the applied
- * version is kept in `PRAGMA user_version`. Never edit an applied entry: append a new one.
+ * Versioned schema. Each entry runs once, in order; the pending entries of one open run inside
+ * one transaction (all or nothing). The applied version is kept in `PRAGMA user_version`.
+ * Never edit an applied entry: append a new one.
  */
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `

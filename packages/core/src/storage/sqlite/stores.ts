@@ -1,10 +1,8 @@
-import type Database from 'better-sqlite3';
 import type {
   NewMail, NewRealm, NewUser, OutboxStore, OutgoingMail, Realm, RealmStore, User, UserPatch, UserStore,
 } from '../types.js';
-import { fromRow, insertSql, type TableMap, toRow, updateSql } from './columns.js';
-
-type Row = Record<string, unknown>;
+import { insertSql, type TableMap, toRow, updateSql } from './columns.js';
+import type { Statements } from './statements.js';
 
 const REALM: TableMap<Realm> = {
   table: 'realm',
@@ -14,102 +12,104 @@ const USER: TableMap<User> = {
   table: 'user',
   booleans: ['isActive', 'isBot', 'isImportedStub', 'awaitingFirstLogin', 'canCreateUsers', 'canChangeUserEmails'],
 };
-const MAIL: TableMap<OutgoingMail> = { table: 'outbox', booleans: [] };
+/** The column is `to_address` because `to` reads badly in SQL. */
+const MAIL: TableMap<OutgoingMail> = { table: 'outbox', booleans: [], renamed: { to_address: 'to' } };
+const COUNT: TableMap<{ n: number }> = { table: 'user', booleans: [] };
 
-export function realmStore(db: Database.Database): RealmStore {
-  const read = (row: unknown) => (row ? fromRow(REALM, row as Row) : undefined);
+/** Drops keys a patch must never carry (a JavaScript caller could pass them): the row's identity. */
+function patchRow(patch: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, realmId: _realmId, ...rest } = patch;
+  return toRow(rest);
+}
+
+/** The realm store over a connection's statements. */
+export function realmStore(q: Statements): RealmStore {
   return {
     async insert(realm: NewRealm) {
-      const row = toRow({ ...realm });
-      const { lastInsertRowid } = db.prepare(insertSql('realm', row)).run(row);
+      const row = patchRow({ ...realm });
+      const { lastInsertRowid } = q.run(insertSql('realm', row), row);
       return { ...realm, id: Number(lastInsertRowid) };
     },
     async byId(id) {
-      return read(db.prepare('SELECT * FROM realm WHERE id = ?').get(id));
+      return q.get(REALM, 'SELECT * FROM realm WHERE id = ?', id);
     },
     async bySubdomain(subdomain) {
-      return read(db.prepare('SELECT * FROM realm WHERE subdomain = ?').get(subdomain));
+      return q.get(REALM, 'SELECT * FROM realm WHERE subdomain = ?', subdomain);
     },
     async all() {
-      return db.prepare('SELECT * FROM realm ORDER BY id').all().map((r) => fromRow(REALM, r as Row));
+      return q.all(REALM, 'SELECT * FROM realm ORDER BY id');
     },
     async update(id, patch) {
-      const row = toRow(patch);
+      const row = patchRow(patch);
       if (Object.keys(row).length === 0) return;
-      db.prepare(updateSql('realm', row, 'id = @_id')).run({ ...row, _id: id });
+      q.run(updateSql('realm', row, 'id = @_id'), { ...row, _id: id });
     },
   };
 }
 
-export function userStore(db: Database.Database): UserStore {
-  const read = (row: unknown) => (row ? fromRow(USER, row as Row) : undefined);
-  const readAll = (rows: unknown[]) => rows.map((r) => fromRow(USER, r as Row));
+/** The user store over a connection's statements. */
+export function userStore(q: Statements): UserStore {
   return {
     async insert(user: NewUser) {
-      const row = toRow({ ...user });
-      const { lastInsertRowid } = db.prepare(insertSql('user', row)).run(row);
-      return { ...user, id: Number(lastInsertRowid) };
+      const { id: _id, ...fields } = user as NewUser & { id?: unknown };
+      const row = toRow(fields);
+      const { lastInsertRowid } = q.run(insertSql('user', row), row);
+      return { ...fields, id: Number(lastInsertRowid) };
     },
     async byId(realmId, id) {
-      return read(db.prepare('SELECT * FROM user WHERE realm_id = ? AND id = ?').get(realmId, id));
+      return q.get(USER, 'SELECT * FROM user WHERE realm_id = ? AND id = ?', realmId, id);
     },
     async byDeliveryEmail(realmId, email) {
-      return read(
-        db.prepare('SELECT * FROM user WHERE realm_id = ? AND delivery_email = ? COLLATE NOCASE').get(realmId, email),
-      );
+      return q.get(USER, 'SELECT * FROM user WHERE realm_id = ? AND delivery_email = ? COLLATE NOCASE', realmId, email);
     },
     async byApiKey(apiKey) {
-      return read(db.prepare('SELECT * FROM user WHERE api_key = ?').get(apiKey));
+      return q.get(USER, 'SELECT * FROM user WHERE api_key = ?', apiKey);
     },
     async list(realmId, ids) {
-      if (ids === undefined) return readAll(db.prepare('SELECT * FROM user WHERE realm_id = ? ORDER BY id').all(realmId));
+      if (ids === undefined) return q.all(USER, 'SELECT * FROM user WHERE realm_id = ? ORDER BY id', realmId);
       if (ids.length === 0) return [];
-      const rows = db
-        .prepare('SELECT * FROM user WHERE realm_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id')
-        .all(realmId, JSON.stringify(ids));
-      return readAll(rows);
-    },
-    async botsOwnedBy(realmId, ownerId) {
-      return readAll(
-        db.prepare('SELECT * FROM user WHERE realm_id = ? AND bot_owner_id = ? AND is_bot = 1 ORDER BY id').all(realmId, ownerId),
+      return q.all(
+        USER,
+        'SELECT * FROM user WHERE realm_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id',
+        realmId,
+        JSON.stringify(ids),
       );
     },
+    async botsOwnedBy(realmId, ownerId) {
+      return q.all(USER, 'SELECT * FROM user WHERE realm_id = ? AND bot_owner_id = ? AND is_bot = 1 ORDER BY id', realmId, ownerId);
+    },
     async countActiveHumanOwners(realmId) {
-      const row = db
-        .prepare('SELECT count(*) AS n FROM user WHERE realm_id = ? AND role = 100 AND is_active = 1 AND is_bot = 0')
-        .get(realmId) as { n: number };
-      return row.n;
+      const row = q.get(
+        COUNT,
+        'SELECT count(*) AS n FROM user WHERE realm_id = ? AND role = 100 AND is_active = 1 AND is_bot = 0',
+        realmId,
+      );
+      return row?.n ?? 0;
     },
     async update(realmId, id, patch: UserPatch) {
-      const row = toRow(patch);
+      const row = patchRow(patch);
       if (Object.keys(row).length === 0) return;
-      db.prepare(updateSql('user', row, 'realm_id = @_realm AND id = @_id')).run({ ...row, _realm: realmId, _id: id });
+      q.run(updateSql('user', row, 'realm_id = @_realm AND id = @_id'), { ...row, _realm: realmId, _id: id });
     },
   };
 }
 
-export function outboxStore(db: Database.Database): OutboxStore {
-  const readAll = (rows: unknown[]) => rows.map((r) => fromRow(MAIL, r as Row));
+/** The outbox store over a connection's statements. */
+export function outboxStore(q: Statements): OutboxStore {
   return {
     async insert(mail: NewMail) {
       const row = toRow({ realmId: mail.realmId, toAddress: mail.to, subject: mail.subject, body: mail.body, createdAt: mail.createdAt });
-      const { lastInsertRowid } = db.prepare(insertSql('outbox', row)).run(row);
+      const { lastInsertRowid } = q.run(insertSql('outbox', row), row);
       return { ...mail, id: Number(lastInsertRowid), sentAt: null };
     },
     async pending(limit = 100) {
-      return readAll(db.prepare('SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?').all(limit)).map(renameTo);
+      return q.all(MAIL, 'SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?', limit);
     },
     async list(realmId) {
-      return readAll(db.prepare('SELECT * FROM outbox WHERE realm_id = ? ORDER BY id').all(realmId)).map(renameTo);
+      return q.all(MAIL, 'SELECT * FROM outbox WHERE realm_id = ? ORDER BY id', realmId);
     },
     async markSent(id, at) {
-      db.prepare('UPDATE outbox SET sent_at = ? WHERE id = ?').run(at, id);
+      q.run('UPDATE outbox SET sent_at = ? WHERE id = ?', at, id);
     },
   };
-}
-
-/** The column is `to_address` because `to` reads badly in SQL. */
-function renameTo(mail: OutgoingMail & { toAddress?: string }): OutgoingMail {
-  const { toAddress, ...rest } = mail;
-  return { ...rest, to: toAddress ?? rest.to };
 }

@@ -1,0 +1,54 @@
+import type { Tx } from './types.js';
+
+/** The methods of each store that write. Typed, so a new store must say which of its methods write. */
+const WRITES: { readonly [K in keyof Tx]: readonly (keyof Tx[K])[] } = {
+  realms: ['insert', 'update'],
+  users: ['insert', 'update'],
+  outbox: ['insert', 'markSent'],
+};
+
+/** A handle given to one operation's callback, and the switch that ends it. */
+export interface TxScope {
+  tx: Tx;
+  /** Ends the handle: from now on every method of `tx` rejects. */
+  revoke(): void;
+  /** Whether the handle is still usable (its operation has not settled). */
+  readonly live: boolean;
+}
+
+/**
+ * Wraps a driver's stores in a handle that works only while its operation runs. A callback
+ * that leaks `tx` (keeps it past its own settlement, for example in an un-awaited promise)
+ * would otherwise run statements inside whatever operation holds the connection by then,
+ * mixing its writes into another transaction. A `read` handle also refuses the write methods.
+ */
+export function scopeTx(stores: Tx, mode: 'read' | 'write'): TxScope {
+  let live = true;
+  const guard = <K extends keyof Tx>(area: K): Tx[K] => {
+    const store = stores[area] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const writes = WRITES[area] as readonly string[];
+    const out: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+    for (const name of Object.keys(store)) {
+      const write = writes.includes(name);
+      out[name] = (...args) => {
+        if (!live) {
+          return Promise.reject(new Error(`storage: tx.${area}.${name} called after its operation settled`));
+        }
+        if (write && mode === 'read') {
+          return Promise.reject(new Error(`storage: tx.${area}.${name} writes and cannot run inside read()`));
+        }
+        return store[name]!(...args);
+      };
+    }
+    return out as unknown as Tx[K];
+  };
+  return {
+    tx: { realms: guard('realms'), users: guard('users'), outbox: guard('outbox') },
+    revoke: () => {
+      live = false;
+    },
+    get live() {
+      return live;
+    },
+  };
+}
