@@ -103,7 +103,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       }
       return out as S;
     };
-    return { realms: wrap(tx.realms), users: wrap(tx.users), outbox: wrap(tx.outbox) };
+    return { realms: wrap(tx.realms), users: wrap(tx.users), outbox: wrap(tx.outbox), afterCommit: (cb) => tx.afterCommit(cb) };
   };
   return {
     transaction: (fn) => inner.transaction((tx) => fn(slow(tx))),

@@ -262,6 +262,66 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
       });
     });
 
+    describe('afterCommit', () => {
+      it('runs callbacks in order after the commit, before the next operation starts', async () => {
+        const { realm, users: [user] } = await seed(storage, [{}]);
+        const seen: string[] = [];
+        const first = storage.transaction(async (tx) => {
+          await tx.users.update(realm.id, user!.id, { fullName: 'Committed' });
+          tx.afterCommit(() => seen.push('one'));
+          tx.afterCommit(() => seen.push('two'));
+          seen.push('callback');
+          return ok(undefined);
+        });
+        const second = storage.read(async (tx) => {
+          seen.push(`next sees ${(await tx.users.byId(realm.id, user!.id))!.fullName}`);
+        });
+        await Promise.all([first, second]);
+        expect(seen).toEqual(['callback', 'one', 'two', 'next sees Committed']);
+      });
+
+      it('runs nothing when the transaction returns Err or throws', async () => {
+        const seen: string[] = [];
+        await storage.transaction(async (tx) => {
+          tx.afterCommit(() => seen.push('err'));
+          return err('no');
+        });
+        await expect(
+          storage.transaction(async (tx) => {
+            tx.afterCommit(() => seen.push('throw'));
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        expect(seen).toEqual([]);
+      });
+
+      it('a throwing callback does not undo the commit or stop later callbacks', async () => {
+        const { realm, users: [user] } = await seed(storage, [{}]);
+        const seen: string[] = [];
+        const quiet = console.error;
+        console.error = () => undefined;
+        try {
+          const result = await storage.transaction(async (tx) => {
+            await tx.users.update(realm.id, user!.id, { fullName: 'Kept' });
+            tx.afterCommit(() => {
+              throw new Error('listener failed');
+            });
+            tx.afterCommit(() => seen.push('later'));
+            return ok('done');
+          });
+          expect(result._unsafeUnwrap()).toBe('done');
+        } finally {
+          console.error = quiet;
+        }
+        expect(seen).toEqual(['later']);
+        expect((await storage.read((tx) => tx.users.byId(realm.id, user!.id)))!.fullName).toBe('Kept');
+      });
+
+      it('is refused inside read', async () => {
+        await expect(storage.read(async (tx) => tx.afterCommit(() => undefined))).rejects.toThrow(/not available inside read/);
+      });
+    });
+
     describe('read', () => {
       it('returns the callback value and sees a consistent snapshot while a transaction runs', async () => {
         const { realm, users: [user] } = await seed(storage, [{ avatarVersion: 1 }]);

@@ -290,3 +290,21 @@ describe('PATCH /users/{id}: all or nothing', () => {
     expect(await reload(w.ctx, member)).toMatchObject({ role: 300, fullName: 'Mel Moderator', deliveryEmail: 'mel@example.com' });
   });
 });
+
+describe('permission checks use the acting user as stored now', () => {
+  it('an administrator demoted after authenticating can no longer update users', async () => {
+    const { w, admin, member } = await world();
+    const staleCaller = w.as(admin);
+    await setUser(w.ctx, admin, { role: 400 });
+    expectBadRequest(await doUpdateUser(w.ctx, staleCaller, { user_id: member.id, full_name: 'Renamed' }), 'Insufficient permission');
+    expect((await reload(w.ctx, member)).fullName).toBe('Mel Member');
+  });
+
+  it('a user deactivated after authenticating can no longer act', async () => {
+    const { w, admin, member } = await world();
+    const staleCaller = w.as(admin);
+    await setUser(w.ctx, admin, { isActive: false });
+    expectError(await doDeactivateUser(w.ctx, staleCaller, { user_id: member.id }), 'UNAUTHORIZED', 'Account is deactivated', 401);
+    expect((await reload(w.ctx, member)).isActive).toBe(true);
+  });
+});

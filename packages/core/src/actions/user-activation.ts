@@ -7,6 +7,7 @@ import { type ApiError, badRequest, mustBeOwner } from '../errors.js';
 import { flushOutbox } from '../mail/outbox.js';
 import { type Actor, userOperation } from '../operation.js';
 import { DeactivateUserParams, ReactivateUserParams } from '../schemas/users.js';
+import { transactionAs } from './transaction.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 
 type DeactivationActions = NonNullable<(typeof DeactivateUserParams)['TYPE']['actions']>;
@@ -15,8 +16,8 @@ type DeactivationActions = NonNullable<(typeof DeactivateUserParams)['TYPE']['ac
  * DELETE /users/{user_id} (API.md 4.14): deactivates the user's bots, then the user. The
  * optional `actions` apply to those bots first, then to the user.
  */
-export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, actor: Actor, params) => {
-  const result = await ctx.storage.transaction(async (tx): Promise<Result<object, ApiError>> => {
+export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, requester: Actor, params) => {
+  const result = await transactionAs(ctx, requester, async (tx, actor): Promise<Result<object, ApiError>> => {
     const access = await accessUserById(tx, actor.user, params.user_id, { forAdmin: true });
     if (access.isErr()) return err(access.error);
     const target = access.value;
@@ -70,8 +71,8 @@ async function queueDeactivationNotice(ctx: Ctx, tx: Tx, realm: Realm, user: Use
 }
 
 /** POST /users/{user_id}/reactivate. */
-export const doReactivateUser = userOperation(ReactivateUserParams, async (ctx, actor: Actor, params) =>
-  ctx.storage.transaction(async (tx) => {
+export const doReactivateUser = userOperation(ReactivateUserParams, async (ctx, requester: Actor, params) =>
+  transactionAs(ctx, requester, async (tx, actor) => {
     const access = await accessUserById(tx, actor.user, params.user_id, {
       allowDeactivated: true,
       allowBots: true,

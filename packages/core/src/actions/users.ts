@@ -7,6 +7,7 @@ import { badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';
 import { CreateUserParams, UpdateUserParams } from '../schemas/users.js';
 import type { UserPatch } from '../storage/types.js';
+import { transactionAs } from './transaction.js';
 import { insertUser } from './user-records.js';
 
 /** POST /users: an administrator with the can_create_users permission creates a member. */
@@ -22,21 +23,23 @@ export const doCreateUser = userOperation(CreateUserParams, async (ctx, actor: A
   if (password.isErr()) return err(password.error);
   // Hash outside the transaction: scrypt is slow and must not hold the store.
   const passwordHash = await hashPassword(password.value);
-  const created = await ctx.storage.transaction((tx) =>
-    insertUser(ctx, tx, actor.realm, {
+  const created = await transactionAs(ctx, actor, async (tx, current) => {
+    if (!isAdmin(current.user)) return err(mustBeAdmin());
+    if (!current.user.canCreateUsers) return err(badRequest('User not authorized to create users'));
+    return insertUser(ctx, tx, current.realm, {
       email,
       fullName: fullName.value,
       passwordHash,
       role: 400,
       createdThroughApi: true,
-    }),
-  );
+    });
+  });
   return created.map((user) => ({ user_id: user.id }));
 });
 
 /** PATCH /users/{user_id}: full name, role, profile data and email of another user (API.md 4.8). */
-export const doUpdateUser = userOperation(UpdateUserParams, async (ctx, actor: Actor, params) =>
-  ctx.storage.transaction(async (tx) => {
+export const doUpdateUser = userOperation(UpdateUserParams, async (ctx, requester: Actor, params) =>
+  transactionAs(ctx, requester, async (tx, actor) => {
     const access = await accessUserById(tx, actor.user, params.user_id, {
       allowDeactivated: true,
       allowBots: true,

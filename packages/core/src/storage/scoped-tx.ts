@@ -1,7 +1,7 @@
-import type { Tx } from './types.js';
+import type { Stores, Tx } from './types.js';
 
 /** The methods of each store that write. Typed, so a new store must say which of its methods write. */
-const WRITES: { readonly [K in keyof Tx]: readonly (keyof Tx[K])[] } = {
+const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   realms: ['insert', 'update'],
   users: ['insert', 'update'],
   outbox: ['insert', 'markSent'],
@@ -14,6 +14,8 @@ export interface TxScope {
   revoke(): void;
   /** Whether the handle is still usable (its operation has not settled). */
   readonly live: boolean;
+  /** The callbacks registered with `tx.afterCommit`, in order. */
+  readonly committed: readonly (() => void)[];
 }
 
 /**
@@ -22,9 +24,10 @@ export interface TxScope {
  * would otherwise run statements inside whatever operation holds the connection by then,
  * mixing its writes into another transaction. A `read` handle also refuses the write methods.
  */
-export function scopeTx(stores: Tx, mode: 'read' | 'write'): TxScope {
+export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
   let live = true;
-  const guard = <K extends keyof Tx>(area: K): Tx[K] => {
+  const committed: (() => void)[] = [];
+  const guard = <K extends keyof Stores>(area: K): Stores[K] => {
     const store = stores[area] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     const writes = WRITES[area] as readonly string[];
     const out: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
@@ -40,10 +43,20 @@ export function scopeTx(stores: Tx, mode: 'read' | 'write'): TxScope {
         return store[name]!(...args);
       };
     }
-    return out as unknown as Tx[K];
+    return out as unknown as Stores[K];
   };
   return {
-    tx: { realms: guard('realms'), users: guard('users'), outbox: guard('outbox') },
+    tx: {
+      realms: guard('realms'),
+      users: guard('users'),
+      outbox: guard('outbox'),
+      afterCommit(callback) {
+        if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
+        if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');
+        committed.push(callback);
+      },
+    },
+    committed,
     revoke: () => {
       live = false;
     },

@@ -126,10 +126,22 @@ export interface OutboxStore {
 }
 
 /** What a transaction or read callback gets: one store per area. */
-export interface Tx {
+/** One store per area: what a driver implements. */
+export interface Stores {
   realms: RealmStore;
   users: UserStore;
   outbox: OutboxStore;
+}
+
+/** What a transaction or read callback gets: the stores, and a hook for work after commit. */
+export interface Tx extends Stores {
+  /**
+   * Runs `callback` once the transaction has committed, before any other operation starts
+   * (the store is still held), so that what it publishes is ordered with the commit. Nothing
+   * runs when the transaction rolls back. Not available inside `read`. A callback that throws
+   * is reported and does not affect the commit or the other callbacks.
+   */
+  afterCommit(callback: () => void): void;
 }
 
 export interface Storage {

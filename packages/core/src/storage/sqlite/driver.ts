@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { Result } from 'neverthrow';
 import { Mutex } from '../mutex.js';
 import { scopeTx, type TxScope } from '../scoped-tx.js';
-import type { Storage, Tx } from '../types.js';
+import type { Storage, Stores, Tx } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 import { statementCache } from './statements.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
@@ -46,7 +46,7 @@ export interface SqliteStorage extends Storage {
 export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage {
   const db = openDatabase(options.filename ?? ':memory:');
   const statements = statementCache(db);
-  const stores: Tx = { realms: realmStore(statements), users: userStore(statements), outbox: outboxStore(statements) };
+  const stores: Stores = { realms: realmStore(statements), users: userStore(statements), outbox: outboxStore(statements) };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.
   const running = new AsyncLocalStorage<TxScope>();
@@ -63,8 +63,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
   }
 
   /** Runs a callback with a fresh handle and ends the handle as soon as the callback settles. */
-  async function callback<T>(mode: 'read' | 'write', fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const scope = scopeTx(stores, mode);
+  async function callback<T>(scope: TxScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
     try {
       return await running.run(scope, () => fn(scope.tx));
     } finally {
@@ -76,9 +75,11 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     transaction<T, E>(fn: (tx: Tx) => Promise<Result<T, E>>) {
       return exclusive('transaction', async () => {
         db.exec('BEGIN IMMEDIATE');
+        const scope = scopeTx(stores, 'write');
         try {
-          const result = await callback('write', fn);
+          const result = await callback(scope, fn);
           db.exec(result.isOk() ? 'COMMIT' : 'ROLLBACK');
+          if (result.isOk()) runAfterCommit(scope.committed);
           return result;
         } catch (error) {
           if (db.inTransaction) db.exec('ROLLBACK');
@@ -90,7 +91,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
       return exclusive('read', async () => {
         db.exec('BEGIN');
         try {
-          return await callback('read', fn);
+          return await callback(scopeTx(stores, 'read'), fn);
         } finally {
           if (db.inTransaction) db.exec('ROLLBACK');
         }
@@ -109,6 +110,17 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
       return closing;
     },
   };
+}
+
+/** Runs after-commit callbacks; one that throws is reported and does not stop the others. */
+function runAfterCommit(callbacks: readonly (() => void)[]): void {
+  for (const callback of callbacks) {
+    try {
+      callback();
+    } catch (error) {
+      console.error('storage: an after-commit callback failed', error);
+    }
+  }
 }
 
 function openDatabase(filename: string): Database.Database {
