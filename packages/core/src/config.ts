@@ -10,8 +10,25 @@ export interface ServerConfig {
   maxTopicLength: number;
   /** Largest accepted request body, in bytes. */
   maxRequestBodyBytes: number;
-  /** Whether a request carrying an unknown Host is served by the default realm. */
+  /** Subdomain of the realm that serves requests whose Host names no realm. */
   defaultRealmSubdomain: string;
+  /** Recommended client HTTP timeout for GET /events; above the heartbeat delay. */
+  eventQueueLongpollTimeoutSeconds: number;
+  /** A blocked GET /events gets a heartbeat after this many seconds (plus jitter). */
+  heartbeatSeconds: number;
+  heartbeatJitterSeconds: number;
+  /** Idle lifetime of a queue unless register asks otherwise; "mobile" and the cap (FL 481). */
+  idleQueueTimeoutSeconds: number;
+  mobileIdleQueueTimeoutSeconds: number;
+  maxIdleQueueTimeoutSeconds: number;
+  queueGcIntervalSeconds: number;
+  /** Events a queue keeps before dropping the oldest. */
+  maxQueueLength: number;
+  typingStartedWaitPeriodMs: number;
+  typingStoppedWaitPeriodMs: number;
+  typingStartedExpiryPeriodMs: number;
+  /** Arm real timers for heartbeats and queue collection (tests drive a fake clock instead). */
+  timers: boolean;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -23,6 +40,18 @@ export const DEFAULT_CONFIG: ServerConfig = {
   maxTopicLength: 60,
   maxRequestBodyBytes: 25 * 1024 * 1024,
   defaultRealmSubdomain: '',
+  eventQueueLongpollTimeoutSeconds: 90,
+  heartbeatSeconds: 45,
+  heartbeatJitterSeconds: 10,
+  idleQueueTimeoutSeconds: 600,
+  mobileIdleQueueTimeoutSeconds: 12 * 60 * 60,
+  maxIdleQueueTimeoutSeconds: 7 * 24 * 60 * 60,
+  queueGcIntervalSeconds: 60,
+  maxQueueLength: 10000,
+  typingStartedWaitPeriodMs: 30000,
+  typingStoppedWaitPeriodMs: 12000,
+  typingStartedExpiryPeriodMs: 45000,
+  timers: true,
 };
 
 /** Reference limits that apply to users. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from './clock.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
 import { createSqliteStorage } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
@@ -10,6 +11,8 @@ import type { Storage } from './storage/types.js';
 export interface Ctx {
   storage: Storage;
   events: EventBus;
+  /** Every client's event queue; subscribed to `events`. */
+  queues: QueueRegistry;
   clock: Clock;
   config: ServerConfig;
   /** Delivers outbox mail; null keeps mail pending in the outbox. */
@@ -30,11 +33,23 @@ export interface ContextOptions {
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
 export function createContext(options: ContextOptions = {}): Ctx {
+  const config = { ...DEFAULT_CONFIG, ...options.config };
+  const clock = options.clock ?? systemClock;
+  const events = options.events ?? createEventBus();
+  const queues = new QueueRegistry(clock, {
+    heartbeatSecs: config.heartbeatSeconds,
+    heartbeatJitterSecs: config.heartbeatJitterSeconds,
+    gcIntervalSecs: config.queueGcIntervalSeconds,
+    maxQueueLength: config.maxQueueLength,
+    timers: config.timers,
+  });
+  events.subscribe((published) => queues.deliver(published));
   return {
     storage: options.storage ?? createSqliteStorage({ filename: options.databaseFile }),
-    events: options.events ?? createEventBus(),
-    clock: options.clock ?? systemClock,
-    config: { ...DEFAULT_CONFIG, ...options.config },
+    events,
+    queues,
+    clock,
+    config,
     mailer: options.mailer ?? null,
     randomBytes,
   };

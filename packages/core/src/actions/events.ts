@@ -1,0 +1,118 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { Ctx } from '../context.js';
+import { type ApiError, badRequest, unauthorized } from '../errors.js';
+import type { EventQueue } from '../events/queue.js';
+import { CLIENT_CAPABILITIES, type ClientCapability, type QueuedEvent, type QueueOptions } from '../events/types.js';
+import { type Actor, type Caller, spectatorOperation, userOperation } from '../operation.js';
+import { DeleteQueueParams, GetEventsParams, RegisterParams } from '../schemas/events.js';
+import { fetchInitialState, type StateOptions } from '../state/sections.js';
+
+type RegisterInput = (typeof RegisterParams)['TYPE'];
+
+/** The version and limit keys every register response carries, whatever was fetched. */
+function alwaysPresent(ctx: Ctx): Record<string, unknown> {
+  const { config } = ctx;
+  return {
+    service_feature_level: config.featureLevel,
+    service_version: config.version,
+    service_merge_base: config.mergeBase,
+    zulip_feature_level: config.featureLevel,
+    zulip_version: config.version,
+    zulip_merge_base: config.mergeBase,
+    max_message_length: config.maxMessageLength,
+    max_topic_length: config.maxTopicLength,
+    event_queue_longpoll_timeout_seconds: config.eventQueueLongpollTimeoutSeconds,
+    server_typing_started_wait_period_milliseconds: config.typingStartedWaitPeriodMs,
+    server_typing_stopped_wait_period_milliseconds: config.typingStoppedWaitPeriodMs,
+    server_typing_started_expiry_period_milliseconds: config.typingStartedExpiryPeriodMs,
+  };
+}
+
+function idleTimeout(ctx: Ctx, requested: number | 'mobile' | undefined): number {
+  const { config } = ctx;
+  if (requested === undefined) return config.idleQueueTimeoutSeconds;
+  const seconds = requested === 'mobile' ? config.mobileIdleQueueTimeoutSeconds : requested;
+  return Math.min(seconds, config.maxIdleQueueTimeoutSeconds);
+}
+
+function queueOptions(ctx: Ctx, params: RegisterInput, clientGravatar: boolean): QueueOptions {
+  const capabilities = new Set<ClientCapability>(
+    CLIENT_CAPABILITIES.filter((name) => (params.client_capabilities as Record<string, unknown>)[name] === true),
+  );
+  return {
+    eventTypes: params.event_types ? new Set(params.event_types) : null,
+    narrow: params.narrow.map((term) =>
+      Array.isArray(term) ? ([term[0], String(term[1])] as const) : ([term.operator, String(term.operand)] as const),
+    ),
+    capabilities,
+    clientGravatar,
+    applyMarkdown: params.apply_markdown,
+    allPublicStreams: params.all_public_streams,
+    idleTimeoutSecs: idleTimeout(ctx, params.idle_queue_timeout),
+  };
+}
+
+/**
+ * Registers a queue and fetches the initial state in one locked section of the store: events
+ * are delivered to queues before the store is released by their transaction (see
+ * `Tx.afterCommit`), so the snapshot plus the queue's events never miss or repeat a change.
+ */
+async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promise<Result<Record<string, unknown>, ApiError>> {
+  const clientGravatar = params.client_gravatar ?? caller.user !== null;
+  if (!caller.user) {
+    if (!caller.realm.webPublicAccessEnabled) return err(unauthorized());
+    if (params.client_gravatar === true) return err(badRequest('Invalid client_gravatar for a spectator'));
+  }
+  if (params.all_public_streams && caller.user?.role === 600) return err(badRequest('User not authorized for this query'));
+  const options = queueOptions(ctx, params, clientGravatar);
+  const stateOptions: StateOptions = {
+    clientGravatar,
+    applyMarkdown: params.apply_markdown,
+    includeSubscribers: params.include_subscribers,
+    slimPresence: params.slim_presence,
+    capabilities: options.capabilities,
+  };
+  const fetchTypes = params.fetch_event_types ?? params.event_types ?? null;
+  return ctx.storage.read(async (tx) => {
+    const queue = caller.user ? ctx.queues.create(caller.realm.id, caller.user.id, options) : null;
+    const state = await fetchInitialState(ctx, tx, caller, fetchTypes ? new Set(fetchTypes) : null, stateOptions);
+    return ok({
+      queue_id: queue?.id ?? null,
+      last_event_id: queue ? queue.lastEventId : -1,
+      ...(queue ? { idle_queue_timeout_secs: options.idleTimeoutSecs } : {}),
+      ...alwaysPresent(ctx),
+      ...state,
+    });
+  });
+}
+
+/** POST /register: a new event queue and the initial state (SHAPES.md 2). */
+export const doRegister = spectatorOperation(RegisterParams, register);
+
+/**
+ * GET /events (API.md 4.2): long-polls a queue. Without queue_id, registers one from the
+ * register parameters and returns it with its events (`dont_block` is implied).
+ */
+export const getEvents = userOperation(GetEventsParams, async (ctx, actor: Actor, params) => {
+  if (params.queue_id === undefined) {
+    const registered = await register(ctx, actor, params);
+    if (registered.isErr()) return err(registered.error);
+    const queueId = registered.value.queue_id as string;
+    const queue = ctx.queues.get(queueId, actor.user.id)._unsafeUnwrap();
+    return ok({ events: queue.pending(), queue_id: queueId });
+  }
+  const queue = ctx.queues.get(params.queue_id, actor.user.id);
+  if (queue.isErr()) return err(queue.error);
+  const events = await ctx.queues.poll(queue.value, params.last_event_id, params.dont_block);
+  return events.map((list) => ({ events: list, queue_id: params.queue_id }));
+});
+
+/** DELETE /events: discards a queue (its waiting poll, if any, is answered). */
+export const doDeleteQueue = userOperation(DeleteQueueParams, async (ctx, actor: Actor, params) => {
+  const queue = ctx.queues.get(params.queue_id, actor.user.id);
+  if (queue.isErr()) return err(queue.error);
+  ctx.queues.delete(queue.value);
+  return ok({});
+});
+
+export type { EventQueue, QueuedEvent };

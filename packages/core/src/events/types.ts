@@ -1,0 +1,37 @@
+/** An event as actions publish it: `type`, usually `op`, and the body. Queues add `id`. */
+export type ApiEvent = { type: string } & Record<string, unknown>;
+
+/** An event as a client receives it from its queue. */
+export type QueuedEvent = ApiEvent & { id: number };
+
+/** The client capabilities the reference defines (SHAPES.md 2.2); unknown keys are ignored. */
+export const CLIENT_CAPABILITIES = [
+  'notification_settings_null',
+  'bulk_message_deletion',
+  'user_avatar_url_field_optional',
+  'stream_typing_notifications',
+  'user_settings_object',
+  'linkifier_url_template',
+  'user_list_incomplete',
+  'include_deactivated_groups',
+  'archived_channels',
+  'empty_topic_name',
+  'simplified_presence_events',
+  'individual_emoji_changes',
+] as const;
+
+export type ClientCapability = (typeof CLIENT_CAPABILITIES)[number];
+
+/** How a queue was registered: what it accepts and how its events are shaped. */
+export interface QueueOptions {
+  /** Event types the queue accepts; null accepts every type. */
+  eventTypes: ReadonlySet<string> | null;
+  /** `[operator, operand]` pairs; they filter `message` events only. */
+  narrow: ReadonlyArray<readonly [string, string]>;
+  capabilities: ReadonlySet<ClientCapability>;
+  clientGravatar: boolean;
+  applyMarkdown: boolean;
+  allPublicStreams: boolean;
+  /** Seconds without a connected poll after which the queue expires. */
+  idleTimeoutSecs: number;
+}

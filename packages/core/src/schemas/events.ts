@@ -1,0 +1,65 @@
+/** Input of POST /register, GET /events and DELETE /events (API.md 4.2, SHAPES.md 2.1, 3.1). */
+import { coerce, defaulted, define, nullable, optional, string, tuple, type, union, array, object } from 'superstruct';
+import { CLIENT_CAPABILITIES } from '../events/types.js';
+import { Bool, Int, INVALID_JSON, JsonBool, JsonInt, json, List, Str } from './wire.js';
+
+const parseJsonOr = (raw: string, keep: string) => {
+  if (raw === keep) return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return INVALID_JSON;
+  }
+};
+
+/** `true`, `false` or `"partial"` (FL 412); the last is sent as bare text. */
+const IncludeSubscribers = coerce(
+  define<boolean | 'partial'>('include_subscribers', (v) => typeof v === 'boolean' || v === 'partial' || 'Invalid {var}'),
+  string(),
+  (raw) => parseJsonOr(raw, 'partial'),
+);
+
+/** Seconds, or `"mobile"` (FL 481). */
+const IdleQueueTimeout = coerce(
+  define<number | 'mobile'>('idle_queue_timeout', (v) => {
+    if (v === 'mobile') return true;
+    if (!Number.isSafeInteger(v)) return '{var} is not an integer';
+    return (v as number) > 0 || '{var} is too small';
+  }),
+  string(),
+  (raw) => parseJsonOr(raw, 'mobile'),
+);
+
+/** A narrow term: `[operator, operand]` or `{operator, operand, negated?}`. */
+const NarrowTerm = union([
+  tuple([Str, union([Str, Int])]),
+  object({ operator: Str, operand: union([Str, Int, array(Int)]), negated: optional(Bool) }),
+]);
+
+const capabilityFields = Object.fromEntries(CLIENT_CAPABILITIES.map((name) => [name, optional(Bool)]));
+
+export const RegisterParams = type({
+  apply_markdown: defaulted(JsonBool, false),
+  client_gravatar: optional(JsonBool),
+  slim_presence: defaulted(JsonBool, false),
+  presence_history_limit_days: optional(JsonInt),
+  include_subscribers: defaulted(IncludeSubscribers, false),
+  event_types: optional(json(nullable(array(Str)))),
+  fetch_event_types: optional(json(nullable(array(Str)))),
+  all_public_streams: defaulted(JsonBool, false),
+  narrow: defaulted(List(NarrowTerm), []),
+  client_capabilities: defaulted(json(type(capabilityFields)), {}),
+  idle_queue_timeout: optional(IdleQueueTimeout),
+  queue_lifespan_secs: optional(JsonInt),
+  user_client: optional(Str),
+});
+
+export const GetEventsParams = type({
+  ...RegisterParams.schema,
+  queue_id: optional(Str),
+  last_event_id: optional(JsonInt),
+  dont_block: defaulted(JsonBool, false),
+});
+
+export const DeleteQueueParams = type({ queue_id: Str });
+

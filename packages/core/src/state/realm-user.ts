@@ -1,0 +1,44 @@
+import { isAdmin, isModeratorOrAbove } from '../access/roles.js';
+import { avatarUrl } from '../format/avatar.js';
+import { apiEmail, formatUser } from '../format/user.js';
+import { defineStateSection } from './sections.js';
+
+/**
+ * The `realm_user` section (SHAPES.md 2.6): active and deactivated users, the cross-realm
+ * system bots (none on this server), and the requester's own keys.
+ */
+defineStateSection({
+  key: 'realm_user',
+  async fetch(_ctx, tx, { realm, user: viewer }, options) {
+    const users = await tx.users.list(realm.id);
+    const view = { viewer, clientGravatar: options.clientGravatar, includeCustomProfileFields: true };
+    const state: Record<string, unknown> = {
+      realm_users: users.filter((u) => u.isActive).map((u) => formatUser(realm, u, view)),
+      realm_non_active_users: users.filter((u) => !u.isActive).map((u) => formatUser(realm, u, view)),
+      cross_realm_bots: [],
+    };
+    if (!viewer) return state;
+    const me = users.find((u) => u.id === viewer.id) ?? viewer;
+    const member = me.role <= 400;
+    return {
+      ...state,
+      user_id: me.id,
+      email: apiEmail(realm, me),
+      delivery_email: me.deliveryEmail,
+      full_name: me.fullName,
+      avatar_source: me.avatarSource,
+      avatar_url: avatarUrl(realm, me, false),
+      avatar_url_medium: avatarUrl(realm, me, false, true),
+      is_admin: isAdmin(me),
+      is_owner: me.role === 100,
+      is_moderator: isModeratorOrAbove(me),
+      is_guest: me.role === 600,
+      can_create_streams: member,
+      can_create_public_streams: member,
+      can_create_private_streams: member,
+      can_create_web_public_streams: isModeratorOrAbove(me) && realm.webPublicAccessEnabled,
+      can_subscribe_other_users: member,
+      can_invite_others_to_realm: member,
+    };
+  },
+});

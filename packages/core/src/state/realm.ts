@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { renderPlainParagraphs } from '../format/markdown-lite.js';
+import { USER_LIMITS } from '../config.js';
+import { defineStateSection } from './sections.js';
+
+/** The `realm` section: realm settings and the server's limits (SHAPES.md 2.5). */
+defineStateSection({
+  key: 'realm',
+  async fetch(ctx, _tx, { realm }) {
+    const config = ctx.config;
+    const icon = `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.uuid).digest('hex')}?d=identicon`;
+    return {
+      max_message_length: config.maxMessageLength,
+      max_topic_length: config.maxTopicLength,
+      max_stream_name_length: 60,
+      max_stream_description_length: 1024,
+      max_channel_folder_name_length: 60,
+      max_channel_folder_description_length: 1024,
+      max_file_upload_size_mib: 100,
+      max_avatar_file_size_mib: 5,
+      max_icon_file_size_mib: 5,
+      max_logo_file_size_mib: 5,
+      max_bulk_new_subscription_messages: 100,
+      event_queue_longpoll_timeout_seconds: config.eventQueueLongpollTimeoutSeconds,
+      server_typing_started_wait_period_milliseconds: config.typingStartedWaitPeriodMs,
+      server_typing_stopped_wait_period_milliseconds: config.typingStoppedWaitPeriodMs,
+      server_typing_started_expiry_period_milliseconds: config.typingStartedExpiryPeriodMs,
+      server_presence_ping_interval_seconds: 60,
+      server_presence_offline_threshold_seconds: 140,
+      realm_empty_topic_display_name: 'general chat',
+      realm_topics_policy: 'allow_empty_topic',
+      realm_mandatory_topics: false,
+      realm_name: realm.name,
+      realm_description: renderPlainParagraphs(realm.description),
+      realm_url: realm.url,
+      realm_uri: realm.url,
+      realm_date_created: realm.dateCreated,
+      realm_icon_url: icon,
+      realm_icon_source: 'G',
+      realm_uuid: realm.uuid,
+      realm_default_language: 'en',
+      realm_enable_spectator_access: realm.webPublicAccessEnabled,
+      realm_web_public_access_enabled: realm.webPublicAccessEnabled,
+      realm_default_avatar_source: realm.defaultAvatarSource,
+      realm_email_auth_enabled: realm.emailAuthEnabled,
+      realm_password_auth_enabled: realm.emailAuthEnabled,
+      realm_authentication_methods: { Email: { enabled: realm.emailAuthEnabled, available: true } },
+      realm_welcome_message_custom_text: '',
+      realm_presence_disabled: false,
+      realm_plan_type: 1,
+      realm_org_type: 0,
+      realm_waiting_period_threshold: 0,
+      realm_upload_quota_mib: null,
+      password_min_length: USER_LIMITS.passwordMin,
+      password_max_length: USER_LIMITS.passwordMax,
+      password_min_guesses: 0,
+      server_generation: Math.floor(ctx.clock.now() / 1000),
+      zulip_plan_is_not_limited: true,
+      development_environment: false,
+      server_needs_upgrade: false,
+      server_web_public_streams_enabled: realm.webPublicAccessEnabled,
+      server_inline_image_preview: true,
+      server_inline_url_embed_preview: false,
+      server_can_summarize_topics: false,
+    };
+  },
+});

@@ -1,0 +1,46 @@
+import type { Ctx } from '../context.js';
+import type { ClientCapability } from '../events/types.js';
+import type { Caller } from '../operation.js';
+import type { Tx } from '../storage/types.js';
+
+/** Register parameters that shape the initial state. */
+export interface StateOptions {
+  clientGravatar: boolean;
+  applyMarkdown: boolean;
+  includeSubscribers: boolean | 'partial';
+  slimPresence: boolean;
+  capabilities: ReadonlySet<ClientCapability>;
+}
+
+/**
+ * One part of the POST /register snapshot. Each area defines its sections in its own module;
+ * a section is fetched when its `key` is among the requested fetch_event_types (or when all are).
+ */
+export interface StateSection {
+  key: string;
+  /** Event types that keep the section current; the key itself unless listed. */
+  eventTypes?: readonly string[];
+  fetch(ctx: Ctx, tx: Tx, caller: Caller, options: StateOptions): Promise<Record<string, unknown>>;
+}
+
+const SECTIONS = new Map<string, StateSection>();
+
+export function defineStateSection(section: StateSection): void {
+  SECTIONS.set(section.key, section);
+}
+
+/** The snapshot for the requested section keys (null: every section), in one consistent read. */
+export async function fetchInitialState(
+  ctx: Ctx,
+  tx: Tx,
+  caller: Caller,
+  wanted: ReadonlySet<string> | null,
+  options: StateOptions,
+): Promise<Record<string, unknown>> {
+  const state: Record<string, unknown> = {};
+  for (const section of SECTIONS.values()) {
+    if (wanted !== null && !wanted.has(section.key)) continue;
+    Object.assign(state, await section.fetch(ctx, tx, caller, options));
+  }
+  return state;
+}
