@@ -4,6 +4,9 @@
  */
 import {
   doCreateUser,
+  doDeleteQueue,
+  doRegister,
+  getEvents,
   doDeactivateUser,
   doFetchApiKey,
   doReactivateUser,
@@ -29,6 +32,8 @@ export interface Route {
 export const ROUTES: readonly Route[] = [
   { path: '/server_settings', methods: { GET: getServerSettings } },
   { path: '/fetch_api_key', methods: { POST: doFetchApiKey } },
+  { path: '/register', methods: { POST: doRegister } },
+  { path: '/events', methods: { GET: getEvents, DELETE: doDeleteQueue } },
   { path: '/users', methods: { GET: getUsers, POST: doCreateUser } },
   { path: '/users/me', methods: { GET: getOwnUser } },
   { path: '/users/me/api_key/regenerate', methods: { POST: doRegenerateApiKey } },

@@ -44,6 +44,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
+          // Waiting long-polls are answered now rather than holding the shutdown for a heartbeat.
+          ctx.queues.shutdown();
           server.closeIdleConnections();
           // A keep-alive connection whose request is still running would otherwise stay open
           // after its response, until the client or the keep-alive timeout ends it.

@@ -11,6 +11,7 @@ import {
   userDeactivated,
 } from '../errors.js';
 import { type Actor, publicOperation, userOperation } from '../operation.js';
+import { applyUserChange } from './user-changes.js';
 import { FetchApiKeyParams, RegenerateApiKeyParams } from '../schemas/users.js';
 
 /**
@@ -30,10 +31,14 @@ export const doFetchApiKey = publicOperation(FetchApiKeyParams, async (ctx, call
   if (!user || user.isBot || !(await verifyPassword(params.password, user.passwordHash))) {
     return err(authenticationFailed());
   }
-  if (user.awaitingFirstLogin) {
-    await ctx.storage.transaction(async (tx) =>
-      ok(await tx.users.update(realm.id, user.id, { awaitingFirstLogin: false, dateJoined: isoTimestamp(ctx.clock) })),
-    );
+  if (user.awaitingFirstLogin || user.isImportedStub) {
+    // First login of an API-created user or an imported stub: date_joined moves here (FL 433, 475).
+    const firstLogin = { awaitingFirstLogin: false, isImportedStub: false, dateJoined: isoTimestamp(ctx.clock) };
+    await ctx.storage.transaction(async (tx) => {
+      const current = await tx.users.byId(realm.id, user.id);
+      if (current?.awaitingFirstLogin || current?.isImportedStub) await applyUserChange(ctx, tx, realm, current, firstLogin);
+      return ok(undefined);
+    });
   }
   return ok({ api_key: user.apiKey, email: user.deliveryEmail, user_id: user.id });
 });

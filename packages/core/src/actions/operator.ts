@@ -11,6 +11,7 @@ import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { ROLES, type Realm, type Role, type User, type UserPatch } from '../storage/types.js';
+import { applyUserChange } from './user-changes.js';
 import { insertUser } from './user-records.js';
 
 export interface NewUserInput {
@@ -108,8 +109,7 @@ export async function changeUserAsOperator(
   return ctx.storage.transaction(async (tx) => {
     const user = await tx.users.byDeliveryEmail(realm.id, email);
     if (!user) return err(badRequest(`No user with email '${email}'`));
-    await tx.users.update(realm.id, user.id, patch);
-    return ok({ ...user, ...patch });
+    return ok(await applyUserChange(ctx, tx, realm, user, patch));
   });
 }
 

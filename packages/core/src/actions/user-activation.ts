@@ -8,6 +8,7 @@ import { flushOutbox } from '../mail/outbox.js';
 import { type Actor, userOperation } from '../operation.js';
 import { DeactivateUserParams, ReactivateUserParams } from '../schemas/users.js';
 import { transactionAs } from './transaction.js';
+import { applyUserChange } from './user-changes.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 
 type DeactivationActions = NonNullable<(typeof DeactivateUserParams)['TYPE']['actions']>;
@@ -28,8 +29,8 @@ export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, 
     const actions = params.actions ?? {};
     const bots = (await tx.users.botsOwnedBy(target.realmId, target.id)).filter((bot) => bot.isActive);
     for (const user of [...bots, target]) {
-      await applyDeactivationActions(tx, user, actions);
-      await tx.users.update(user.realmId, user.id, { isActive: false });
+      const scrubbed = await applyDeactivationActions(ctx, tx, actor.realm, user, actions);
+      await applyUserChange(ctx, tx, actor.realm, scrubbed, { isActive: false });
     }
     const comment = params.deactivation_notification_comment;
     if (comment !== undefined && comment !== null) {
@@ -45,15 +46,20 @@ export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, 
  * The profile part of the deactivation actions. The message-deleting actions have nothing to
  * act on until messages exist; the messages area extends this function.
  */
-async function applyDeactivationActions(tx: Tx, user: User, actions: DeactivationActions): Promise<void> {
-  if (actions.delete_profile) {
-    await tx.users.update(user.realmId, user.id, {
-      fullName: `Deleted User ${user.id}`,
-      avatarSource: 'G',
-      avatarVersion: user.avatarVersion + 1,
-      timezone: '',
-    });
-  }
+async function applyDeactivationActions(
+  ctx: Ctx,
+  tx: Tx,
+  realm: Realm,
+  user: User,
+  actions: DeactivationActions,
+): Promise<User> {
+  if (!actions.delete_profile) return user;
+  return applyUserChange(ctx, tx, realm, user, {
+    fullName: `Deleted User ${user.id}`,
+    avatarSource: 'G',
+    avatarVersion: user.avatarVersion + 1,
+    timezone: '',
+  });
 }
 
 async function queueDeactivationNotice(ctx: Ctx, tx: Tx, realm: Realm, user: User, comment: string): Promise<void> {
@@ -81,7 +87,7 @@ export const doReactivateUser = userOperation(ReactivateUserParams, async (ctx, 
     if (access.isErr()) return err(access.error);
     const target = access.value;
     if (target.isActive) return err(badRequest('User is already active.'));
-    await tx.users.update(target.realmId, target.id, { isActive: true });
+    await applyUserChange(ctx, tx, actor.realm, target, { isActive: true });
     return ok({});
   }),
 );

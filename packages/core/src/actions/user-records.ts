@@ -3,6 +3,7 @@ import { generateApiKey } from '../auth/api-key.js';
 import { isoTimestamp } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
+import { announceUserAdded } from '../events/realm-user.js';
 import type { Realm, Role, Tx, User } from '../storage/types.js';
 
 export interface UserSpec {
@@ -47,5 +48,6 @@ export async function insertUser(ctx: Ctx, tx: Tx, realm: Realm, spec: UserSpec)
     canChangeUserEmails: spec.canChangeUserEmails ?? false,
     emailAddressVisibility: 1,
   });
+  await announceUserAdded(ctx, tx, realm, user);
   return ok(user);
 }

@@ -8,6 +8,7 @@ import { type Actor, userOperation } from '../operation.js';
 import { CreateUserParams, UpdateUserParams } from '../schemas/users.js';
 import type { UserPatch } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
+import { applyUserChange } from './user-changes.js';
 import { insertUser } from './user-records.js';
 
 /** POST /users: an administrator with the can_create_users permission creates a member. */
@@ -81,7 +82,7 @@ export const doUpdateUser = userOperation(UpdateUserParams, async (ctx, requeste
       patch.deliveryEmail = email;
     }
 
-    await tx.users.update(target.realmId, target.id, patch);
+    await applyUserChange(ctx, tx, actor.realm, target, patch);
     return ok({});
   }),
 );

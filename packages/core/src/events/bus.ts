@@ -1,3 +1,5 @@
+import type { QueueOptions } from './types.js';
+
 /**
  * The in-process event bus. Actions publish after their transaction commits; subscribers
  * (the event queues, embedders) receive each event with the IDs of the users it is for.
@@ -7,6 +9,11 @@ export interface PublishedEvent {
   /** The users who may receive the event. */
   userIds: readonly number[];
   event: { type: string } & Record<string, unknown>;
+  /**
+   * The event as one queue should receive it, where that depends on how the queue was
+   * registered (for example avatar URLs under client_gravatar). `event` when absent.
+   */
+  shape?: (options: QueueOptions) => { type: string } & Record<string, unknown>;
 }
 
 export type EventListener = (published: PublishedEvent) => void;

@@ -1,0 +1,39 @@
+import type { Ctx } from '../context.js';
+import {
+  announceAvatarUpdate,
+  announceBot,
+  announceDeliveryEmail,
+  announcePersonUpdate,
+} from '../events/realm-user.js';
+import { apiEmail } from '../format/user.js';
+import type { Realm, Tx, User, UserPatch } from '../storage/types.js';
+
+/**
+ * Writes a change to a user and announces it: one realm_user person form per changed aspect
+ * (API.md 6), and realm_bot add/delete when a bot is (re)activated. The one place that knows
+ * which events a user change sends. Returns the user as changed.
+ */
+export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: User, patch: UserPatch): Promise<User> {
+  const after: User = { ...before, ...patch };
+  const changed = (key: keyof User) => key in patch && (patch as Partial<User>)[key] !== before[key];
+  if (!Object.keys(patch).some((key) => changed(key as keyof User))) return before;
+  await tx.users.update(realm.id, before.id, patch);
+
+  const update = (fields: Record<string, unknown>) => announcePersonUpdate(ctx, tx, realm, { user_id: after.id, ...fields });
+  if (changed('fullName')) await update({ full_name: after.fullName });
+  if (changed('role')) await update({ role: after.role });
+  if (changed('deliveryEmail') || changed('emailAddressVisibility')) {
+    await announceDeliveryEmail(ctx, tx, realm, before, after);
+    if (apiEmail(realm, before) !== apiEmail(realm, after)) await update({ new_email: apiEmail(realm, after) });
+  }
+  if (changed('avatarSource') || changed('avatarVersion')) await announceAvatarUpdate(ctx, tx, realm, after);
+  if (changed('timezone')) await update({ email: apiEmail(realm, after), timezone: after.timezone });
+  if (changed('botOwnerId')) await update({ bot_owner_id: after.botOwnerId });
+  if (changed('isImportedStub')) await update({ is_imported_stub: after.isImportedStub });
+  if (changed('dateJoined')) await update({ date_joined: after.dateJoined });
+  if (changed('isActive')) {
+    await update({ is_active: after.isActive });
+    if (after.isBot) await announceBot(ctx, tx, realm, after, after.isActive ? 'add' : 'delete');
+  }
+  return after;
+}

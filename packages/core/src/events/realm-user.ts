@@ -1,0 +1,109 @@
+/**
+ * realm_user and realm_bot events (API.md 6, SHAPES.md 4.13–4.14). Every user change of the
+ * users area is announced through these, after commit, to the users who may see it.
+ */
+import { isAdmin } from '../access/roles.js';
+import { canSeeDeliveryEmail } from '../access/users.js';
+import type { Ctx } from '../context.js';
+import { avatarUrl } from '../format/avatar.js';
+import { formatUser } from '../format/user.js';
+import type { Realm, Tx, User } from '../storage/types.js';
+import { publishOnCommit } from './publish.js';
+
+const activeUsers = async (tx: Tx, realmId: number) => (await tx.users.list(realmId)).filter((u) => u.isActive);
+
+/**
+ * `realm_user` op `add` with the full user record. Viewers who may see the real email get it;
+ * the others get null. Avatar URLs follow each queue's client_gravatar.
+ */
+export async function announceUserAdded(ctx: Ctx, tx: Tx, realm: Realm, user: User): Promise<void> {
+  const audience = await activeUsers(tx, realm.id);
+  for (const seesEmail of [true, false]) {
+    const viewers = audience.filter((viewer) => canSeeDeliveryEmail(viewer, user) === seesEmail);
+    if (viewers.length === 0) continue;
+    const person = (clientGravatar: boolean) => ({
+      ...formatUser(realm, user, { viewer: viewers[0]!, clientGravatar, includeCustomProfileFields: !user.isBot }),
+    });
+    publishOnCommit(ctx, tx, {
+      realmId: realm.id,
+      userIds: viewers.map((v) => v.id),
+      event: { type: 'realm_user', op: 'add', person: person(false) },
+      shape: (options) => ({ type: 'realm_user', op: 'add', person: person(options.clientGravatar) }),
+    });
+  }
+  if (user.isBot) await announceBot(ctx, tx, realm, user, 'add');
+}
+
+/** `realm_user` op `update` with one person form, to every active user of the realm. */
+export async function announcePersonUpdate(ctx: Ctx, tx: Tx, realm: Realm, person: { user_id: number } & Record<string, unknown>): Promise<void> {
+  const audience = await activeUsers(tx, realm.id);
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: audience.map((u) => u.id),
+    event: { type: 'realm_user', op: 'update', person },
+  });
+}
+
+/** The avatar person form; the URL follows each queue's client_gravatar. */
+export async function announceAvatarUpdate(ctx: Ctx, tx: Tx, realm: Realm, user: User): Promise<void> {
+  const audience = await activeUsers(tx, realm.id);
+  const person = (clientGravatar: boolean) => ({
+    user_id: user.id,
+    avatar_source: user.avatarSource,
+    avatar_url: avatarUrl(realm, user, clientGravatar),
+    avatar_url_medium: avatarUrl(realm, user, clientGravatar, true),
+    avatar_version: user.avatarVersion,
+  });
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: audience.map((u) => u.id),
+    event: { type: 'realm_user', op: 'update', person: person(false) },
+    shape: (options) => ({ type: 'realm_user', op: 'update', person: person(options.clientGravatar) }),
+  });
+}
+
+/**
+ * The delivery email person form: the new address to those who may see it now, and null to
+ * those who could see `before` but not `after` (they lost access).
+ */
+export async function announceDeliveryEmail(ctx: Ctx, tx: Tx, realm: Realm, before: User, after: User): Promise<void> {
+  const audience = await activeUsers(tx, realm.id);
+  const sees = audience.filter((viewer) => canSeeDeliveryEmail(viewer, after));
+  const lost = audience.filter((viewer) => canSeeDeliveryEmail(viewer, before) && !canSeeDeliveryEmail(viewer, after));
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: sees.map((u) => u.id),
+    event: { type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: after.deliveryEmail } },
+  });
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: lost.map((u) => u.id),
+    event: { type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: null } },
+  });
+}
+
+/** The bot record of FL 474: what is not on the user record. */
+export function formatBot(bot: User): Record<string, unknown> {
+  return {
+    user_id: bot.id,
+    default_sending_stream: null,
+    default_events_register_stream: null,
+    default_all_public_streams: false,
+    services: [],
+  };
+}
+
+/** Who manages a bot: the realm's administrators and the bot's owner. */
+export async function botManagers(tx: Tx, realmId: number, bot: User): Promise<number[]> {
+  const audience = await activeUsers(tx, realmId);
+  return audience.filter((u) => isAdmin(u) || u.id === bot.botOwnerId).map((u) => u.id);
+}
+
+/** `realm_bot` add (creation, reactivation) or delete (deactivation), to the bot's managers. */
+export async function announceBot(ctx: Ctx, tx: Tx, realm: Realm, bot: User, op: 'add' | 'delete'): Promise<void> {
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: await botManagers(tx, realm.id, bot),
+    event: { type: 'realm_bot', op, bot: op === 'add' ? formatBot(bot) : { user_id: bot.id } },
+  });
+}
