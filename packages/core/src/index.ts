@@ -14,6 +14,7 @@ export { defineEventRule } from './events/rules.js';
 export { publishOnCommit } from './events/publish.js';
 export { defineStateSection, type StateSection } from './state/sections.js';
 export { doRegister, getEvents, doDeleteQueue } from './actions/events.js';
+export { openEventStream, type EventStream } from './events/stream.js';
 import './state/realm.js';
 import './state/realm-user.js';
 import './state/realm-bot.js';

@@ -64,6 +64,11 @@ export class QueueRegistry {
     return queue && queue.userId === userId ? ok(queue) : err(badEventQueueId(queueId));
   }
 
+  /** Whether the queue is still registered and the registry has not shut down. */
+  isLive(queue: EventQueue): boolean {
+    return !this.closed && this.byId.get(queue.id) === queue;
+  }
+
   delete(queue: EventQueue): void {
     queue.wake();
     this.byId.delete(queue.id);

@@ -1,0 +1,63 @@
+/** In-process subscriptions (openEventStream): the same queues and filtering as HTTP, no transport. */
+import { doUpdateUser, openEventStream, type QueuedEvent } from '@teamchat/core';
+import { describe, expect, it } from 'vitest';
+import { makeWorld, must } from '../helpers/core.js';
+
+async function take(iterator: AsyncIterator<QueuedEvent>, count: number): Promise<QueuedEvent[]> {
+  const events: QueuedEvent[] = [];
+  while (events.length < count) {
+    const next = await iterator.next();
+    if (next.done) break;
+    events.push(next.value);
+  }
+  return events;
+}
+
+describe('openEventStream', () => {
+  it('starts from the register snapshot and yields the events that follow', async () => {
+    const w = await makeWorld({ config: { timers: false } });
+    const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
+    const stream = must(await openEventStream(w.ctx, w.as(member), { fetch_event_types: '["realm_user"]' }));
+    expect(stream.state).toMatchObject({ queue_id: stream.queueId, last_event_id: -1 });
+    expect((stream.state.realm_users as unknown[]).length).toBe(2);
+
+    const iterator = stream[Symbol.asyncIterator]();
+    const pending = take(iterator, 2);
+    must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'Melanie' }));
+    must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, role: 300 }));
+    expect(await pending).toEqual([
+      { type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Melanie' }, id: 0 },
+      { type: 'realm_user', op: 'update', person: { user_id: member.id, role: 300 }, id: 1 },
+    ]);
+    stream.close();
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('filters by event_types like a registered HTTP queue and skips heartbeats', async () => {
+    const w = await makeWorld({ config: { timers: false, heartbeatSeconds: 1, heartbeatJitterSeconds: 0 } });
+    const stream = must(await openEventStream(w.ctx, w.as(w.owner), { event_types: '["realm_bot"]' }));
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    w.ctx.queues.sweep(Date.now() + 2000);
+    must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: w.owner.id, full_name: 'Not delivered' }));
+    await w.addUser({ email: 'bot@example.com', fullName: 'Botty', bot: true, botOwnerId: w.owner.id });
+    expect((await first).value).toMatchObject({ type: 'realm_bot', op: 'add', bot: { user_id: 2 } });
+    stream.close();
+  });
+
+  it('ends when the server shuts down', async () => {
+    const w = await makeWorld({ config: { timers: false } });
+    const stream = must(await openEventStream(w.ctx, w.as(w.owner)));
+    const iterator = stream[Symbol.asyncIterator]();
+    const next = iterator.next();
+    w.ctx.queues.shutdown();
+    expect(await next).toEqual({ done: true, value: undefined });
+  });
+
+  it('refuses spectators, who have no queue', async () => {
+    const w = await makeWorld();
+    const result = await openEventStream(w.ctx, { realm: { ...w.realm, webPublicAccessEnabled: true }, user: null });
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: 'BAD_REQUEST' });
+  });
+});
