@@ -245,3 +245,16 @@ describe('authenticateApiKey (FACTS 3.2; every failure is UNAUTHORIZED, HTTP 401
     expectError(await authenticateApiKey(w.ctx, w.realm, 'bot@example.com', bot.apiKey), ...unauthorized('This API is not available to incoming webhook bots.'));
   });
 });
+
+describe('POST /fetch_api_key: failed-login limit', () => {
+  it('allows 5 failed logins per email in 30 minutes, then answers 429 with retry-after', async () => {
+    const clock = fakeClock();
+    const w = await makeWorld({ clock });
+    const login = (password: string) => doFetchApiKey(w.ctx, w.as(null), { username: 'OWNER@example.com', password });
+    for (let i = 0; i < 5; i++) expectError(await login('wrong'), 'AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+    const limited = await login('owner-password');
+    expectError(limited, 'RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': 1800 });
+    clock.advance(1800 * 1000 + 1);
+    expect(must(await login('owner-password'))).toMatchObject({ user_id: w.owner.id });
+  });
+});

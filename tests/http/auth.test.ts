@@ -126,6 +126,16 @@ describe('Basic authentication on an authenticated endpoint', () => {
 });
 
 describe('POST /fetch_api_key', () => {
+  it('answers 429 with a Retry-After header after 5 failed logins for one email', async () => {
+    const server = await startServer();
+    const wrong = form({ username: 'owner@example.com', password: 'not-the-password' });
+    for (let i = 0; i < 5; i++) expectError(await call(server, 'POST', '/fetch_api_key', { body: wrong }), 401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+    const limited = await call(server, 'POST', '/fetch_api_key', { body: form({ username: 'owner@example.com', password: 'owner-password' }) });
+    expectError(limited, 429, 'RATE_LIMIT_HIT', 'API usage exceeded rate limit');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(1790);
+    expect(limited.body['retry-after']).toBeGreaterThan(1790);
+  });
+
   it('returns api_key, email and user_id for a urlencoded or multipart login', async () => {
     const server = await startServer();
     const { owner } = server.world;

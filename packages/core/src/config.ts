@@ -29,6 +29,9 @@ export interface ServerConfig {
   typingStartedExpiryPeriodMs: number;
   /** Arm real timers for heartbeats and queue collection (tests drive a fake clock instead). */
   timers: boolean;
+  /** Failed password logins allowed per email within the window, then 429 (the reference: 5 per 30 min). */
+  loginFailureLimit: number;
+  loginFailureWindowSeconds: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -52,6 +55,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   typingStoppedWaitPeriodMs: 12000,
   typingStartedExpiryPeriodMs: 45000,
   timers: true,
+  loginFailureLimit: 5,
+  loginFailureWindowSeconds: 1800,
 };
 
 /** Reference limits that apply to users. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { RateLimiter } from './auth/rate-limit.js';
 import { type Clock, systemClock } from './clock.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
@@ -19,6 +20,8 @@ export interface Ctx {
   mailer: Mailer | null;
   /** Source of randomness for keys and tokens (replaceable for deterministic tests). */
   randomBytes: (size: number) => Buffer;
+  /** Failed password logins per realm and email. */
+  loginFailures: RateLimiter;
 }
 
 export interface ContextOptions {
@@ -52,5 +55,6 @@ export function createContext(options: ContextOptions = {}): Ctx {
     config,
     mailer: options.mailer ?? null,
     randomBytes,
+    loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
   };
 }

@@ -74,3 +74,7 @@ export const payloadTooLarge = (limitBytes: number) =>
 export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
 
 export const noSuchUser = () => badRequest('No such user');
+
+/** 429; `retry-after` (seconds) is also sent as the Retry-After header. */
+export const rateLimited = (retryAfterSeconds: number) =>
+  new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': retryAfterSeconds });

@@ -35,6 +35,7 @@ export function errorPayload(
   Object.assign(body, error.data, extra);
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (error.status === 401) headers['www-authenticate'] = 'Basic realm="zulip"';
+  if (typeof error.data['retry-after'] === 'number') headers['retry-after'] = String(error.data['retry-after']);
   // The rest of an oversized body is never read, so the connection cannot carry another request;
   // without this it would stay open (and hold up a graceful close) until its keep-alive timeout.
   if (error.code === 'PAYLOAD_TOO_LARGE') headers.connection = 'close';

@@ -7,6 +7,7 @@ import {
   ApiError,
   authenticationFailed,
   badRequest,
+  rateLimited,
   realmDeactivated,
   userDeactivated,
 } from '../errors.js';
@@ -25,10 +26,14 @@ export const doFetchApiKey = publicOperation(FetchApiKeyParams, async (ctx, call
   if (!realm.emailAuthEnabled) {
     return err(new ApiError('PASSWORD_AUTH_DISABLED', 'Password authentication is disabled in this organization'));
   }
+  const attempts = `${realm.id}:${email.toLowerCase()}`;
+  const wait = ctx.loginFailures.retryAfter(attempts);
+  if (wait > 0) return err(rateLimited(wait));
   const user = await ctx.storage.read((tx) => tx.users.byDeliveryEmail(realm.id, email));
   if (user && !user.isActive) return err(userDeactivated());
   if (realm.deactivated) return err(realmDeactivated());
   if (!user || user.isBot || !(await verifyPassword(params.password, user.passwordHash))) {
+    ctx.loginFailures.record(attempts);
     return err(authenticationFailed());
   }
   if (user.awaitingFirstLogin || user.isImportedStub) {
