@@ -43,6 +43,7 @@ export function newUser(realmId: number, overrides: Partial<NewUser> = {}): NewU
     canCreateUsers: false,
     canChangeUserEmails: false,
     emailAddressVisibility: 1,
+    settings: {},
     ...overrides,
   };
 }

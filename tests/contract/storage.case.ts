@@ -65,6 +65,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
           canCreateUsers: true,
           canChangeUserEmails: true,
           emailAddressVisibility: 4,
+          settings: { enter_sends: true, web_font_size_px: 20, emojiset: 'text', twenty_four_hour_time: null },
         });
         const user = await commit(storage, (tx) => tx.users.insert(input));
         expect(user).toEqual({ ...input, id: expect.any(Number) });
@@ -74,6 +75,25 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
           expect(await tx.users.byApiKey('no-such-key')).toBeUndefined();
           expect(await tx.users.byId(realm.id, user.id + 1000)).toBeUndefined();
         });
+      });
+
+      it('insert without settings stores and returns the empty settings object', async () => {
+        const { realm } = await seed(storage);
+        const { settings: _settings, ...input } = newUser(realm.id);
+        const user = await commit(storage, (tx) => tx.users.insert(input));
+        expect(user).toEqual({ ...input, settings: {}, id: expect.any(Number) });
+        expect(await storage.read((tx) => tx.users.byId(realm.id, user.id))).toEqual(user);
+      });
+
+      it('update replaces the settings object as a whole, including with an empty one', async () => {
+        const { realm, users: [user] } = await seed(storage, [{ settings: { enter_sends: true, color_scheme: 2 } }]);
+        expect(user!.settings).toEqual({ enter_sends: true, color_scheme: 2 });
+        await commit(storage, (tx) => tx.users.update(realm.id, user!.id, { settings: { default_language: 'de' } }));
+        expect((await storage.read((tx) => tx.users.byId(realm.id, user!.id)))!.settings).toEqual({ default_language: 'de' });
+        await commit(storage, (tx) => tx.users.update(realm.id, user!.id, { fullName: 'Renamed' }));
+        expect((await storage.read((tx) => tx.users.byId(realm.id, user!.id)))!.settings).toEqual({ default_language: 'de' });
+        await commit(storage, (tx) => tx.users.update(realm.id, user!.id, { settings: {} }));
+        expect(await storage.read((tx) => tx.users.byId(realm.id, user!.id))).toEqual({ ...user, fullName: 'Renamed', settings: {} });
       });
 
       it('stores bots with their type and owner', async () => {

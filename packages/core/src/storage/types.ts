@@ -45,6 +45,17 @@ export type NewRealm = Omit<Realm, 'id'>;
 /** Who may see a user's real email address. 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators. */
 export type EmailVisibility = 1 | 2 | 3 | 4 | 5;
 
+/** A personal setting's value: a boolean, an integer or a string (null where the API allows it). */
+export type SettingValue = boolean | number | string | null;
+
+/**
+ * A user's personal settings (SHAPES.md 2.9) that differ from the server's defaults, keyed by
+ * their API names. The core fills in the defaults (settings/user-settings.ts); a setting a user
+ * never changed is absent, so it follows the default. The time zone and email visibility are
+ * fields of their own, not entries here.
+ */
+export type StoredSettings = Readonly<Record<string, SettingValue>>;
+
 export interface User {
   id: number;
   realmId: number;
@@ -70,9 +81,12 @@ export interface User {
   canCreateUsers: boolean;
   canChangeUserEmails: boolean;
   emailAddressVisibility: EmailVisibility;
+  /** Personal settings that differ from the defaults; `{}` for a user who changed none. */
+  settings: StoredSettings;
 }
 
-export type NewUser = Omit<User, 'id'>;
+/** A user to insert; `settings` may be left out (a new user starts with the defaults). */
+export type NewUser = Omit<User, 'id' | 'settings'> & { settings?: StoredSettings };
 export type UserPatch = Partial<Omit<User, 'id' | 'realmId'>>;
 
 export interface OutgoingMail {
@@ -112,7 +126,11 @@ export interface UserStore {
   botsOwnedBy(realmId: number, ownerId: number): Promise<User[]>;
   /** Active, non-bot users with the owner role: the "last owner" checks count these. */
   countActiveHumanOwners(realmId: number): Promise<number>;
-  /** Sets the given fields of the realm's user; a user of another realm is left alone. */
+  /**
+   * Sets the given fields of the realm's user; a user of another realm is left alone.
+   * `settings` is replaced as a whole: callers merge the change into the stored object inside
+   * their transaction.
+   */
   update(realmId: number, id: number, patch: UserPatch): Promise<void>;
 }
 

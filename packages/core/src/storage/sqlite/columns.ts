@@ -1,10 +1,13 @@
 /**
  * Maps between camelCase records and snake_case rows. SQLite has no boolean type, so boolean
- * fields are listed per table and stored as 0/1.
+ * fields are listed per table and stored as 0/1; object fields are stored as JSON text and
+ * listed too, to be parsed back.
  */
 export interface TableMap<T> {
   table: string;
   booleans: readonly (keyof T)[];
+  /** Fields stored as JSON text. */
+  json?: readonly (keyof T)[];
   /** Columns whose field is not the camelCase of the column name, e.g. `to_address` → `to`. */
   renamed?: Readonly<Record<string, keyof T>>;
 }
@@ -19,21 +22,38 @@ const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUp
  */
 export function rowDecoder<T>(map: TableMap<T>, columns: readonly string[]): (values: readonly unknown[]) => T {
   const booleans = new Set<string>(map.booleans as readonly string[]);
+  const jsons = new Set<string>((map.json ?? []) as readonly string[]);
   const fields = columns.map((column) => (map.renamed?.[column] as string | undefined) ?? camel(column));
-  const isBoolean = fields.map((field) => booleans.has(field));
+  const kinds = fields.map((field) => (booleans.has(field) ? BOOLEAN : jsons.has(field) ? JSON_TEXT : PLAIN));
   return (values) => {
     const out: Record<string, unknown> = {};
-    for (let i = 0; i < fields.length; i++) out[fields[i]!] = isBoolean[i] ? Boolean(values[i]) : values[i];
+    for (let i = 0; i < fields.length; i++) {
+      const kind = kinds[i];
+      out[fields[i]!] = kind === PLAIN ? values[i] : kind === BOOLEAN ? Boolean(values[i]) : parseJson(values[i] as string);
+    }
     return out as T;
   };
 }
 
-/** snake_case row for a record; undefined values are left out (the column keeps its default). */
+const PLAIN = 0;
+const BOOLEAN = 1;
+const JSON_TEXT = 2;
+
+/** Most users keep every default: their `{}` decodes to one shared, frozen object. */
+const EMPTY_OBJECT = Object.freeze({});
+
+const parseJson = (text: string): unknown => (text === '{}' ? EMPTY_OBJECT : JSON.parse(text));
+
+/**
+ * snake_case row for a record; undefined values are left out (the column keeps its default).
+ * Booleans become 0/1 and objects JSON text.
+ */
 export function toRow(record: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     if (value === undefined) continue;
-    out[snake(key)] = typeof value === 'boolean' ? Number(value) : value;
+    out[snake(key)] =
+      typeof value === 'boolean' ? Number(value) : typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
   }
   return out;
 }

@@ -11,6 +11,7 @@ const REALM: TableMap<Realm> = {
 const USER: TableMap<User> = {
   table: 'user',
   booleans: ['isActive', 'isBot', 'isImportedStub', 'awaitingFirstLogin', 'canCreateUsers', 'canChangeUserEmails'],
+  json: ['settings'],
 };
 /** The column is `to_address` because `to` reads badly in SQL. */
 const MAIL: TableMap<OutgoingMail> = { table: 'outbox', booleans: [], renamed: { to_address: 'to' } };
@@ -51,7 +52,8 @@ export function realmStore(q: Statements): RealmStore {
 export function userStore(q: Statements): UserStore {
   return {
     async insert(user: NewUser) {
-      const { id: _id, ...fields } = user as NewUser & { id?: unknown };
+      const { id: _id, ...rest } = user as NewUser & { id?: unknown };
+      const fields = { ...rest, settings: rest.settings ?? {} };
       const row = toRow(fields);
       const { lastInsertRowid } = q.run(insertSql('user', row), row);
       return { ...fields, id: Number(lastInsertRowid) };

@@ -1,0 +1,22 @@
+import { formatUserSettings, LEGACY_TOP_LEVEL_SETTINGS } from '../settings/user-settings.js';
+import { defineStateSection } from './sections.js';
+
+/**
+ * The `user_settings` section (SHAPES.md 2.9): the requester's settings, the defaults for a
+ * spectator. Clients without the `user_settings_object` capability also get the pre-FL 89
+ * settings at the top level, as the reference sends them.
+ */
+defineStateSection({
+  key: 'user_settings',
+  async fetch(_ctx, tx, { realm, user: caller }, options) {
+    // Read in the snapshot: the caller was read at authentication, possibly before a settings
+    // change whose event no queue of this registration will see.
+    const user = caller ? ((await tx.users.byId(realm.id, caller.id)) ?? caller) : null;
+    const settings = formatUserSettings(user);
+    const state: Record<string, unknown> = { user_settings: settings };
+    if (!options.capabilities.has('user_settings_object')) {
+      for (const name of LEGACY_TOP_LEVEL_SETTINGS) state[name] = settings[name];
+    }
+    return state;
+  },
+});
