@@ -15,6 +15,7 @@ export { publishOnCommit } from './events/publish.js';
 export { defineStateSection, type StateSection } from './state/sections.js';
 export { doRegister, getEvents, doDeleteQueue } from './actions/events.js';
 export { openEventStream, type EventStream } from './events/stream.js';
+export { doSendTyping } from './actions/typing.js';
 import './state/realm.js';
 import './state/realm-user.js';
 import './state/realm-bot.js';
