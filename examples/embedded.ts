@@ -1,16 +1,26 @@
 /**
- * Embedding teamchat without HTTP: create a realm and users, change a role, list the users.
+ * Embedding teamchat without HTTP: create a realm and users, change a role, list the users,
+ * then subscribe to a user's events in-process and receive a typing notification.
  * Run with `node --import tsx examples/embedded.ts`.
  */
 import {
+  closeContext,
   createContext,
   createRealm,
   createUserAsOperator,
+  doSendTyping,
   doUpdateUser,
   getUsers,
+  openEventStream,
 } from '@teamchat/core';
 
-export async function main(): Promise<Array<{ user_id: number; full_name: string; role: number }>> {
+export interface ExampleOutput {
+  users: Array<{ user_id: number; full_name: string; role: number }>;
+  /** The event Bob's in-process subscription received. */
+  received: Record<string, unknown>;
+}
+
+export async function main(): Promise<ExampleOutput> {
   // An in-memory SQLite database; pass { databaseFile: 'chat.db' } to keep data.
   const ctx = createContext();
   try {
@@ -22,26 +32,40 @@ export async function main(): Promise<Array<{ user_id: number; full_name: string
     if (created.isErr()) throw new Error(created.error.msg);
     const { realm, owner } = created.value;
 
-    const bob = await createUserAsOperator(ctx, realm, { email: 'bob@example.org', fullName: 'Bob' });
-    if (bob.isErr()) throw new Error(bob.error.msg);
+    const added = await createUserAsOperator(ctx, realm, { email: 'bob@example.org', fullName: 'Bob' });
+    if (added.isErr()) throw new Error(added.error.msg);
+    const bob = added.value;
 
     // Operations take the caller (realm + acting user) and the same parameters as the REST API.
-    const owners = { realm, user: owner };
-    const promoted = await doUpdateUser(ctx, owners, { user_id: bob.value.id, role: 300 });
+    const asOwner = { realm, user: owner };
+    const promoted = await doUpdateUser(ctx, asOwner, { user_id: bob.id, role: 300 });
     if (promoted.isErr()) throw new Error(promoted.error.msg);
 
-    const listed = await getUsers(ctx, owners, {});
+    const listed = await getUsers(ctx, asOwner, {});
     if (listed.isErr()) throw new Error(listed.error.msg);
-    return listed.value.members.map((m) => ({
+    const users = listed.value.members.map((m) => ({
       user_id: m.user_id as number,
       full_name: m.full_name as string,
       role: m.role as number,
     }));
+
+    // Bob subscribes to his typing events, as POST /register would with event_types ["typing"].
+    const stream = await openEventStream(ctx, { realm, user: bob }, { event_types: ['typing'] });
+    if (stream.isErr()) throw new Error(stream.error.msg);
+    const next = stream.value[Symbol.asyncIterator]().next();
+
+    const typed = await doSendTyping(ctx, asOwner, { op: 'start', to: [bob.id] });
+    if (typed.isErr()) throw new Error(typed.error.msg);
+    const received = (await next).value as Record<string, unknown>;
+    stream.value.close();
+    return { users, received };
   } finally {
-    await ctx.storage.close();
+    await closeContext(ctx);
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const user of await main()) console.log(`${user.user_id}\t${user.role}\t${user.full_name}`);
+  const { users, received } = await main();
+  for (const user of users) console.log(`${user.user_id}\t${user.role}\t${user.full_name}`);
+  console.log('Bob received:', JSON.stringify(received));
 }

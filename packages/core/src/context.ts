@@ -58,3 +58,9 @@ export function createContext(options: ContextOptions = {}): Ctx {
     loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
   };
 }
+
+/** Answers every waiting long-poll, stops the queue timer, then closes the store. */
+export async function closeContext(ctx: Ctx): Promise<void> {
+  ctx.queues.shutdown();
+  await ctx.storage.close();
+}

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { changeUserAsOperator } from '@teamchat/core';
+import { closeContext, changeUserAsOperator } from '@teamchat/core';
 import { DEFAULT_DATA_DIR, openDataDir, rootRealm } from '../data-dir.js';
 import { parseBoolean, parseRole, required } from '../options.js';
 import { orFail, printJson } from '../output.js';
@@ -42,6 +42,6 @@ export async function changeUserCommand(argv: string[]): Promise<void> {
     if (values.json) printJson(summary);
     else process.stdout.write(`Updated ${user.deliveryEmail}: role ${user.role}, can_create_users ${user.canCreateUsers}, can_change_user_emails ${user.canChangeUserEmails}\n`);
   } finally {
-    await ctx.storage.close();
+    await closeContext(ctx);
   }
 }

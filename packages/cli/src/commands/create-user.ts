@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createUserAsOperator } from '@teamchat/core';
+import { closeContext, createUserAsOperator } from '@teamchat/core';
 import { DEFAULT_DATA_DIR, openDataDir, rootRealm } from '../data-dir.js';
 import { parseRole, required } from '../options.js';
 import { orFail, printJson } from '../output.js';
@@ -36,6 +36,6 @@ export async function createUserCommand(argv: string[]): Promise<void> {
     if (values.json) printJson(summary);
     else process.stdout.write(`Created ${user.isBot ? 'bot' : 'user'} ${user.deliveryEmail} (id ${user.id})\nAPI key: ${user.apiKey}\n`);
   } finally {
-    await ctx.storage.close();
+    await closeContext(ctx);
   }
 }

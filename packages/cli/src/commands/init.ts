@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createRealm } from '@teamchat/core';
+import { closeContext, createRealm } from '@teamchat/core';
 import { CliError, DEFAULT_DATA_DIR, isInitialised, openDataDir } from '../data-dir.js';
 import { required } from '../options.js';
 import { orFail, printJson } from '../output.js';
@@ -36,6 +36,6 @@ export async function initCommand(argv: string[]): Promise<void> {
     if (values.json) printJson(summary);
     else process.stdout.write(`Created realm ${realm.name} at ${realm.url}\nOwner: ${owner.deliveryEmail}\nAPI key: ${owner.apiKey}\n`);
   } finally {
-    await ctx.storage.close();
+    await closeContext(ctx);
   }
 }
