@@ -95,7 +95,8 @@ export const doRegister = spectatorOperation(RegisterParams, register);
  */
 export const getEvents = userOperation(GetEventsParams, async (ctx, actor: Actor, params) => {
   if (params.queue_id === undefined) {
-    const registered = await register(ctx, actor, params);
+    // Only the queue is answered, never a snapshot: fetch no section rather than all of them.
+    const registered = await register(ctx, actor, { ...params, fetch_event_types: [] });
     if (registered.isErr()) return err(registered.error);
     const queueId = registered.value.queue_id as string;
     const queue = ctx.queues.get(queueId, actor.user.id)._unsafeUnwrap();

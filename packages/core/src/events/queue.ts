@@ -17,8 +17,12 @@ export interface Waiter {
 export class EventQueue {
   private events: QueuedEvent[] = [];
   private nextId = 0;
-  /** The newest ID dropped from the queue; null while nothing has been dropped. */
-  private newestPrunedId: number | null = null;
+  /**
+   * The newest ID dropped from the queue. It starts at -1, as in the reference, so that a
+   * `last_event_id` this queue never issued is refused even before anything was dropped;
+   * accepting it would hide the queue's first events from a client that thinks it saw them.
+   */
+  private newestPrunedId = -1;
   waiter: Waiter | null = null;
 
   constructor(
@@ -43,11 +47,11 @@ export class EventQueue {
 
   /** Drops events up to `lastEventId`, with the reference's two consistency errors. */
   acknowledge(lastEventId: number): Result<void, ApiError> {
-    if (this.newestPrunedId !== null && lastEventId < this.newestPrunedId) {
+    if (lastEventId < this.newestPrunedId) {
       return err(badRequest(`An event newer than ${lastEventId} has already been pruned!`));
     }
     while (this.events.length > 0 && this.events[0]!.id <= lastEventId) this.newestPrunedId = this.events.shift()!.id;
-    if (this.newestPrunedId !== null && lastEventId !== this.newestPrunedId) {
+    if (lastEventId !== this.newestPrunedId) {
       return err(badRequest(`Event ${lastEventId} was not in this queue`));
     }
     return ok(undefined);

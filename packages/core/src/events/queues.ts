@@ -98,17 +98,24 @@ export class QueueRegistry {
       if (acknowledged.isErr()) return err(acknowledged.error);
     }
     queue.lastConnectedAt = this.clock.now();
-    if (!queue.isEmpty || dontBlock || this.closed) return ok(queue.pending());
-    // A newer poll of the same queue answers the older one.
+    // A newer poll of the same queue answers the older one, whether or not the newer one waits.
     queue.wake();
+    if (!queue.isEmpty || dontBlock || this.closed) return ok(queue.pending());
     const jitter = Math.random() * this.settings.heartbeatJitterSecs;
     const heartbeatAt = this.clock.now() + (this.settings.heartbeatSecs + jitter) * 1000;
     const events = await new Promise<QueuedEvent[]>((resolve) => {
-      queue.waiter = { resolve, heartbeatAt };
+      queue.waiter = {
+        heartbeatAt,
+        resolve: (answered) => {
+          // The idle clock restarts when the poll is answered, not when its continuation runs:
+          // a sweep that answers it with a heartbeat must not collect the queue in the same pass.
+          queue.lastConnectedAt = this.clock.now();
+          resolve(answered);
+        },
+      };
       this.heartbeats.push(heartbeatAt, queue);
       this.arm();
     });
-    queue.lastConnectedAt = this.clock.now();
     return ok(events);
   }
 

@@ -44,27 +44,34 @@ export async function announcePersonUpdate(ctx: Ctx, tx: Tx, realm: Realm, perso
   });
 }
 
-/** The avatar person form; the URL follows each queue's client_gravatar. */
+/**
+ * The avatar person form. The URLs are always real, whatever the queue's client_gravatar, as in
+ * the reference: the user's own client keeps them as its own `avatar_url` (which register never
+ * nulls), and a client that computes gravatars can use a real URL just as well.
+ */
 export async function announceAvatarUpdate(ctx: Ctx, tx: Tx, realm: Realm, user: User): Promise<void> {
   const audience = await activeUsers(tx, realm.id);
-  const person = (clientGravatar: boolean) => ({
-    user_id: user.id,
-    avatar_source: user.avatarSource,
-    avatar_url: avatarUrl(realm, user, clientGravatar),
-    avatar_url_medium: avatarUrl(realm, user, clientGravatar, true),
-    avatar_version: user.avatarVersion,
-  });
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
     userIds: audience.map((u) => u.id),
-    event: { type: 'realm_user', op: 'update', person: person(false) },
-    shape: (options) => ({ type: 'realm_user', op: 'update', person: person(options.clientGravatar) }),
+    event: {
+      type: 'realm_user',
+      op: 'update',
+      person: {
+        user_id: user.id,
+        avatar_source: user.avatarSource,
+        avatar_url: avatarUrl(realm, user, false),
+        avatar_url_medium: avatarUrl(realm, user, false, true),
+        avatar_version: user.avatarVersion,
+      },
+    },
   });
 }
 
 /**
  * The delivery email person form: the new address to those who may see it now, and null to
- * those who could see `before` but not `after` (they lost access).
+ * those who could see `before` but not `after` (they lost access). Also the avatar form when
+ * the avatar URL depends on the change.
  */
 export async function announceDeliveryEmail(ctx: Ctx, tx: Tx, realm: Realm, before: User, after: User): Promise<void> {
   const audience = await activeUsers(tx, realm.id);
@@ -80,6 +87,12 @@ export async function announceDeliveryEmail(ctx: Ctx, tx: Tx, realm: Realm, befo
     userIds: lost.map((u) => u.id),
     event: { type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: null } },
   });
+  // An external-service avatar is derived from the delivery email, and under client_gravatar it
+  // is sent as null only while everyone may see that email: either change moves the avatar URL.
+  const gravatarMoved =
+    before.deliveryEmail !== after.deliveryEmail ||
+    (before.emailAddressVisibility === 1) !== (after.emailAddressVisibility === 1);
+  if (after.avatarSource === 'G' && gravatarMoved) await announceAvatarUpdate(ctx, tx, realm, after);
 }
 
 /** The bot record of FL 474: what is not on the user record. */

@@ -1,7 +1,19 @@
 import { createHash } from 'node:crypto';
 import { renderPlainParagraphs } from '../format/markdown-lite.js';
 import { USER_LIMITS } from '../config.js';
+import type { Ctx } from '../context.js';
 import { defineStateSection } from './sections.js';
+
+/**
+ * `server_generation` names the running server, not the moment of a register: clients compare
+ * it across registers to notice a restart, so it is fixed at the first register of a context.
+ */
+const generations = new WeakMap<Ctx, number>();
+function serverGeneration(ctx: Ctx): number {
+  let generation = generations.get(ctx);
+  if (generation === undefined) generations.set(ctx, (generation = Math.floor(ctx.clock.now() / 1000)));
+  return generation;
+}
 
 /** The `realm` section: realm settings and the server's limits (SHAPES.md 2.5). */
 defineStateSection({
@@ -54,7 +66,7 @@ defineStateSection({
       password_min_length: USER_LIMITS.passwordMin,
       password_max_length: USER_LIMITS.passwordMax,
       password_min_guesses: 0,
-      server_generation: Math.floor(ctx.clock.now() / 1000),
+      server_generation: serverGeneration(ctx),
       zulip_plan_is_not_limited: true,
       development_environment: false,
       server_needs_upgrade: false,
