@@ -61,3 +61,18 @@ describe('openEventStream', () => {
     expect(result._unsafeUnwrapErr()).toMatchObject({ code: 'BAD_REQUEST' });
   });
 });
+
+describe('deactivation', () => {
+  it('drops the deactivated user’s queues and answers their waiting polls', async () => {
+    const { doDeactivateUser, getEvents, doRegister } = await import('@teamchat/core');
+    const w = await makeWorld({ config: { timers: false } });
+    const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
+    const queue = must(await doRegister(w.ctx, w.as(member), {})) as { queue_id: string };
+    const waiting = getEvents(w.ctx, w.as(member), { queue_id: queue.queue_id, last_event_id: '-1' });
+    must(await doDeactivateUser(w.ctx, w.as(w.owner), { user_id: member.id }));
+    expect(must(await waiting).events).toEqual([]);
+    expect((await getEvents(w.ctx, w.as(member), { queue_id: queue.queue_id, dont_block: 'true' }))._unsafeUnwrapErr()).toMatchObject({
+      code: 'BAD_EVENT_QUEUE_ID',
+    });
+  });
+});

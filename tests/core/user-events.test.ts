@@ -338,13 +338,9 @@ describe('verify_action: deactivation and reactivation', () => {
     ]);
     expect(receivers(received, { type: 'realm_bot' })).toEqual(ids(w.owner, admin));
     for (const user of [moderator, member, guest]) expect(received.get(user.id)).toHaveLength(3);
-    // The owner, still active while its bots go, hears of them; not of its own deactivation.
-    expect(strip(await eventsOf(w, own))).toEqual([
-      { type: 'realm_user', op: 'update', person: { user_id: botA.id, is_active: false } },
-      { type: 'realm_bot', op: 'delete', bot: { user_id: botA.id } },
-      { type: 'realm_user', op: 'update', person: { user_id: botB.id, is_active: false } },
-      { type: 'realm_bot', op: 'delete', bot: { user_id: botB.id } },
-    ]);
+    // The deactivated owner's queues are dropped: its clients must re-register, and cannot.
+    const dropped = await getEvents(w.ctx, w.as(own.user), { queue_id: own.queueId, dont_block: true });
+    expect(dropped._unsafeUnwrapErr()).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
   });
 
   it('actions.delete_profile: the profile changes come before each deactivation', async () => {
@@ -527,7 +523,8 @@ describe('event types', () => {
   it('no operation sends a legacy settings event type', async () => {
     const { w, humans, admin, member, botOwner } = await world();
     await changeUserAsOperator(w.ctx, w.realm, 'owner@example.com', { canChangeUserEmails: true });
-    const observers = await observe(w, humans);
+    // The deactivated user's own queues are dropped, so only the others observe.
+    const observers = await observe(w, humans.filter((u) => u.id !== botOwner.id));
     must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'X Member', role: 300, new_email: 'x@example.com' }));
     must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: botOwner.id, actions: '{"delete_profile": true}' }));
     must(await doReactivateUser(w.ctx, w.as(admin), { user_id: botOwner.id }));

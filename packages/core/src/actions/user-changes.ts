@@ -34,6 +34,8 @@ export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: Us
   if (changed('isActive')) {
     await update({ is_active: after.isActive });
     if (after.isBot) await announceBot(ctx, tx, realm, after, after.isActive ? 'add' : 'delete');
+    // A deactivated account's waiting polls are answered and its queues dropped.
+    if (!after.isActive) tx.afterCommit(() => ctx.queues.deleteUserQueues(after.id));
   }
   return after;
 }

@@ -77,6 +77,11 @@ export class QueueRegistry {
     if (queues?.size === 0) this.byUser.delete(queue.userId);
   }
 
+  /** Drops every queue of a user (a deactivated user's clients must re-register, and cannot). */
+  deleteUserQueues(userId: number): void {
+    for (const queue of [...(this.byUser.get(userId) ?? [])]) this.delete(queue);
+  }
+
   /** Queues each published event into every queue of its users that takes it. */
   deliver(published: PublishedEvent): void {
     for (const userId of new Set(published.userIds)) {
