@@ -104,7 +104,14 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       }
       return out as S;
     };
-    return { realms: wrap(tx.realms), users: wrap(tx.users), outbox: wrap(tx.outbox), afterCommit: (cb) => tx.afterCommit(cb) };
+    return {
+      realms: wrap(tx.realms),
+      users: wrap(tx.users),
+      outbox: wrap(tx.outbox),
+      messages: wrap(tx.messages),
+      reactions: wrap(tx.reactions),
+      afterCommit: (cb) => tx.afterCommit(cb),
+    };
   };
   return {
     transaction: (fn) => inner.transaction((tx) => fn(slow(tx))),

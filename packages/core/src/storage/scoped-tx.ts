@@ -5,6 +5,8 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   realms: ['insert', 'update'],
   users: ['insert', 'update'],
   outbox: ['insert', 'markSent'],
+  messages: ['insert', 'update', 'delete', 'addRecipients', 'setFlags', 'replaceFlags'],
+  reactions: ['add', 'remove'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -50,6 +52,8 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       realms: guard('realms'),
       users: guard('users'),
       outbox: guard('outbox'),
+      messages: guard('messages'),
+      reactions: guard('reactions'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

@@ -14,6 +14,9 @@
  *   drivers reject such a call instead of hanging.
  */
 import type { Result } from 'neverthrow';
+import type { MessageStore, ReactionStore } from './message-types.js';
+
+export * from './message-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -149,6 +152,8 @@ export interface Stores {
   realms: RealmStore;
   users: UserStore;
   outbox: OutboxStore;
+  messages: MessageStore;
+  reactions: ReactionStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

@@ -6,6 +6,7 @@ import { scopeTx, type TxScope } from '../scoped-tx.js';
 import type { Storage, Stores, Tx } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 import { statementCache } from './statements.js';
+import { messageStore, reactionStore } from './message-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -46,7 +47,13 @@ export interface SqliteStorage extends Storage {
 export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage {
   const db = openDatabase(options.filename ?? ':memory:');
   const statements = statementCache(db);
-  const stores: Stores = { realms: realmStore(statements), users: userStore(statements), outbox: outboxStore(statements) };
+  const stores: Stores = {
+    realms: realmStore(statements),
+    users: userStore(statements),
+    outbox: outboxStore(statements),
+    messages: messageStore(statements),
+    reactions: reactionStore(statements),
+  };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.
   const running = new AsyncLocalStorage<TxScope>();

@@ -3,6 +3,8 @@
  * one transaction (all or nothing). The applied version is kept in `PRAGMA user_version`.
  * Never edit an applied entry: append a new one.
  */
+import { MESSAGES_MIGRATION } from './message-schema.js';
+
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
   CREATE TABLE realm (
@@ -63,4 +65,5 @@ export const MIGRATIONS: readonly string[] = [
    */ `
   ALTER TABLE user ADD COLUMN settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings) AND json_type(settings) = 'object');
   `,
+  /* 3: messages, recipients' copies with flags, reactions, full-text index */ MESSAGES_MIGRATION,
 ];

@@ -1,0 +1,162 @@
+/**
+ * The message part of the storage contract: messages, each recipient's copy (UserMessage)
+ * with its flags, and reactions. See types.ts for the isolation rules every store follows.
+ */
+
+/** Per-recipient message flags as bits; `wildcard_mentioned` is derived (API.md 2.10). */
+export const FLAG_BITS = {
+  read: 1,
+  starred: 2,
+  collapsed: 4,
+  mentioned: 8,
+  stream_wildcard_mentioned: 16,
+  topic_wildcard_mentioned: 32,
+  has_alert_word: 64,
+  historical: 128,
+  hide_link_previews: 256,
+} as const;
+
+export type StoredFlag = keyof typeof FLAG_BITS;
+
+/** One entry of a message's edit history, newest first (SHAPES.md 5.1). */
+export interface EditHistoryEntry {
+  user_id: number | null;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_topic?: string;
+  topic?: string;
+  prev_stream?: number;
+  stream?: number;
+}
+
+export interface Message {
+  id: number;
+  realmId: number;
+  senderId: number;
+  /** `stream` (a channel message) or `private` (a direct message). */
+  type: 'stream' | 'private';
+  streamId: number | null;
+  /** '' for direct messages, and for channel messages in the empty topic. */
+  topic: string;
+  /** A direct conversation: its participants' IDs, sorted and comma-joined. Null for channels. */
+  dmKey: string | null;
+  content: string;
+  renderedContent: string;
+  /** Unix seconds. */
+  dateSent: number;
+  sendingClient: string;
+  lastEditTime: number | null;
+  lastMovedTime: number | null;
+  editHistory: EditHistoryEntry[];
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+  isMeMessage: boolean;
+}
+
+export type NewMessage = Omit<Message, 'id'>;
+export type MessagePatch = Partial<Omit<Message, 'id' | 'realmId' | 'senderId' | 'type' | 'dateSent'>>;
+
+/** A recipient's copy of a message. */
+export interface Recipient {
+  userId: number;
+  /** Bits of FLAG_BITS. */
+  flags: number;
+}
+
+export interface Reaction {
+  messageId: number;
+  userId: number;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoji';
+}
+
+/**
+ * A resolved narrow term (IDs, not names), as the query layer runs it. `negated` inverts it.
+ */
+export type MessageCondition = { negated: boolean } & (
+  | { kind: 'stream'; streamId: number }
+  | { kind: 'streams'; streamIds: readonly number[] }
+  | { kind: 'topic'; topic: string }
+  | { kind: 'sender'; userId: number }
+  | { kind: 'dm'; dmKey: string }
+  | { kind: 'dm-including'; userId: number }
+  | { kind: 'is-dm' }
+  | { kind: 'flag'; mask: number }
+  | { kind: 'resolved' }
+  | { kind: 'has'; what: 'link' | 'image' | 'attachment' | 'reaction' }
+  | { kind: 'search'; text: string }
+  | { kind: 'id'; id: number }
+  | { kind: 'none' }
+);
+
+/** Which messages a query may see before its conditions apply. */
+export interface MessageScope {
+  /** The viewer: flags come from their copies. */
+  userId: number;
+  /**
+   * Channels whose whole history the viewer may read without having received the messages
+   * (public channels, or subscribed channels with shared history). Messages outside these
+   * are visible only through the viewer's own copies.
+   */
+  sharedHistoryStreamIds: readonly number[];
+}
+
+export interface MessageWindow {
+  /** The anchor message ID (any integer; it need not exist). */
+  anchor: number;
+  includeAnchor: boolean;
+  numBefore: number;
+  numAfter: number;
+}
+
+export interface MessageWindowResult {
+  /** Ascending. */
+  ids: number[];
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+}
+
+export interface MessageStore {
+  insert(message: NewMessage, recipients: readonly Recipient[]): Promise<Message>;
+  byId(realmId: number, id: number): Promise<Message | undefined>;
+  /** Ascending by ID; unknown IDs are left out. */
+  byIds(realmId: number, ids: readonly number[]): Promise<Message[]>;
+  update(realmId: number, id: number, patch: MessagePatch): Promise<void>;
+  /** Deletes messages with their copies and reactions. */
+  delete(realmId: number, ids: readonly number[]): Promise<void>;
+  /** The recipients' copies of a message, by user ID. */
+  recipients(messageId: number): Promise<Recipient[]>;
+  /** One user's flags on some messages (messages without a copy are left out). */
+  flagsOf(userId: number, messageIds: readonly number[]): Promise<Map<number, number>>;
+  /** Gives users copies of a message (for example `historical` copies); existing copies stay. */
+  addRecipients(messageId: number, recipients: readonly Recipient[]): Promise<void>;
+  /** Sets (`on`) or clears bits on a user's copies; returns the IDs whose flags changed. */
+  setFlags(userId: number, messageIds: readonly number[], mask: number, on: boolean): Promise<number[]>;
+  /** Replaces the bits in `mask` of each recipient's copy (non-settable flags after an edit). */
+  replaceFlags(messageId: number, mask: number, flagsByUser: ReadonlyMap<number, number>): Promise<void>;
+  /** IDs matching the scope and every condition, around the anchor. */
+  window(scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow): Promise<MessageWindowResult>;
+  /** Whether a message matches the scope and conditions. */
+  matches(scope: MessageScope, conditions: readonly MessageCondition[], messageId: number): Promise<boolean>;
+  /** The newest message ID the user has a copy of, or -1. */
+  maxMessageId(userId: number): Promise<number>;
+  /** The user's unread copies (ID ascending), with what unread_msgs needs. */
+  unread(userId: number): Promise<Array<{ id: number; flags: number; type: 'stream' | 'private'; streamId: number | null; topic: string; dmKey: string | null; senderId: number }>>;
+  /** Message IDs of a topic, newest first. */
+  topicMessageIds(realmId: number, streamId: number, topic: string): Promise<number[]>;
+  /** The channel's topics with their newest message ID, newest first. */
+  topics(realmId: number, streamId: number): Promise<Array<{ name: string; maxId: number }>>;
+  /** The oldest message of a channel, or null. */
+  firstMessageId(realmId: number, streamId: number): Promise<number | null>;
+}
+
+export interface ReactionStore {
+  add(realmId: number, reaction: Reaction): Promise<void>;
+  remove(realmId: number, reaction: Omit<Reaction, 'emojiName'>): Promise<boolean>;
+  /** Reactions of the messages, in insertion order. */
+  forMessages(messageIds: readonly number[]): Promise<Reaction[]>;
+}

@@ -1,0 +1,99 @@
+import type { MessageCondition, MessageScope } from '../message-types.js';
+
+/**
+ * Compiles a scope and resolved narrow conditions to SQL over `message m` and the viewer's
+ * copies `um`. Flag conditions are spelled exactly as the partial indexes of message-schema.ts
+ * so that SQLite can use them.
+ */
+export interface CompiledQuery {
+  from: string;
+  where: string[];
+  params: unknown[];
+}
+
+/** A message without a copy of the viewer's counts as read (and no other flag), as in the reference. */
+const MISSING_COPY_FLAGS = 1;
+
+export function compileMessageQuery(scope: MessageScope, conditions: readonly MessageCondition[]): CompiledQuery {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  const sharedStream = conditions.find(
+    (c) => c.kind === 'stream' && !c.negated && scope.sharedHistoryStreamIds.includes(c.streamId),
+  ) as { streamId: number } | undefined;
+  const sharedStreams = conditions.some((c) => c.kind === 'streams' && !c.negated);
+
+  let from: string;
+  let personal: boolean;
+  if (sharedStream) {
+    // A channel whose history the viewer may read: every message of it, with the viewer's flags.
+    from = 'message m LEFT JOIN user_message um ON um.user_id = ? AND um.message_id = m.id';
+    params.push(scope.userId);
+    where.push('m.stream_id = ?');
+    params.push(sharedStream.streamId);
+    personal = false;
+  } else if (sharedStreams) {
+    from = 'message m LEFT JOIN user_message um ON um.user_id = ? AND um.message_id = m.id';
+    params.push(scope.userId);
+    where.push(`(um.user_id IS NOT NULL OR m.stream_id IN (SELECT value FROM json_each(?)))`);
+    params.push(JSON.stringify(scope.sharedHistoryStreamIds));
+    personal = false;
+  } else {
+    from = 'user_message um JOIN message m ON m.id = um.message_id';
+    where.push('um.user_id = ?');
+    params.push(scope.userId);
+    personal = true;
+  }
+  const flags = personal ? 'um.flags' : `COALESCE(um.flags, ${MISSING_COPY_FLAGS})`;
+
+  for (const condition of conditions) {
+    if (condition.kind === 'flag') {
+      // Spelled like the partial indexes (`= 0` for unread), not as NOT (…), so they apply.
+      where.push(`(${flags} & ${condition.mask}) ${condition.negated ? '=' : '<>'} 0`);
+      continue;
+    }
+    const [sql, values] = compileCondition(condition);
+    where.push(condition.negated ? `NOT (${sql})` : sql);
+    params.push(...values);
+  }
+  return { from, where, params };
+}
+
+function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>): [string, unknown[]] {
+  switch (c.kind) {
+    case 'stream':
+      return ['m.stream_id = ?', [c.streamId]];
+    case 'streams':
+      return ['m.stream_id IN (SELECT value FROM json_each(?))', [JSON.stringify(c.streamIds)]];
+    case 'topic':
+      return ["(m.type = 'stream' AND m.topic = ? COLLATE NOCASE)", [c.topic]];
+    case 'sender':
+      return ['m.sender_id = ?', [c.userId]];
+    case 'dm':
+      return ['m.dm_key = ?', [c.dmKey]];
+    case 'dm-including':
+      return ["(m.type = 'private' AND (',' || m.dm_key || ',') LIKE ?)", [`%,${c.userId},%`]];
+    case 'is-dm':
+      return ["m.type = 'private'", []];
+    case 'resolved':
+      return ["(m.type = 'stream' AND m.topic LIKE '✔ %')", []];
+    case 'has':
+      if (c.what === 'reaction') return ['EXISTS (SELECT 1 FROM reaction r WHERE r.message_id = m.id)', []];
+      return [`m.has_${c.what} = 1`, []];
+    case 'search':
+      return ['m.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?)', [ftsQuery(c.text)]];
+    case 'id':
+      return ['m.id = ?', [c.id]];
+    case 'none':
+      return ['0', []];
+  }
+}
+
+/**
+ * Keyword search: every word must occur (as a prefix of a word of the content or topic).
+ * Words are quoted, so FTS5 operators in user input are plain text.
+ */
+export function ftsQuery(text: string): string {
+  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  if (words.length === 0) return '""';
+  return words.map((word) => `"${word}"*`).join(' ');
+}

@@ -1,0 +1,216 @@
+import type {
+  Message,
+  MessageCondition,
+  MessageScope,
+  MessageStore,
+  MessageWindow,
+  NewMessage,
+  Reaction,
+  ReactionStore,
+} from '../message-types.js';
+import { insertSql, type TableMap, toRow, updateSql } from './columns.js';
+import { compileMessageQuery } from './message-query.js';
+import type { Statements } from './statements.js';
+
+const MESSAGE: TableMap<Message> = {
+  table: 'message',
+  booleans: ['hasLink', 'hasImage', 'hasAttachment', 'isMeMessage'],
+  json: ['editHistory'],
+};
+const ID: TableMap<{ id: number }> = { table: 'message', booleans: [] };
+const COPY: TableMap<{ userId: number; flags: number; messageId: number }> = { table: 'user_message', booleans: [] };
+const REACTION: TableMap<Reaction> = { table: 'reaction', booleans: [] };
+const UNREAD: TableMap<Awaited<ReturnType<MessageStore['unread']>>[number]> = { table: 'message', booleans: [] };
+const TOPIC: TableMap<{ name: string; maxId: number }> = { table: 'message', booleans: [] };
+const VALUE: TableMap<{ value: number | null }> = { table: 'message', booleans: [] };
+
+const json = (values: readonly unknown[]) => JSON.stringify(values);
+
+/** The message store over a connection's statements. */
+export function messageStore(q: Statements): MessageStore {
+  const indexText = (id: number, content: string, topic: string) =>
+    q.run('INSERT INTO message_fts (rowid, content, topic) VALUES (?, ?, ?)', id, content, topic);
+
+  return {
+    async insert(message: NewMessage, recipients) {
+      const row = toRow({ ...message, editHistory: JSON.stringify(message.editHistory) });
+      const { lastInsertRowid } = q.run(insertSql('message', row), row);
+      const id = Number(lastInsertRowid);
+      for (const { userId, flags } of recipients) {
+        q.run('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, id, flags);
+      }
+      indexText(id, message.content, message.topic);
+      return { ...message, id };
+    },
+    async byId(realmId, id) {
+      return q.get(MESSAGE, 'SELECT * FROM message WHERE realm_id = ? AND id = ?', realmId, id);
+    },
+    async byIds(realmId, ids) {
+      if (ids.length === 0) return [];
+      return q.all(
+        MESSAGE,
+        'SELECT * FROM message WHERE realm_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id',
+        realmId,
+        json(ids),
+      );
+    },
+    async update(realmId, id, patch) {
+      const fields: Record<string, unknown> = { ...patch };
+      if (patch.editHistory) fields.editHistory = JSON.stringify(patch.editHistory);
+      const row = toRow(fields);
+      if (Object.keys(row).length === 0) return;
+      q.run(updateSql('message', row, 'realm_id = @_realm AND id = @_id'), { ...row, _realm: realmId, _id: id });
+      if (patch.content !== undefined || patch.topic !== undefined) {
+        const current = q.get(MESSAGE, 'SELECT * FROM message WHERE realm_id = ? AND id = ?', realmId, id);
+        q.run('DELETE FROM message_fts WHERE rowid = ?', id);
+        if (current) indexText(id, current.content, current.topic);
+      }
+    },
+    async delete(realmId, ids) {
+      for (const id of ids) {
+        const { changes } = q.run('DELETE FROM message WHERE realm_id = ? AND id = ?', realmId, id);
+        if (changes > 0) q.run('DELETE FROM message_fts WHERE rowid = ?', id);
+      }
+    },
+    async recipients(messageId) {
+      return q.all(COPY, 'SELECT user_id, flags FROM user_message WHERE message_id = ? ORDER BY user_id', messageId);
+    },
+    async flagsOf(userId, messageIds) {
+      const rows = q.all(
+        COPY,
+        'SELECT message_id, flags FROM user_message WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+        userId,
+        json(messageIds),
+      );
+      return new Map(rows.map((row) => [row.messageId, row.flags]));
+    },
+    async addRecipients(messageId, recipients) {
+      for (const { userId, flags } of recipients) {
+        q.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
+      }
+    },
+    async setFlags(userId, messageIds, mask, on) {
+      if (messageIds.length === 0) return [];
+      const test = on ? `(flags & ${mask}) <> ${mask}` : `(flags & ${mask}) <> 0`;
+      const set = on ? `flags | ${mask}` : `flags & ~${mask}`;
+      const changed = q.all(
+        { table: 'user_message', booleans: [] } as TableMap<{ messageId: number }>,
+        `UPDATE user_message SET flags = ${set}
+         WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?)) AND ${test}
+         RETURNING message_id`,
+        userId,
+        json(messageIds),
+      );
+      return changed.map((row) => row.messageId).sort((a, b) => a - b);
+    },
+    async replaceFlags(messageId, mask, flagsByUser) {
+      for (const [userId, flags] of flagsByUser) {
+        q.run(
+          `UPDATE user_message SET flags = (flags & ~${mask}) | ? WHERE user_id = ? AND message_id = ?`,
+          flags & mask,
+          userId,
+          messageId,
+        );
+      }
+    },
+    async window(scope, conditions, window) {
+      return messageWindow(q, scope, conditions, window);
+    },
+    async matches(scope, conditions, messageId) {
+      const { from, where, params } = compileMessageQuery(scope, [...conditions, { kind: 'id', id: messageId, negated: false }]);
+      return q.get(ID, `SELECT m.id FROM ${from} WHERE ${where.join(' AND ')} LIMIT 1`, ...params) !== undefined;
+    },
+    async maxMessageId(userId) {
+      const row = q.get(VALUE, 'SELECT max(message_id) AS value FROM user_message WHERE user_id = ?', userId);
+      return row?.value ?? -1;
+    },
+    async unread(userId) {
+      return q.all(
+        UNREAD,
+        `SELECT m.id, um.flags, m.type, m.stream_id, m.topic, m.dm_key, m.sender_id
+         FROM user_message um JOIN message m ON m.id = um.message_id
+         WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY m.id`,
+        userId,
+      );
+    },
+    async topicMessageIds(realmId, streamId, topic) {
+      return q
+        .all(ID, 'SELECT id FROM message WHERE stream_id = ? AND topic = ? COLLATE NOCASE AND realm_id = ? ORDER BY id DESC', streamId, topic, realmId)
+        .map((row) => row.id);
+    },
+    async topics(realmId, streamId) {
+      return q.all(
+        TOPIC,
+        `SELECT topic AS name, max(id) AS max_id FROM message WHERE stream_id = ? AND realm_id = ?
+         GROUP BY topic COLLATE NOCASE ORDER BY max_id DESC`,
+        streamId,
+        realmId,
+      );
+    },
+    async firstMessageId(realmId, streamId) {
+      const row = q.get(VALUE, 'SELECT min(id) AS value FROM message WHERE stream_id = ? AND realm_id = ?', streamId, realmId);
+      return row?.value ?? null;
+    },
+  };
+}
+
+/** Up to numBefore IDs below the anchor, the anchor, and up to numAfter above it. */
+function messageWindow(q: Statements, scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow) {
+  const { from, where, params } = compileMessageQuery(scope, conditions);
+  const base = `SELECT m.id FROM ${from} WHERE ${where.join(' AND ')}`;
+  const before = q
+    .all(ID, `${base} AND m.id < ? ORDER BY m.id DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1)
+    .map((row) => row.id);
+  const after = q
+    .all(ID, `${base} AND m.id > ? ORDER BY m.id ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1)
+    .map((row) => row.id);
+  const anchorFound = q.get(ID, `${base} AND m.id = ?`, ...params, window.anchor) !== undefined;
+  const ids = [
+    ...before.slice(0, window.numBefore).reverse(),
+    ...(anchorFound && window.includeAnchor ? [window.anchor] : []),
+    ...after.slice(0, window.numAfter),
+  ];
+  return {
+    ids,
+    foundAnchor: anchorFound && window.includeAnchor,
+    foundOldest: before.length <= window.numBefore,
+    foundNewest: after.length <= window.numAfter,
+  };
+}
+
+/** The reaction store over a connection's statements. */
+export function reactionStore(q: Statements): ReactionStore {
+  return {
+    async add(realmId, r) {
+      q.run(
+        'INSERT INTO reaction (realm_id, message_id, user_id, emoji_name, emoji_code, reaction_type) VALUES (?, ?, ?, ?, ?, ?)',
+        realmId,
+        r.messageId,
+        r.userId,
+        r.emojiName,
+        r.emojiCode,
+        r.reactionType,
+      );
+    },
+    async remove(realmId, r) {
+      const { changes } = q.run(
+        'DELETE FROM reaction WHERE realm_id = ? AND message_id = ? AND user_id = ? AND emoji_code = ? AND reaction_type = ?',
+        realmId,
+        r.messageId,
+        r.userId,
+        r.emojiCode,
+        r.reactionType,
+      );
+      return changes > 0;
+    },
+    async forMessages(messageIds) {
+      if (messageIds.length === 0) return [];
+      return q.all(
+        REACTION,
+        `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reaction
+         WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+        json(messageIds),
+      );
+    },
+  };
+}
