@@ -1,5 +1,5 @@
 /** Records and helpers shared by the storage contract suites. */
-import type { NewMail, NewRealm, NewUser, Realm, Storage, Tx, User } from '@teamchat/core';
+import type { NewMail, NewRealm, NewStream, NewUser, Realm, Storage, Subscription, Tx, User } from '@teamchat/core';
 import { ok } from './core-deps.js';
 
 let serial = 0;
@@ -51,6 +51,48 @@ export function newUser(realmId: number, overrides: Partial<NewUser> = {}): NewU
 export function newMail(realmId: number, overrides: Partial<NewMail> = {}): NewMail {
   serial++;
   return { realmId, to: `to${serial}@example.com`, subject: `Subject ${serial}`, body: `Body ${serial}`, createdAt: serial, ...overrides };
+}
+
+export function newStream(realmId: number, overrides: Partial<NewStream> = {}): NewStream {
+  serial++;
+  return {
+    realmId,
+    name: `channel ${serial}`,
+    description: `About **${serial}**`,
+    renderedDescription: `<p>About <strong>${serial}</strong></p>`,
+    dateCreated: 1_700_000_000 + serial,
+    creatorId: null,
+    inviteOnly: false,
+    isWebPublic: false,
+    historyPublicToSubscribers: true,
+    isArchived: false,
+    messageRetentionDays: null,
+    firstMessageId: null,
+    topicsPolicy: 'inherit',
+    isRecentlyActive: true,
+    folderId: null,
+    defaultPushNotifications: false,
+    groupSettings: {},
+    ...overrides,
+  };
+}
+
+export function newSubscription(realmId: number, userId: number, streamId: number, overrides: Partial<Subscription> = {}): Subscription {
+  return {
+    realmId,
+    userId,
+    streamId,
+    active: true,
+    color: '#76ce90',
+    isMuted: false,
+    pinToTop: false,
+    desktopNotifications: null,
+    audibleNotifications: null,
+    pushNotifications: null,
+    emailNotifications: null,
+    wildcardMentionsNotify: null,
+    ...overrides,
+  };
 }
 
 /** Inserts a realm and, optionally, users in it, in one committed transaction. */
@@ -110,6 +152,9 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       outbox: wrap(tx.outbox),
       messages: wrap(tx.messages),
       reactions: wrap(tx.reactions),
+      streams: wrap(tx.streams),
+      subscriptions: wrap(tx.subscriptions),
+      defaultStreams: wrap(tx.defaultStreams),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

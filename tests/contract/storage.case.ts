@@ -6,6 +6,7 @@
 import type { Storage, Tx } from '@teamchat/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { err, ok } from './core-deps.js';
+import { describeChannelStores } from './channels.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -223,6 +224,8 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
         expect(await storage.read((tx) => tx.outbox.list(other.id))).toEqual([m2]);
       });
     });
+
+    describeChannelStores(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

@@ -7,6 +7,9 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   outbox: ['insert', 'markSent'],
   messages: ['insert', 'update', 'delete', 'addRecipients', 'setFlags', 'replaceFlags'],
   reactions: ['add', 'remove'],
+  streams: ['insert', 'update'],
+  subscriptions: ['upsert', 'update'],
+  defaultStreams: ['add', 'remove'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -54,6 +57,9 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       outbox: guard('outbox'),
       messages: guard('messages'),
       reactions: guard('reactions'),
+      streams: guard('streams'),
+      subscriptions: guard('subscriptions'),
+      defaultStreams: guard('defaultStreams'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

@@ -14,9 +14,12 @@
  *   drivers reject such a call instead of hanging.
  */
 import type { Result } from 'neverthrow';
+import type { DefaultStreamStore, StreamStore, SubscriptionStore } from './channel-types.js';
 import type { MessageStore, ReactionStore } from './message-types.js';
 
 export * from './message-types.js';
+
+export * from './channel-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -152,6 +155,9 @@ export interface Stores {
   realms: RealmStore;
   users: UserStore;
   outbox: OutboxStore;
+  streams: StreamStore;
+  subscriptions: SubscriptionStore;
+  defaultStreams: DefaultStreamStore;
   messages: MessageStore;
   reactions: ReactionStore;
 }

@@ -1,7 +1,7 @@
 /**
  * Maps between camelCase records and snake_case rows. SQLite has no boolean type, so boolean
- * fields are listed per table and stored as 0/1; object fields are stored as JSON text and
- * listed too, to be parsed back.
+ * fields are listed per table and stored as 0/1 (NULL for a nullable one); object fields are
+ * stored as JSON text and listed too, to be parsed back.
  */
 export interface TableMap<T> {
   table: string;
@@ -29,11 +29,14 @@ export function rowDecoder<T>(map: TableMap<T>, columns: readonly string[]): (va
     const out: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
       const kind = kinds[i];
-      out[fields[i]!] = kind === PLAIN ? values[i] : kind === BOOLEAN ? Boolean(values[i]) : parseJson(values[i] as string);
+      out[fields[i]!] = kind === PLAIN ? values[i] : kind === BOOLEAN ? toBoolean(values[i]) : parseJson(values[i] as string);
     }
     return out as T;
   };
 }
+
+/** 0/1 as a boolean; NULL (a nullable boolean column) stays null. */
+const toBoolean = (value: unknown) => (value === null ? null : Boolean(value));
 
 const PLAIN = 0;
 const BOOLEAN = 1;

@@ -6,6 +6,7 @@ import { scopeTx, type TxScope } from '../scoped-tx.js';
 import type { Storage, Stores, Tx } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 import { statementCache } from './statements.js';
+import { defaultStreamStore, streamStore, subscriptionStore } from './channel-stores.js';
 import { messageStore, reactionStore } from './message-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
@@ -53,6 +54,9 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     outbox: outboxStore(statements),
     messages: messageStore(statements),
     reactions: reactionStore(statements),
+    streams: streamStore(statements),
+    subscriptions: subscriptionStore(statements),
+    defaultStreams: defaultStreamStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.

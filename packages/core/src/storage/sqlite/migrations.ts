@@ -3,6 +3,7 @@
  * one transaction (all or nothing). The applied version is kept in `PRAGMA user_version`.
  * Never edit an applied entry: append a new one.
  */
+import { CHANNELS_MIGRATION } from './channel-schema.js';
 import { MESSAGES_MIGRATION } from './message-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
@@ -66,4 +67,5 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE user ADD COLUMN settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings) AND json_type(settings) = 'object');
   `,
   /* 3: messages, recipients' copies with flags, reactions, full-text index */ MESSAGES_MIGRATION,
+  /* 4: channels, subscriptions, default channels */ CHANNELS_MIGRATION,
 ];
