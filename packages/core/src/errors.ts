@@ -17,11 +17,13 @@ export const ERROR_STATUS = {
   NONEXISTENT_SUBDOMAIN: 404,
   NOT_FOUND: 404,
   STREAM_DOES_NOT_EXIST: 400,
+  CHANNEL_ALREADY_EXISTS: 400,
   INVITATION_FAILED: 400,
   REACTION_ALREADY_EXISTS: 400,
   REACTION_DOES_NOT_EXIST: 400,
   MOVE_MESSAGES_TIME_LIMIT_EXCEEDED: 400,
   BAD_EVENT_QUEUE_ID: 400,
+  BAD_NARROW: 400,
   CANNOT_DEACTIVATE_LAST_USER: 400,
   RATE_LIMIT_HIT: 429,
   PAYLOAD_TOO_LARGE: 413,
@@ -74,6 +76,21 @@ export const payloadTooLarge = (limitBytes: number) =>
 export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
 
 export const noSuchUser = () => badRequest('No such user');
+
+/** Guests on endpoints the reference closes to them (require_non_guest_user). */
+export const notAllowedForGuests = () => badRequest('Not allowed for guest users');
+
+/** A channel named by name does not exist (or the caller may not know it does). */
+export const streamDoesNotExist = (name: string) =>
+  new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, { stream: name });
+
+/** A channel named by ID does not exist (or the caller may not know it does). */
+export const streamIdDoesNotExist = (streamId: number) =>
+  new ApiError('STREAM_DOES_NOT_EXIST', `Channel with ID '${streamId}' does not exist`, { stream_id: streamId });
+
+/** Creating or renaming a channel to a name another channel has (in any case). */
+export const channelAlreadyExists = (name: string) =>
+  new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`);
 
 /** 429; `retry-after` (seconds) is also sent as the Retry-After header. */
 export const rateLimited = (retryAfterSeconds: number) =>

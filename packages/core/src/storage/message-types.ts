@@ -84,7 +84,8 @@ export type MessageCondition = { negated: boolean } & (
   | { kind: 'dm'; dmKey: string }
   | { kind: 'dm-including'; userId: number }
   | { kind: 'is-dm' }
-  | { kind: 'flag'; mask: number }
+  /** `set`: some bit of `mask` is set; otherwise none is ("unread" is read not set). */
+  | { kind: 'flag'; mask: number; set: boolean }
   | { kind: 'resolved' }
   | { kind: 'has'; what: 'link' | 'image' | 'attachment' | 'reaction' }
   | { kind: 'search'; text: string }
@@ -150,6 +151,8 @@ export interface MessageStore {
   topicMessageIds(realmId: number, streamId: number, topic: string): Promise<number[]>;
   /** The channel's topics with their newest message ID, newest first. */
   topics(realmId: number, streamId: number): Promise<Array<{ name: string; maxId: number }>>;
+  /** A stable number for a direct conversation, allocated on first use. */
+  dmConversationId(realmId: number, dmKey: string): Promise<number>;
   /** The oldest message of a channel, or null. */
   firstMessageId(realmId: number, streamId: number): Promise<number | null>;
 }

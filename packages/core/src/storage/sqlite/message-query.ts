@@ -48,7 +48,7 @@ export function compileMessageQuery(scope: MessageScope, conditions: readonly Me
   for (const condition of conditions) {
     if (condition.kind === 'flag') {
       // Spelled like the partial indexes (`= 0` for unread), not as NOT (…), so they apply.
-      where.push(`(${flags} & ${condition.mask}) ${condition.negated ? '=' : '<>'} 0`);
+      where.push(`(${flags} & ${condition.mask}) ${condition.set !== condition.negated ? '<>' : '='} 0`);
       continue;
     }
     const [sql, values] = compileCondition(condition);

@@ -7,6 +7,7 @@
  *   WITHOUT ROWID and keyed (user_id, message_id): a user's history is one index range.
  *   Partial indexes cover the flag narrows that must stay fast with millions of rows
  *   (unread, starred, mentioned); queries spell their conditions exactly as the index does.
+ * - `dm_conversation` numbers direct conversations, for the opaque `recipient_id` of messages.
  * - `message_fts` is a contentless FTS5 index over content and topic, keyed by message ID.
  */
 export const MESSAGES_MIGRATION = `
@@ -55,6 +56,13 @@ export const MESSAGES_MIGRATION = `
     emoji_code TEXT NOT NULL,
     reaction_type TEXT NOT NULL,
     UNIQUE (message_id, user_id, emoji_code, reaction_type)
+  );
+
+  CREATE TABLE dm_conversation (
+    id INTEGER PRIMARY KEY,
+    realm_id INTEGER NOT NULL REFERENCES realm(id),
+    dm_key TEXT NOT NULL,
+    UNIQUE (realm_id, dm_key)
   );
 
   CREATE VIRTUAL TABLE message_fts USING fts5(content, topic, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');

@@ -147,6 +147,10 @@ export function messageStore(q: Statements): MessageStore {
         realmId,
       );
     },
+    async dmConversationId(realmId, dmKey) {
+      q.run('INSERT OR IGNORE INTO dm_conversation (realm_id, dm_key) VALUES (?, ?)', realmId, dmKey);
+      return q.get(ID, 'SELECT id FROM dm_conversation WHERE realm_id = ? AND dm_key = ?', realmId, dmKey)!.id;
+    },
     async firstMessageId(realmId, streamId) {
       const row = q.get(VALUE, 'SELECT min(id) AS value FROM message WHERE stream_id = ? AND realm_id = ?', streamId, realmId);
       return row?.value ?? null;
