@@ -13,7 +13,7 @@ const parseJsonOr = (raw: string, keep: string) => {
 };
 
 /** `true`, `false` or `"partial"` (FL 412); the last is sent as bare text. */
-const IncludeSubscribers = coerce(
+export const IncludeSubscribers = coerce(
   define<boolean | 'partial'>('include_subscribers', (v) => typeof v === 'boolean' || v === 'partial' || 'Invalid {var}'),
   string(),
   (raw) => parseJsonOr(raw, 'partial'),

@@ -1,0 +1,115 @@
+/**
+ * Who may see and do what with a channel: the reference's rules (zerver/lib/streams.py) over
+ * roles and the channel's group settings. Pure functions of the user, the channel and whether
+ * the user is subscribed; every endpoint and every event audience goes through them.
+ */
+import type { Realm, Stream, StoredGroupSetting, User } from '../storage/types.js';
+import { isAdmin, isGuest, isModeratorOrAbove } from './roles.js';
+import { inGroupSetting } from './system-groups.js';
+
+type Person = Pick<User, 'id' | 'role'>;
+
+/** The channel-level `can_*_group` settings (SHAPES.md 5.3) and their defaults for a new channel. */
+export const CHANNEL_GROUP_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_create_topic_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+
+export type ChannelGroupSetting = (typeof CHANNEL_GROUP_SETTINGS)[number];
+
+/** The reference's defaults; the creator alone administers a channel they create. */
+export function defaultChannelGroups(creatorId: number | null): Record<ChannelGroupSetting, StoredGroupSetting> {
+  return {
+    can_add_subscribers_group: 'role:nobody',
+    can_administer_channel_group: creatorId === null ? 'role:nobody' : { direct_members: [creatorId], direct_subgroups: [] },
+    can_create_topic_group: 'role:everyone',
+    can_delete_any_message_group: 'role:nobody',
+    can_delete_own_message_group: 'role:nobody',
+    can_move_messages_out_of_channel_group: 'role:nobody',
+    can_move_messages_within_channel_group: 'role:nobody',
+    can_remove_subscribers_group: 'role:administrators',
+    can_resolve_topics_group: 'role:nobody',
+    can_send_message_group: 'role:everyone',
+    can_subscribe_group: 'role:nobody',
+  };
+}
+
+/** A channel's setting, falling back to the default for channels stored without it. */
+export function channelGroup(stream: Stream, name: ChannelGroupSetting): StoredGroupSetting {
+  return stream.groupSettings[name] ?? defaultChannelGroups(stream.creatorId)[name];
+}
+
+/** Group settings that never include guests (the reference's allow_everyone_group=False). */
+const inNonGuestGroup = (user: Person, stream: Stream, name: ChannelGroupSetting) =>
+  !isGuest(user) && inGroupSetting(user, channelGroup(stream, name));
+
+/** Whether the user administers the channel (name, description, archiving): admins and the channel's administrators. */
+export const canAdministerChannel = (user: Person, stream: Stream) =>
+  isAdmin(user) || inNonGuestGroup(user, stream, 'can_administer_channel_group');
+
+/** Content access: may read its messages and join it (user_has_content_access). */
+export function hasContentAccess(user: Person, stream: Stream, subscribed: boolean): boolean {
+  if (stream.isWebPublic || subscribed) return true;
+  if (isGuest(user)) return false;
+  if (!stream.inviteOnly) return true;
+  return inNonGuestGroup(user, stream, 'can_subscribe_group') || inNonGuestGroup(user, stream, 'can_add_subscribers_group');
+}
+
+/**
+ * Metadata access: may know the channel exists and see its settings (user_has_metadata_access).
+ * A private channel is invisible to everyone else, in every endpoint and every event.
+ */
+export function hasMetadataAccess(user: Person, stream: Stream, subscribed: boolean): boolean {
+  if (hasContentAccess(user, stream, subscribed)) return true;
+  if (isGuest(user)) return false;
+  return isAdmin(user) || canAdministerChannel(user, stream);
+}
+
+/** Whether the user may see who is subscribed (validate_user_access_to_subscribers). */
+export function canSeeSubscribers(user: Person, stream: Stream, subscribed: boolean): boolean {
+  if (stream.isWebPublic || subscribed) return true;
+  if (isGuest(user)) return false;
+  if (isAdmin(user)) return true;
+  return !stream.inviteOnly;
+}
+
+/** The error text of `canSeeSubscribers` refusing, as the reference words it. */
+export const subscribersRefusal = (user: Person, stream: Stream) =>
+  isGuest(user) && !stream.inviteOnly ? 'Subscriber data is not available for this channel' : 'Unable to retrieve subscribers for private channel';
+
+/** Whether the user may post to the channel (can_send_message_group; admins are not exempt). */
+export const canPostToChannel = (user: Person, stream: Stream) => inGroupSetting(user, channelGroup(stream, 'can_send_message_group'));
+
+/** Whether the user may unsubscribe others (bulk_can_remove_subscribers_from_streams). */
+export function canRemoveSubscribers(user: Person, stream: Stream, subscribed: boolean): boolean {
+  if (isAdmin(user)) return true;
+  if (isGuest(user)) return false;
+  if (canAdministerChannel(user, stream)) return true;
+  return hasMetadataAccess(user, stream, subscribed) && inNonGuestGroup(user, stream, 'can_remove_subscribers_group');
+}
+
+/** Whether the user may subscribe others to channels they can access (the realm's can_add_subscribers_group: members). */
+export const canSubscribeOthers = (user: Person) => !isGuest(user);
+
+/** Realm defaults of the channel-creation group settings (FACTS.md 8.1): members may create public and private channels. */
+export const canCreatePublicChannels = (user: Person) => !isGuest(user);
+export const canCreatePrivateChannels = (user: Person) => !isGuest(user);
+/** Web-public channels: moderators and above, where the realm allows spectators at all. */
+export const canCreateWebPublicChannels = (user: Person, realm: Pick<Realm, 'webPublicAccessEnabled'>) =>
+  isModeratorOrAbove(user) && realm.webPublicAccessEnabled;
+
+/** The deprecated `stream_post_policy` the reference derives from can_send_message_group. */
+export function streamPostPolicy(stream: Stream): number {
+  const group = channelGroup(stream, 'can_send_message_group');
+  const byGroup: Record<string, number> = { 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 };
+  return typeof group === 'string' ? (byGroup[group] ?? 1) : 1;
+}

@@ -1,0 +1,158 @@
+/**
+ * stream, subscription and default_streams events (SHAPES.md 4.15, 4.16): their bodies, and
+ * the per-queue rules of the `archived_channels` client capability. Every channel change is
+ * announced through these, after commit, to the users who may see the channel.
+ */
+import type { Ctx } from '../context.js';
+import { publishOnCommit } from '../events/publish.js';
+import { defineEventRule } from '../events/rules.js';
+import type { ApiEvent } from '../events/types.js';
+import { formatStream, withNotificationDefaults } from '../format/channel.js';
+import type { Realm, Stream, Tx, User } from '../storage/types.js';
+
+/** Markers the rules below read and strip: not part of the API. */
+const FOR_ARCHIVING = 'for_archiving';
+const FOR_UNARCHIVING = 'for_unarchiving';
+
+/**
+ * Clients with `archived_channels` learn of archiving through stream/update is_archived; the
+ * others through stream/delete (and of unarchiving through stream/create).
+ */
+defineEventRule('stream', {
+  accepts(queue, event) {
+    const capable = queue.options.capabilities.has('archived_channels');
+    if (event.op === 'delete' && event[FOR_ARCHIVING]) return !capable;
+    if (event.op === 'create' && event[FOR_UNARCHIVING]) return !capable;
+    if (event.op === 'update' && event.property === 'is_archived') return capable;
+    return true;
+  },
+  shape(_queue, event) {
+    if (!(FOR_ARCHIVING in event) && !(FOR_UNARCHIVING in event)) return event;
+    const { [FOR_ARCHIVING]: _a, [FOR_UNARCHIVING]: _u, ...rest } = event;
+    return rest as ApiEvent;
+  },
+});
+
+/** stream/create with the channel objects, to `userIds`. */
+export function announceStreamCreated(
+  ctx: Ctx,
+  tx: Tx,
+  realm: Realm,
+  stream: Stream,
+  subscriberCount: number,
+  userIds: readonly number[],
+  options: { forUnarchiving?: boolean } = {},
+): void {
+  const event: ApiEvent = { type: 'stream', op: 'create', streams: [formatStream(stream, subscriberCount)] };
+  if (options.forUnarchiving) event[FOR_UNARCHIVING] = true;
+  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event });
+}
+
+/** stream/delete (`streams` is deprecated since FL 343 but still sent). */
+export function announceStreamsDeleted(
+  ctx: Ctx,
+  tx: Tx,
+  realm: Realm,
+  streamIds: readonly number[],
+  userIds: readonly number[],
+  options: { forArchiving?: boolean } = {},
+): void {
+  const event: ApiEvent = { type: 'stream', op: 'delete', streams: streamIds.map((id) => ({ stream_id: id })), stream_ids: [...streamIds] };
+  if (options.forArchiving) event[FOR_ARCHIVING] = true;
+  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event });
+}
+
+/** stream/update of one property; `name` is the channel's name before the change. */
+export function announceStreamUpdate(
+  ctx: Ctx,
+  tx: Tx,
+  realm: Realm,
+  stream: Pick<Stream, 'id' | 'name'>,
+  userIds: readonly number[],
+  property: string,
+  value: unknown,
+  extra: Record<string, unknown> = {},
+): void {
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds,
+    event: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property, value, ...extra },
+  });
+}
+
+/**
+ * subscription/add to the subscribed user, with their full subscription objects. Null
+ * notification settings reach clients without `notification_settings_null` as the user's defaults.
+ */
+export function announceSubscriptionsAdded(ctx: Ctx, tx: Tx, realm: Realm, user: User, subscriptions: Record<string, unknown>[]): void {
+  const event = { type: 'subscription', op: 'add', subscriptions };
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: [user.id],
+    event,
+    shape: (options) =>
+      options.capabilities.has('notification_settings_null')
+        ? event
+        : { ...event, subscriptions: subscriptions.map((sub) => withNotificationDefaults(user, sub)) },
+  });
+}
+
+/** subscription/remove to the unsubscribed user. */
+export function announceSubscriptionsRemoved(ctx: Ctx, tx: Tx, realm: Realm, user: User, streams: readonly Stream[]): void {
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: [user.id],
+    event: { type: 'subscription', op: 'remove', subscriptions: streams.map((s) => ({ name: s.name, stream_id: s.id })) },
+  });
+}
+
+/** subscription/update of one personal property, to the subscriber. */
+export function announceSubscriptionUpdate(ctx: Ctx, tx: Tx, realm: Realm, user: User, streamId: number, property: string, value: unknown): void {
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: [user.id],
+    event: { type: 'subscription', op: 'update', stream_id: streamId, property, value },
+  });
+}
+
+/** One peer change: these users joined or left this channel; `audience` may see its subscribers. */
+export interface PeerChange {
+  streamId: number;
+  userIds: readonly number[];
+  audience: readonly number[];
+}
+
+/**
+ * subscription/peer_add or peer_remove. Channels whose changed users and audience are the same
+ * share one event, as in the reference; the changed users never receive their own change.
+ */
+export function announcePeers(ctx: Ctx, tx: Tx, realm: Realm, op: 'peer_add' | 'peer_remove', changes: readonly PeerChange[]): void {
+  const batches = new Map<string, { streamIds: number[]; userIds: number[]; audience: number[] }>();
+  for (const change of changes) {
+    const userIds = [...new Set(change.userIds)].sort((a, b) => a - b);
+    const changed = new Set(userIds);
+    const audience = change.audience.filter((id) => !changed.has(id)).sort((a, b) => a - b);
+    if (userIds.length === 0 || audience.length === 0) continue;
+    const key = `${userIds.join(',')}|${audience.join(',')}`;
+    const batch = batches.get(key);
+    if (batch) batch.streamIds.push(change.streamId);
+    else batches.set(key, { streamIds: [change.streamId], userIds, audience });
+  }
+  for (const { streamIds, userIds, audience } of batches.values()) {
+    publishOnCommit(ctx, tx, {
+      realmId: realm.id,
+      userIds: audience,
+      event: { type: 'subscription', op, stream_ids: streamIds.sort((a, b) => a - b), user_ids: userIds },
+    });
+  }
+}
+
+/** default_streams with the realm's default channel IDs, to every active member (not guests). */
+export async function announceDefaultStreams(ctx: Ctx, tx: Tx, realm: Realm): Promise<void> {
+  const userIds = (await tx.users.list(realm.id)).filter((u) => u.isActive && u.role !== 600).map((u) => u.id);
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds,
+    event: { type: 'default_streams', default_streams: await tx.defaultStreams.list(realm.id) },
+  });
+}

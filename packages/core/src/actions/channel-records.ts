@@ -1,0 +1,66 @@
+import { err, ok, type Result } from 'neverthrow';
+import { defaultChannelGroups } from '../access/channel-rules.js';
+import { metadataAudience } from '../access/channels.js';
+import { unixSeconds } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { type ApiError, badRequest } from '../errors.js';
+import { renderChannelDescription } from '../format/channel.js';
+import { MAX_CHANNEL_NAME_LENGTH } from '../schemas/channels.js';
+import type { Realm, Stream, Tx, User } from '../storage/types.js';
+import { announceStreamCreated } from './channel-events.js';
+
+/** Control characters, surrogates and the 66 Unicode noncharacters (is_character_printable). */
+const UNPRINTABLE = /[\p{Cc}\p{Cs}\u{FDD0}-\u{FDEF}]|[\u{FFFE}\u{FFFF}\u{1FFFE}\u{1FFFF}\u{2FFFE}\u{2FFFF}\u{3FFFE}\u{3FFFF}\u{4FFFE}\u{4FFFF}\u{5FFFE}\u{5FFFF}\u{6FFFE}\u{6FFFF}\u{7FFFE}\u{7FFFF}\u{8FFFE}\u{8FFFF}\u{9FFFE}\u{9FFFF}\u{AFFFE}\u{AFFFF}\u{BFFFE}\u{BFFFF}\u{CFFFE}\u{CFFFF}\u{DFFFE}\u{DFFFF}\u{EFFFE}\u{EFFFF}\u{FFFFE}\u{FFFFF}\u{10FFFE}\u{10FFFF}]/u;
+
+/** check_stream_name on a stripped name: not empty, at most 60 characters, printable. */
+export function checkChannelName(name: string): Result<string, ApiError> {
+  if (name.trim() === '') return err(badRequest("Channel name can't be empty."));
+  const chars = [...name];
+  if (chars.length > MAX_CHANNEL_NAME_LENGTH) {
+    return err(badRequest(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`));
+  }
+  const position = chars.findIndex((c) => UNPRINTABLE.test(c));
+  if (position >= 0) return err(badRequest(`Invalid character in channel name, at position ${position + 1}.`));
+  return ok(name);
+}
+
+/** Descriptions are one line: the reference replaces newlines with spaces. */
+export const normalizeDescription = (description: string) => description.replace(/\n/g, ' ');
+
+export interface ChannelSpec {
+  name: string;
+  description: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  /** For private channels; public channels always share their history. */
+  historyPublicToSubscribers?: boolean;
+}
+
+/**
+ * Inserts a channel with the reference's defaults (its creator administers it) and announces
+ * it to everyone who may see it. The caller checked the name and the creator's permissions.
+ */
+export async function insertChannel(ctx: Ctx, tx: Tx, realm: Realm, creator: User | null, spec: ChannelSpec, audience: readonly User[]): Promise<Stream> {
+  const description = normalizeDescription(spec.description);
+  const stream = await tx.streams.insert({
+    realmId: realm.id,
+    name: spec.name,
+    description,
+    renderedDescription: renderChannelDescription(description),
+    dateCreated: unixSeconds(ctx.clock),
+    creatorId: creator?.id ?? null,
+    inviteOnly: spec.inviteOnly,
+    isWebPublic: spec.isWebPublic,
+    historyPublicToSubscribers: spec.inviteOnly ? (spec.historyPublicToSubscribers ?? false) : true,
+    isArchived: false,
+    messageRetentionDays: null,
+    firstMessageId: null,
+    topicsPolicy: 'inherit',
+    isRecentlyActive: true,
+    folderId: null,
+    defaultPushNotifications: false,
+    groupSettings: defaultChannelGroups(creator?.id ?? null),
+  });
+  announceStreamCreated(ctx, tx, realm, stream, 0, metadataAudience(audience, stream, new Set()));
+  return stream;
+}

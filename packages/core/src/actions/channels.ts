@@ -1,0 +1,120 @@
+import { err, ok, type Result } from 'neverthrow';
+import { canCreatePrivateChannels, canCreatePublicChannels, canCreateWebPublicChannels, hasContentAccess, hasMetadataAccess } from '../access/channel-rules.js';
+import { accessStreamById, accessStreamForAdministration } from '../access/channels.js';
+import { isAdmin } from '../access/roles.js';
+import { type ApiError, badRequest, channelAlreadyExists, insufficientPermission, mustBeAdmin } from '../errors.js';
+import { type Actor, userOperation } from '../operation.js';
+import { DefaultStreamParams, StreamPathParams, UpdateStreamParams } from '../schemas/channels.js';
+import type { Stream } from '../storage/types.js';
+import { announceDefaultStreams } from './channel-events.js';
+import { checkChannelName } from './channel-records.js';
+import { archiveChannel, changeDescription, changePrivacy, type Privacy, renameChannel, unarchiveChannel } from './channel-changes.js';
+import { transactionAs } from './transaction.js';
+
+type UpdateInput = (typeof UpdateStreamParams)['TYPE'];
+
+/** The privacy a PATCH asks for, checked as update_stream_backend checks it. */
+function proposedPrivacy(actor: Actor, stream: Stream, subscribed: boolean, isDefault: boolean, params: UpdateInput): Result<Privacy, ApiError> {
+  const { user, realm } = actor;
+  const inviteOnly = params.is_private ?? stream.inviteOnly;
+  const isWebPublic = params.is_web_public ?? stream.isWebPublic;
+  const history = params.history_public_to_subscribers ?? (params.is_private !== undefined ? !params.is_private : stream.historyPublicToSubscribers);
+  const willBeDefault = params.is_default_stream ?? isDefault;
+  if (isWebPublic && (!history || inviteOnly)) return err(badRequest('Invalid parameters'));
+  if (!inviteOnly && !history) return err(badRequest('Invalid parameters'));
+  if (inviteOnly && willBeDefault) return err(badRequest('A default channel cannot be private.'));
+  if (params.is_private !== undefined) {
+    if (!hasContentAccess(user, stream, subscribed)) return err(badRequest('Channel content access is required.'));
+    if (params.is_private ? !canCreatePrivateChannels(user) : !canCreatePublicChannels(user)) return err(insufficientPermission());
+  }
+  if (params.is_web_public) {
+    if (!realm.webPublicAccessEnabled) return err(badRequest('Web-public channels are not enabled.'));
+    if (!canCreateWebPublicChannels(user, realm)) return err(insufficientPermission());
+  }
+  return ok({ inviteOnly, isWebPublic, historyPublicToSubscribers: history });
+}
+
+/**
+ * PATCH /streams/{stream_id}: privacy, default status, unarchiving, description and name, in
+ * the reference's order, all in one transaction. Administrators and the channel's
+ * administrators (by default its creator) may.
+ */
+export const doUpdateStream = userOperation(UpdateStreamParams, async (ctx, requester: Actor, params) =>
+  transactionAs(ctx, requester, async (tx, actor) => {
+    const { realm, user } = actor;
+    const access = await accessStreamForAdministration(tx, user, params.stream_id);
+    if (access.isErr()) return err(access.error);
+    let stream = access.value.stream;
+    const defaults = await tx.defaultStreams.list(realm.id);
+    const privacy = proposedPrivacy(actor, stream, access.value.subscribed, defaults.includes(stream.id), params);
+    if (privacy.isErr()) return err(privacy.error);
+    if (params.is_private !== undefined || params.is_web_public !== undefined || params.history_public_to_subscribers !== undefined) {
+      stream = await changePrivacy(ctx, tx, realm, stream, privacy.value);
+    }
+    if (params.is_default_stream !== undefined) {
+      if (!isAdmin(user)) return err(mustBeAdmin());
+      if (params.is_default_stream !== defaults.includes(stream.id)) {
+        await (params.is_default_stream ? tx.defaultStreams.add(realm.id, stream.id) : tx.defaultStreams.remove(realm.id, stream.id));
+        await announceDefaultStreams(ctx, tx, realm);
+      }
+    }
+    if (params.is_archived === false) {
+      const unarchived = await unarchiveChannel(ctx, tx, realm, stream);
+      if (unarchived.isErr()) return err(unarchived.error);
+      stream = unarchived.value;
+    }
+    if (params.description !== undefined) stream = await changeDescription(ctx, tx, realm, stream, params.description);
+    if (params.new_name !== undefined) {
+      const name = params.new_name.trim();
+      if (name === stream.name) return err(badRequest('Channel already has that name.'));
+      if (name.toLowerCase() !== stream.name.toLowerCase()) {
+        const checked = checkChannelName(name);
+        if (checked.isErr()) return err(checked.error);
+        const holder = await tx.streams.byName(realm.id, name);
+        if (holder) {
+          const row = await tx.subscriptions.get(realm.id, user.id, holder.id);
+          return err(hasMetadataAccess(user, holder, row?.active === true) ? channelAlreadyExists(name) : insufficientPermission());
+        }
+      }
+      stream = await renameChannel(ctx, tx, realm, stream, name);
+    }
+    return ok({});
+  }),
+);
+
+/** DELETE /streams/{stream_id}: archives the channel (administrators and the channel's administrators). */
+export const doArchiveStream = userOperation(StreamPathParams, async (ctx, requester: Actor, params) =>
+  transactionAs(ctx, requester, async (tx, actor) => {
+    const access = await accessStreamForAdministration(tx, actor.user, params.stream_id);
+    if (access.isErr()) return err(access.error);
+    const archived = await archiveChannel(ctx, tx, actor.realm, access.value.stream);
+    return archived.map(() => ({}));
+  }),
+);
+
+/** POST /default_streams: administrators add a public channel to the channels new users join. */
+export const doAddDefaultStream = userOperation(DefaultStreamParams, async (ctx, requester: Actor, params) =>
+  transactionAs(ctx, requester, async (tx, actor) => {
+    if (!isAdmin(actor.user)) return err(mustBeAdmin());
+    const access = await accessStreamById(tx, actor.user, params.stream_id);
+    if (access.isErr()) return err(access.error);
+    if (access.value.stream.inviteOnly) return err(badRequest('Private channels cannot be made default.'));
+    if (!(await tx.defaultStreams.list(actor.realm.id)).includes(params.stream_id)) {
+      await tx.defaultStreams.add(actor.realm.id, params.stream_id);
+      await announceDefaultStreams(ctx, tx, actor.realm);
+    }
+    return ok({});
+  }),
+);
+
+/** DELETE /default_streams: administrators remove a channel from the default channels. */
+export const doRemoveDefaultStream = userOperation(DefaultStreamParams, async (ctx, requester: Actor, params) =>
+  transactionAs(ctx, requester, async (tx, actor) => {
+    if (!isAdmin(actor.user)) return err(mustBeAdmin());
+    const access = await accessStreamById(tx, actor.user, params.stream_id, { metadataOnly: true });
+    if (access.isErr()) return err(access.error);
+    await tx.defaultStreams.remove(actor.realm.id, params.stream_id);
+    await announceDefaultStreams(ctx, tx, actor.realm);
+    return ok({});
+  }),
+);

@@ -1,0 +1,76 @@
+/** Input of the channel and subscription endpoints (SHAPES.md 6.8–6.10; the OpenAPI's parameters). */
+import { array, defaulted, object, optional, type, union } from 'superstruct';
+import { IncludeSubscribers } from './events.js';
+import { Bool, Int, json, JsonBool, JsonInt, List, PathInt, Str, Text } from './wire.js';
+
+/** The reference's limit on channel descriptions (max_stream_description_length). */
+export const MAX_DESCRIPTION_LENGTH = 1024;
+/** The reference's limit on channel names (max_stream_name_length). */
+export const MAX_CHANNEL_NAME_LENGTH = 60;
+
+/** User IDs (preferred) or API emails; one kind per list. */
+const Principals = json(union([array(Int), array(Str)]));
+
+/** One entry of `subscriptions`: unknown keys are refused, as the reference's strict model does. */
+const SubscriptionRequest = object({
+  name: Str,
+  description: optional(Text({ max: MAX_DESCRIPTION_LENGTH })),
+  color: optional(Str),
+});
+
+export const SubscribeParams = type({
+  subscriptions: List(SubscriptionRequest),
+  principals: optional(Principals),
+  authorization_errors_fatal: defaulted(JsonBool, true),
+  announce: defaulted(JsonBool, false),
+  invite_only: defaulted(JsonBool, false),
+  is_web_public: defaulted(JsonBool, false),
+  is_default_stream: defaulted(JsonBool, false),
+  history_public_to_subscribers: optional(JsonBool),
+});
+
+export const UnsubscribeParams = type({
+  subscriptions: List(Str),
+  principals: optional(Principals),
+});
+
+export const GetSubscriptionsParams = type({
+  include_subscribers: defaulted(IncludeSubscribers, false),
+});
+
+const PropertyChange = object({ stream_id: Int, property: Str, value: union([Bool, Str]) });
+
+export const SubscriptionPropertiesParams = type({
+  subscription_data: List(PropertyChange),
+});
+
+export const GetStreamsParams = type({
+  include_public: defaulted(JsonBool, true),
+  include_web_public: defaulted(JsonBool, false),
+  include_subscribed: defaulted(JsonBool, true),
+  exclude_archived: defaulted(JsonBool, true),
+  include_all: defaulted(JsonBool, false),
+  include_all_active: defaulted(JsonBool, false),
+  include_default: defaulted(JsonBool, false),
+  include_owner_subscribed: defaulted(JsonBool, false),
+  include_can_access_content: defaulted(JsonBool, false),
+});
+
+export const StreamPathParams = type({ stream_id: PathInt });
+
+export const UpdateStreamParams = type({
+  stream_id: PathInt,
+  description: optional(Text({ max: MAX_DESCRIPTION_LENGTH })),
+  new_name: optional(Str),
+  is_private: optional(JsonBool),
+  is_web_public: optional(JsonBool),
+  history_public_to_subscribers: optional(JsonBool),
+  is_default_stream: optional(JsonBool),
+  is_archived: optional(JsonBool),
+});
+
+export const GetStreamIdParams = type({ stream: Str });
+
+export const DefaultStreamParams = type({ stream_id: JsonInt });
+
+export const GetDefaultStreamsParams = type({});
