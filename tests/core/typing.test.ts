@@ -2,6 +2,7 @@
 import { doRegister, doSendTyping, doUpdateSettings, getEvents, type PublishedEvent } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
+import { channel, setStream, subscribe } from './channel-helpers.js';
 import { expectBadRequest, expectError, reload, secondRealm, setUser } from './fixtures.js';
 
 async function world() {
@@ -99,9 +100,92 @@ describe('POST /typing: channels', () => {
     }
   });
 
-  it('answers "Invalid channel ID" for a channel the user cannot access', async () => {
-    const { w, alice } = await world();
-    expectBadRequest(await doSendTyping(w.ctx, w.as(alice), { type: 'channel', op: 'start', stream_id: '42', topic: 'lunch' }), 'Invalid channel ID');
+  it('delivers to the channel’s subscribers who receive typing notifications, the sender included', async () => {
+    const { w, alice, bob, published } = await world();
+    const carol = await w.addUser({ email: 'carol@example.com', fullName: 'Carol' });
+    const dave = await w.addUser({ email: 'dave@example.com', fullName: 'Dave' });
+    await subscribe(w, alice, ['lunch'], { principals: `[${alice.id}, ${bob.id}, ${carol.id}, ${dave.id}]` });
+    must(await doUpdateSettings(w.ctx, w.as(carol), { receives_typing_notifications: 'false' }));
+    await setUser(w.ctx, dave, { isActive: false });
+    const stream = await channel(w, 'lunch');
+    published.length = 0;
+    expect(must(await doSendTyping(w.ctx, w.as(alice), { type: 'channel', op: 'start', stream_id: String(stream.id), topic: 'soup' }))).toEqual({});
+    expect(published).toEqual([
+      {
+        realmId: w.realm.id,
+        userIds: [alice.id, bob.id],
+        event: { type: 'typing', op: 'start', message_type: 'stream', sender: person(alice), stream_id: stream.id, topic: 'soup' },
+      },
+    ]);
+    // A member who may read a public channel may type in it without being subscribed.
+    must(await doSendTyping(w.ctx, w.as(w.owner), { type: 'stream', op: 'stop', stream_id: String(stream.id), topic: 'soup' }));
+    expect(published[1]!.userIds).toEqual([alice.id, bob.id]);
+    expect(published[1]!.event).toMatchObject({ op: 'stop', sender: person(w.owner) });
+  });
+
+  it('reads "(no topic)" and the empty topic’s display name as ""; clients without empty_topic_name see the display name', async () => {
+    const { w, alice, bob, published } = await world();
+    await subscribe(w, alice, ['lunch'], { principals: `[${alice.id}, ${bob.id}]` });
+    const stream = await channel(w, 'lunch');
+    const modern = must(
+      await doRegister(w.ctx, w.as(bob), { event_types: '["typing"]', client_capabilities: '{"stream_typing_notifications": true, "empty_topic_name": true}' }),
+    ) as { queue_id: string };
+    const legacy = must(await doRegister(w.ctx, w.as(bob), { event_types: '["typing"]', client_capabilities: '{"stream_typing_notifications": true}' })) as {
+      queue_id: string;
+    };
+    published.length = 0;
+    for (const topic of ['(no topic)', 'general chat', '']) {
+      must(await doSendTyping(w.ctx, w.as(alice), { type: 'channel', op: 'start', stream_id: String(stream.id), topic }));
+    }
+    expect(published.map((p) => p.event.topic)).toEqual(['', '', '']);
+    const topics = async (queueId: string) =>
+      must(await getEvents(w.ctx, w.as(bob), { queue_id: queueId, dont_block: 'true' })).events.map((e) => e.topic);
+    expect(await topics(modern.queue_id)).toEqual(['', '', '']);
+    expect(await topics(legacy.queue_id)).toEqual(['general chat', 'general chat', 'general chat']);
+  });
+
+  it('answers "Invalid channel ID" for channels the sender cannot read, and refuses those they may not post to', async () => {
+    const { w, alice, bob, published } = await world();
+    const guest = await w.addUser({ email: 'guest@example.com', fullName: 'Guest', role: 600 });
+    await subscribe(w, alice, ['secret'], { invite_only: 'true' });
+    await subscribe(w, alice, ['open', 'old', 'announcements']);
+    const [secret, open, old, announcements] = [await channel(w, 'secret'), await channel(w, 'open'), await channel(w, 'old'), await channel(w, 'announcements')];
+    await setStream(w, old, { isArchived: true });
+    await setStream(w, announcements, { groupSettings: { ...announcements.groupSettings, can_send_message_group: 'role:administrators' } });
+    const other = await secondRealm(w.ctx);
+    published.length = 0;
+    const send = (user: typeof alice, streamId: number) => doSendTyping(w.ctx, w.as(user), { type: 'channel', op: 'start', stream_id: String(streamId), topic: 't' });
+    for (const [user, streamId] of [
+      [bob, secret.id],
+      [w.owner, secret.id],
+      [guest, open.id],
+      [alice, old.id],
+      [alice, 424242],
+    ] as const) {
+      expectBadRequest(await send(user, streamId), 'Invalid channel ID');
+    }
+    expectBadRequest(
+      await doSendTyping(w.ctx, { realm: other.realm, user: other.owner }, { type: 'channel', op: 'start', stream_id: String(open.id), topic: 't' }),
+      'Invalid channel ID',
+    );
+    expectBadRequest(await send(alice, announcements.id), 'You do not have permission to post in this channel.');
+    must(await send(w.owner, announcements.id));
+    expect(published.map((p) => p.event.stream_id)).toEqual([announcements.id]);
+  });
+
+  it('sends nothing for channels with more than 100 subscribers', async () => {
+    const { w, alice, published } = await world();
+    const users = [];
+    for (let i = 0; i < 100; i++) users.push(await w.addUser({ email: `u${i}@example.com`, fullName: `User ${i}` }));
+    await subscribe(w, alice, ['big'], { principals: JSON.stringify([alice.id, ...users.slice(0, 99).map((u) => u.id)]) });
+    const stream = await channel(w, 'big');
+    published.length = 0;
+    must(await doSendTyping(w.ctx, w.as(alice), { type: 'channel', op: 'start', stream_id: String(stream.id), topic: 't' }));
+    expect(published[0]!.userIds).toHaveLength(100);
+    await subscribe(w, alice, ['big'], { principals: `[${users[99]!.id}]` });
+    published.length = 0;
+    expect(must(await doSendTyping(w.ctx, w.as(alice), { type: 'channel', op: 'start', stream_id: String(stream.id), topic: 't' }))).toEqual({});
+    expect(published).toEqual([]);
   });
 
   it('delivers channel typing events only to queues that declared stream_typing_notifications', async () => {

@@ -74,13 +74,13 @@ export function hasMetadataAccess(user: Person, stream: Stream, subscribed: bool
   return isAdmin(user) || canAdministerChannel(user, stream);
 }
 
-/** Whether the user may see who is subscribed (validate_user_access_to_subscribers). */
-export function canSeeSubscribers(user: Person, stream: Stream, subscribed: boolean): boolean {
-  if (stream.isWebPublic || subscribed) return true;
-  if (isGuest(user)) return false;
-  if (isAdmin(user)) return true;
-  return !stream.inviteOnly;
-}
+/**
+ * Whether the user may see who is subscribed (validate_user_access_to_subscribers, with the
+ * channel's administrators among those who may, as for the reference's peer events). Under these
+ * rules it is exactly metadata access: whoever may see a channel and its subscriber_count may
+ * see who the subscribers are, so the counts and the lists clients keep agree.
+ */
+export const canSeeSubscribers = (user: Person, stream: Stream, subscribed: boolean) => hasMetadataAccess(user, stream, subscribed);
 
 /** The error text of `canSeeSubscribers` refusing, as the reference words it. */
 export const subscribersRefusal = (user: Person, stream: Stream) =>

@@ -21,7 +21,9 @@ export interface Privacy {
 /**
  * do_change_stream_permission. Users who can see the channel before and after get
  * stream/update invite_only (with the two other privacy fields); users who can see it only now
- * get stream/create and peer_add of its subscribers; users who can no longer see it get stream/delete.
+ * get stream/create and peer_add of its subscribers; users who can no longer see it get
+ * stream/delete. (The reference's create carries the current subscriber count and then the
+ * peer_add counts every subscriber again; here the create says 0.)
  */
 export async function changePrivacy(ctx: Ctx, tx: Tx, realm: Realm, before: Stream, privacy: Privacy): Promise<Stream> {
   const after: Stream = { ...before, ...privacy };
@@ -46,11 +48,14 @@ export async function changePrivacy(ctx: Ctx, tx: Tx, realm: Realm, before: Stre
     history_public_to_subscribers: after.historyPublicToSubscribers,
     is_web_public: after.isWebPublic,
   });
-  announceStreamCreated(ctx, tx, realm, after, subscriberIds.length, gained);
+  // Those who may see the subscribers learn the channel with no subscribers, then every
+  // subscriber by peer_add: the count and the list they keep then agree, whether or not they
+  // track the list.
   const mayKnowSubscribers = new Set(subscriberAudience(users, after, subscribers));
-  announcePeers(ctx, tx, realm, 'peer_add', [
-    { streamId: after.id, userIds: subscriberIds, audience: gained.filter((id) => mayKnowSubscribers.has(id)) },
-  ]);
+  const toldSubscribers = subscriberIds.length > 0 ? gained.filter((id) => mayKnowSubscribers.has(id)) : [];
+  announceStreamCreated(ctx, tx, realm, after, 0, toldSubscribers);
+  announceStreamCreated(ctx, tx, realm, after, subscriberIds.length, gained.filter((id) => !toldSubscribers.includes(id)));
+  announcePeers(ctx, tx, realm, 'peer_add', [{ streamId: after.id, userIds: subscriberIds, audience: toldSubscribers }]);
   if (lost.length > 0) announceStreamsDeleted(ctx, tx, realm, [after.id], lost);
   return after;
 }

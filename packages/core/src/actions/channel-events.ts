@@ -124,19 +124,32 @@ export interface PeerChange {
 
 /**
  * subscription/peer_add or peer_remove. Channels whose changed users and audience are the same
- * share one event, as in the reference; the changed users never receive their own change.
+ * share one event, as in the reference. A user never hears of their own change (their
+ * subscription/add or remove says it). A subscribed user already learns the others joining with
+ * them from their subscription/add; but users unsubscribed together do hear of each other
+ * through peer_remove, or the subscriber lists they keep would go stale (the reference omits it).
  */
 export function announcePeers(ctx: Ctx, tx: Tx, realm: Realm, op: 'peer_add' | 'peer_remove', changes: readonly PeerChange[]): void {
   const batches = new Map<string, { streamIds: number[]; userIds: number[]; audience: number[] }>();
   for (const change of changes) {
-    const userIds = [...new Set(change.userIds)].sort((a, b) => a - b);
-    const changed = new Set(userIds);
-    const audience = change.audience.filter((id) => !changed.has(id)).sort((a, b) => a - b);
-    if (userIds.length === 0 || audience.length === 0) continue;
-    const key = `${userIds.join(',')}|${audience.join(',')}`;
-    const batch = batches.get(key);
-    if (batch) batch.streamIds.push(change.streamId);
-    else batches.set(key, { streamIds: [change.streamId], userIds, audience });
+    const changed = [...new Set(change.userIds)].sort((a, b) => a - b);
+    // The users each recipient hears of, and who hears of which users.
+    const groups = new Map<string, { userIds: number[]; audience: number[] }>();
+    for (const recipient of new Set(change.audience)) {
+      const userIds = !changed.includes(recipient) ? changed : op === 'peer_remove' ? changed.filter((id) => id !== recipient) : [];
+      if (userIds.length === 0) continue;
+      const key = userIds.join(',');
+      const group = groups.get(key);
+      if (group) group.audience.push(recipient);
+      else groups.set(key, { userIds, audience: [recipient] });
+    }
+    for (const { userIds, audience } of groups.values()) {
+      audience.sort((a, b) => a - b);
+      const key = `${userIds.join(',')}|${audience.join(',')}`;
+      const batch = batches.get(key);
+      if (batch) batch.streamIds.push(change.streamId);
+      else batches.set(key, { streamIds: [change.streamId], userIds, audience });
+    }
   }
   for (const { streamIds, userIds, audience } of batches.values()) {
     publishOnCommit(ctx, tx, {
