@@ -7,11 +7,13 @@ import {
 } from '../events/realm-user.js';
 import { apiEmail } from '../format/user.js';
 import type { Realm, Tx, User, UserPatch } from '../storage/types.js';
+import { announceActivationPeers, announceRoleChannels } from './channel-membership.js';
 
 /**
  * Writes a change to a user and announces it: one realm_user person form per changed aspect
- * (API.md 6), and realm_bot add/delete when a bot is (re)activated. The one place that knows
- * which events a user change sends. Returns the user as changed.
+ * (API.md 6), realm_bot add/delete when a bot is (re)activated, and what a role or activation
+ * change means for channels. The one place that knows which events a user change sends.
+ * Returns the user as changed.
  */
 export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: User, patch: UserPatch): Promise<User> {
   const after: User = { ...before, ...patch };
@@ -21,7 +23,10 @@ export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: Us
 
   const update = (fields: Record<string, unknown>) => announcePersonUpdate(ctx, tx, realm, { user_id: after.id, ...fields });
   if (changed('fullName')) await update({ full_name: after.fullName });
-  if (changed('role')) await update({ role: after.role });
+  if (changed('role')) {
+    await update({ role: after.role });
+    await announceRoleChannels(ctx, tx, realm, before, after);
+  }
   if (changed('deliveryEmail') || changed('emailAddressVisibility')) {
     await announceDeliveryEmail(ctx, tx, realm, before, after);
     if (apiEmail(realm, before) !== apiEmail(realm, after)) await update({ new_email: apiEmail(realm, after) });
@@ -32,6 +37,8 @@ export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: Us
   if (changed('isImportedStub')) await update({ is_imported_stub: after.isImportedStub });
   if (changed('dateJoined')) await update({ date_joined: after.dateJoined });
   if (changed('isActive')) {
+    // Subscribers' lists lose (or regain) the user before the realm_user update, as in the reference.
+    await announceActivationPeers(ctx, tx, realm, after, after.isActive);
     await update({ is_active: after.isActive });
     if (after.isBot) await announceBot(ctx, tx, realm, after, after.isActive ? 'add' : 'delete');
     // A deactivated account's waiting polls are answered and its queues dropped.

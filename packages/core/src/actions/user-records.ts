@@ -4,6 +4,7 @@ import { isoTimestamp } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { announceUserAdded } from '../events/realm-user.js';
+import { joinDefaultChannels } from './channel-membership.js';
 import type { Realm, Role, Tx, User } from '../storage/types.js';
 
 export interface UserSpec {
@@ -49,5 +50,6 @@ export async function insertUser(ctx: Ctx, tx: Tx, realm: Realm, spec: UserSpec)
     emailAddressVisibility: 1,
   });
   await announceUserAdded(ctx, tx, realm, user);
+  await joinDefaultChannels(ctx, tx, realm, user);
   return ok(user);
 }

@@ -1,4 +1,10 @@
 import { isAdmin, isModeratorOrAbove } from '../access/roles.js';
+import {
+  canCreatePrivateChannels,
+  canCreatePublicChannels,
+  canCreateWebPublicChannels,
+  canSubscribeOthers,
+} from '../access/channel-rules.js';
 import { avatarUrl } from '../format/avatar.js';
 import { apiEmail, formatUser } from '../format/user.js';
 import { defineStateSection } from './sections.js';
@@ -33,11 +39,11 @@ defineStateSection({
       is_owner: me.role === 100,
       is_moderator: isModeratorOrAbove(me),
       is_guest: me.role === 600,
-      can_create_streams: member,
-      can_create_public_streams: member,
-      can_create_private_streams: member,
-      can_create_web_public_streams: isModeratorOrAbove(me) && realm.webPublicAccessEnabled,
-      can_subscribe_other_users: member,
+      can_create_streams: canCreatePublicChannels(me) || canCreatePrivateChannels(me),
+      can_create_public_streams: canCreatePublicChannels(me),
+      can_create_private_streams: canCreatePrivateChannels(me),
+      can_create_web_public_streams: canCreateWebPublicChannels(me, realm),
+      can_subscribe_other_users: canSubscribeOthers(me),
       can_invite_others_to_realm: member,
     };
   },
