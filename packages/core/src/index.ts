@@ -36,3 +36,8 @@ export { getUsers, getUser, getOwnUser } from './queries/users.js';
 export { getServerSettings } from './queries/server-settings.js';
 export { formatUser, apiEmail } from './format/user.js';
 export { validateInput, varName } from './schemas/validate.js';
+export * from './markdown/index.js';
+export * from './emoji/index.js';
+export { doSendMessage } from './actions/send-message.js';
+export { getMessages, getMessage, getMatchesNarrow } from './queries/messages.js';
+import './state/messages.js';

@@ -3,6 +3,10 @@
  * `{name}` placeholders; handlers only decode the transport and call the core operation.
  */
 import {
+  doSendMessage,
+  getMessages,
+  getMessage,
+  getMatchesNarrow,
   doAddDefaultStream,
   doArchiveStream,
   doRemoveDefaultStream,
@@ -63,4 +67,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/streams/{stream_id}/members', methods: { GET: getStreamMembers } },
   { path: '/get_stream_id', methods: { GET: getStreamId } },
   { path: '/default_streams', methods: { GET: getDefaultStreams, POST: doAddDefaultStream, DELETE: doRemoveDefaultStream } },
+  { path: '/messages', methods: { GET: getMessages, POST: doSendMessage } },
+  { path: '/messages/matches_narrow', methods: { POST: getMatchesNarrow } },
+  { path: '/messages/{message_id}', methods: { GET: getMessage } },
 ];

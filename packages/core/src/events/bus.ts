@@ -13,7 +13,7 @@ export interface PublishedEvent {
    * The event as one queue should receive it, where that depends on how the queue was
    * registered (for example avatar URLs under client_gravatar). `event` when absent.
    */
-  shape?: (options: QueueOptions) => { type: string } & Record<string, unknown>;
+  shape?: (options: QueueOptions, queueId: string) => { type: string } & Record<string, unknown>;
 }
 
 export type EventListener = (published: PublishedEvent) => void;

@@ -10,6 +10,8 @@ export interface StateOptions {
   includeSubscribers: boolean | 'partial';
   slimPresence: boolean;
   capabilities: ReadonlySet<ClientCapability>;
+  /** Every requested section key (null: all), for sections that depend on another being requested. */
+  wanted?: ReadonlySet<string> | null;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function fetchInitialState(
   const state: Record<string, unknown> = {};
   for (const section of SECTIONS.values()) {
     if (wanted !== null && !wanted.has(section.key)) continue;
-    Object.assign(state, await section.fetch(ctx, tx, caller, options));
+    Object.assign(state, await section.fetch(ctx, tx, caller, { ...options, wanted }));
   }
   return state;
 }

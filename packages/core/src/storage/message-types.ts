@@ -151,7 +151,7 @@ export interface MessageStore {
   topicMessageIds(realmId: number, streamId: number, topic: string): Promise<number[]>;
   /** The channel's topics with their newest message ID, newest first. */
   topics(realmId: number, streamId: number): Promise<Array<{ name: string; maxId: number }>>;
-  /** A stable number for a direct conversation, allocated on first use. */
+  /** A stable number for a direct conversation (allocated by its first message's insert); 0 if none. */
   dmConversationId(realmId: number, dmKey: string): Promise<number>;
   /** The oldest message of a channel, or null. */
   firstMessageId(realmId: number, streamId: number): Promise<number | null>;

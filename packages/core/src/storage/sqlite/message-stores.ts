@@ -36,6 +36,9 @@ export function messageStore(q: Statements): MessageStore {
       const row = toRow({ ...message, editHistory: JSON.stringify(message.editHistory) });
       const { lastInsertRowid } = q.run(insertSql('message', row), row);
       const id = Number(lastInsertRowid);
+      if (message.dmKey !== null) {
+        q.run('INSERT OR IGNORE INTO dm_conversation (realm_id, dm_key) VALUES (?, ?)', message.realmId, message.dmKey);
+      }
       for (const { userId, flags } of recipients) {
         q.run('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, id, flags);
       }
@@ -148,8 +151,7 @@ export function messageStore(q: Statements): MessageStore {
       );
     },
     async dmConversationId(realmId, dmKey) {
-      q.run('INSERT OR IGNORE INTO dm_conversation (realm_id, dm_key) VALUES (?, ?)', realmId, dmKey);
-      return q.get(ID, 'SELECT id FROM dm_conversation WHERE realm_id = ? AND dm_key = ?', realmId, dmKey)!.id;
+      return q.get(ID, 'SELECT id FROM dm_conversation WHERE realm_id = ? AND dm_key = ?', realmId, dmKey)?.id ?? 0;
     },
     async firstMessageId(realmId, streamId) {
       const row = q.get(VALUE, 'SELECT min(id) AS value FROM message WHERE stream_id = ? AND realm_id = ?', streamId, realmId);

@@ -1,0 +1,79 @@
+import { avatarUrl } from '../format/avatar.js';
+import { apiEmail } from '../format/user.js';
+import type { Message, Reaction, Realm, User } from '../storage/types.js';
+import { flagNames } from './flags.js';
+import { topicForClient } from './normalize.js';
+
+export interface MessageView {
+  realm: Realm;
+  /** Users the message refers to (sender, direct participants), by ID. */
+  users: ReadonlyMap<number, User>;
+  /** Channel names by ID. */
+  streamNames: ReadonlyMap<number, string>;
+  /** Numbers of direct conversations by key (see MessageStore.dmConversationId). */
+  dmConversationIds: ReadonlyMap<string, number>;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  /** The client handles "" topics (allow_empty_topic_name / empty_topic_name). */
+  emptyTopicName: boolean;
+  topicLinks(topic: string): Array<{ text: string; url: string }>;
+}
+
+/** A message record (SHAPES.md 5.1). `flags` is included when given (GET /messages). */
+export function formatMessage(
+  message: Message,
+  view: MessageView,
+  reactions: readonly Reaction[],
+  flags?: number,
+): Record<string, unknown> {
+  const sender = view.users.get(message.senderId);
+  const record: Record<string, unknown> = {
+    id: message.id,
+    sender_id: message.senderId,
+    sender_full_name: sender?.fullName ?? '',
+    sender_email: sender ? apiEmail(view.realm, sender) : '',
+    sender_realm_str: view.realm.subdomain,
+    type: message.type,
+    ...(message.type === 'stream' ? { stream_id: message.streamId } : {}),
+    display_recipient: displayRecipient(message, view),
+    subject: message.type === 'stream' ? topicForClient(message.topic, view.emptyTopicName) : '',
+    topic_links: message.type === 'stream' ? view.topicLinks(message.topic) : [],
+    // Opaque and stable per conversation: channels and direct conversations never collide.
+    recipient_id: message.type === 'stream' ? message.streamId! * 2 : (view.dmConversationIds.get(message.dmKey!) ?? 0) * 2 + 1,
+    timestamp: message.dateSent,
+    client: message.sendingClient,
+    content: view.applyMarkdown ? message.renderedContent : message.content,
+    content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    is_me_message: message.isMeMessage,
+    avatar_url: sender ? avatarUrl(view.realm, sender, view.clientGravatar) : null,
+    reactions: reactions.map((r) => ({
+      emoji_name: r.emojiName,
+      emoji_code: r.emojiCode,
+      reaction_type: r.reactionType,
+      user_id: r.userId,
+    })),
+    submessages: [],
+  };
+  if (flags !== undefined) record.flags = flagNames(flags);
+  if (message.lastEditTime !== null) record.last_edit_timestamp = message.lastEditTime;
+  if (message.lastMovedTime !== null) record.last_moved_timestamp = message.lastMovedTime;
+  if (message.editHistory.length > 0) record.edit_history = message.editHistory;
+  return record;
+}
+
+function displayRecipient(message: Message, view: MessageView): unknown {
+  if (message.type === 'stream') return view.streamNames.get(message.streamId!) ?? '';
+  return (message.dmKey ?? '')
+    .split(',')
+    .map(Number)
+    .map((id) => {
+      const user = view.users.get(id);
+      return {
+        id,
+        email: user ? apiEmail(view.realm, user) : '',
+        full_name: user?.fullName ?? '',
+        is_mirror_dummy: false,
+      };
+    });
+}
+

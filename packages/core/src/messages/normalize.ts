@@ -1,0 +1,40 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { ServerConfig } from '../config.js';
+import { type ApiError, badRequest } from '../errors.js';
+
+/** The display name of the empty topic; clients without empty_topic_name see it for "". */
+export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
+
+/**
+ * Message content as stored: trailing whitespace removed, refused when empty or holding NUL
+ * bytes, and cut to max_message_length code points with the reference's marker.
+ */
+export function normalizeContent(content: string, config: ServerConfig): Result<string, ApiError> {
+  const text = content.trimEnd();
+  if (text.trim() === '') return err(badRequest('Message must not be empty'));
+  if (text.includes('\0')) return err(badRequest('Message must not contain null bytes'));
+  const points = [...text];
+  if (points.length <= config.maxMessageLength) return ok(text);
+  const marker = '\n[message truncated]';
+  return ok(points.slice(0, config.maxMessageLength - marker.length).join('') + marker);
+}
+
+/**
+ * A channel topic as stored: stripped, "(no topic)" and the empty topic's display name read as
+ * "", NUL bytes refused, and cut to max_topic_length code points with "…".
+ */
+export function normalizeTopic(topic: string, config: ServerConfig): Result<string, ApiError> {
+  let text = topic.trim();
+  if (text.includes('\0')) return err(badRequest('Topic must not contain null bytes'));
+  if (text === '(no topic)' || text === EMPTY_TOPIC_DISPLAY_NAME) text = '';
+  const points = [...text];
+  if (points.length > config.maxTopicLength) text = `${points.slice(0, config.maxTopicLength - 1).join('')}…`;
+  return ok(text);
+}
+
+/** How a stored topic is shown to a client: "" becomes the display name unless it handles "". */
+export const topicForClient = (topic: string, emptyTopicName: boolean) =>
+  topic === '' && !emptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : topic;
+
+/** The key of a direct conversation: its participants' IDs, sorted and comma-joined. */
+export const dmKeyOf = (userIds: Iterable<number>) => [...new Set(userIds)].sort((a, b) => a - b).join(',');

@@ -1,0 +1,35 @@
+import { unicodeEmojiByCode, unicodeEmojiByName } from '../emoji/index.js';
+import type { RenderContext } from '../markdown/index.js';
+import type { Realm, Stream, User } from '../storage/types.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from './normalize.js';
+
+/**
+ * The renderer's view of a realm for one sender: who can be mentioned, which channels can be
+ * linked (those the sender may see), and the emoji. Built from one read of the realm.
+ */
+export function renderContextFor(realm: Realm, users: readonly User[], channels: readonly Stream[], now: Date): RenderContext {
+  const byName = new Map<string, User>();
+  for (const user of users) if (!byName.has(user.fullName.toLowerCase())) byName.set(user.fullName.toLowerCase(), user);
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const channelsByName = new Map(channels.map((s) => [s.name, s]));
+  const mentionable = (user: User | undefined) => (user ? { id: user.id, fullName: user.fullName, isActive: user.isActive } : null);
+  return {
+    realmUrl: realm.url,
+    userByName: (name) => mentionable(byName.get(name.toLowerCase())),
+    userById: (id) => mentionable(byId.get(id)),
+    groupByName: () => null,
+    channelByName: (name) => {
+      const stream = channelsByName.get(name);
+      return stream ? { id: stream.id, name: stream.name } : null;
+    },
+    linkifiers: [],
+    emojiByName: (name) => {
+      if (name === 'zulip') return { kind: 'image', url: '/static/generated/emoji/images/emoji/unicode/zulip.png' };
+      const code = unicodeEmojiByName(name);
+      return code ? { kind: 'unicode', code } : null;
+    },
+    emojiNameByCode: (code) => unicodeEmojiByCode(code) ?? null,
+    emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME,
+    now,
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * Narrow URLs of the web app (FL 508 `message_url`, `message_link`): hash components encoded as
+ * the reference does (percent-encoding with `.` for `%`, so that URLs survive Markdown).
+ */
+import type { Realm } from '../storage/types.js';
+
+export const encodeHashComponent = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/\./g, '%2E').replace(/%/g, '.');
+
+const channelSlug = (id: number, name: string) => `${id}-${encodeHashComponent(name.replace(/ /g, '-'))}`;
+
+export function channelMessageUrl(realm: Realm, stream: { id: number; name: string }, topic: string, messageId: number): string {
+  return `${realm.url}/#narrow/channel/${channelSlug(stream.id, stream.name)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
+}
+
+export function directMessageUrl(realm: Realm, participantIds: readonly number[], messageId: number): string {
+  const kind = participantIds.length > 2 ? 'group' : 'dm';
+  return `${realm.url}/#narrow/dm/${participantIds.join(',')}-${kind}/near/${messageId}`;
+}
+
+/** `[#channel > topic @ 💬](url)`, the Markdown link clients paste for a channel message. */
+export const channelMessageLink = (streamName: string, topic: string, url: string) => `[#${streamName} > ${topic} @ 💬](${url})`;

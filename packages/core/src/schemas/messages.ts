@@ -1,0 +1,40 @@
+/** Input of the message endpoints (SHAPES.md 6.1–6.5). */
+import { defaulted, optional, type } from 'superstruct';
+import { NarrowParam } from '../messages/narrow.js';
+import { Int, IntRange, JsonBool, List, OneOf, PathInt, Str, json } from './wire.js';
+
+export const SendMessageParams = type({
+  type: OneOf(['direct', 'private', 'stream', 'channel'] as const),
+  to: Str,
+  content: Str,
+  topic: optional(Str),
+  subject: optional(Str),
+  queue_id: optional(Str),
+  local_id: optional(Str),
+  read_by_sender: optional(JsonBool),
+});
+
+export const GetMessagesParams = type({
+  anchor: optional(Str),
+  anchor_date: optional(Str),
+  include_anchor: defaulted(JsonBool, true),
+  num_before: optional(json(IntRange(0, Number.MAX_SAFE_INTEGER))),
+  num_after: optional(json(IntRange(0, Number.MAX_SAFE_INTEGER))),
+  narrow: defaulted(NarrowParam, []),
+  message_ids: optional(List(Int)),
+  client_gravatar: defaulted(JsonBool, true),
+  apply_markdown: defaulted(JsonBool, true),
+  allow_empty_topic_name: defaulted(JsonBool, false),
+  use_first_unread_anchor: optional(JsonBool),
+});
+
+export const GetMessageParams = type({
+  message_id: PathInt,
+  apply_markdown: defaulted(JsonBool, true),
+  allow_empty_topic_name: defaulted(JsonBool, false),
+});
+
+export const MatchesNarrowParams = type({
+  msg_ids: List(Int),
+  narrow: NarrowParam,
+});

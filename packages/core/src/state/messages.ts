@@ -1,0 +1,56 @@
+import { FLAG_BITS } from '../storage/types.js';
+import { topicForClient } from '../messages/normalize.js';
+import { defineStateSection } from './sections.js';
+
+const MENTION_MASK = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+
+/**
+ * The `message` section: max_message_id, and unread_msgs when update_message_flags is requested
+ * too (SHAPES.md 2.4, 2.7).
+ */
+defineStateSection({
+  key: 'message',
+  async fetch(_ctx, tx, { realm, user }, options) {
+    if (!user) return { max_message_id: -1 };
+    const state: Record<string, unknown> = { max_message_id: await tx.messages.maxMessageId(user.id) };
+    if (options.wanted && !options.wanted.has('update_message_flags')) return state;
+
+    const muted = new Set((await tx.subscriptions.forUser(realm.id, user.id)).filter((s) => s.isMuted).map((s) => s.streamId));
+    const pms = new Map<number, number[]>();
+    const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+    const huddles = new Map<string, number[]>();
+    const mentions: number[] = [];
+    let count = 0;
+    const emptyTopicName = options.capabilities.has('empty_topic_name');
+    for (const unread of await tx.messages.unread(user.id)) {
+      if (unread.type === 'stream') {
+        const key = `${unread.streamId}\u0000${unread.topic.toLowerCase()}`;
+        let entry = streams.get(key);
+        if (!entry) streams.set(key, (entry = { stream_id: unread.streamId!, topic: topicForClient(unread.topic, emptyTopicName), unread_message_ids: [] }));
+        entry.unread_message_ids.push(unread.id);
+        if (!muted.has(unread.streamId!)) count++;
+      } else {
+        const participants = unread.dmKey!.split(',').map(Number);
+        if (participants.length <= 2) {
+          const other = participants.find((id) => id !== user.id) ?? user.id;
+          pms.set(other, [...(pms.get(other) ?? []), unread.id]);
+        } else {
+          huddles.set(unread.dmKey!, [...(huddles.get(unread.dmKey!) ?? []), unread.id]);
+        }
+        count++;
+      }
+      if (unread.flags & MENTION_MASK && !(unread.type === 'stream' && muted.has(unread.streamId!) && !(unread.flags & FLAG_BITS.mentioned))) {
+        mentions.push(unread.id);
+      }
+    }
+    state.unread_msgs = {
+      count,
+      pms: [...pms].map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+      streams: [...streams.values()],
+      huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
+      mentions,
+      old_unreads_missing: false,
+    };
+    return state;
+  },
+});
