@@ -4,6 +4,7 @@ import { accessStreamById } from '../access/channels.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { defineEventRule } from '../events/rules.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, topicForClient } from '../messages/normalize.js';
 import { apiEmail } from '../format/user.js';
 import { type Actor, userOperation } from '../operation.js';
 import { TypingParams } from '../schemas/typing.js';
@@ -14,9 +15,6 @@ const person = (realm: Realm, user: User) => ({ user_id: user.id, email: apiEmai
 
 /** No typing events for channels with more subscribers (MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS). */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
-
-/** The empty topic's display name (realm_empty_topic_display_name); clients without empty_topic_name see it for "". */
-const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
 
 /** On input, "(no topic)" and the display name both mean the empty topic (SHAPES.md 1.5). */
 const storedTopic = (topic: string) => (topic === '(no topic)' || topic === EMPTY_TOPIC_DISPLAY_NAME ? '' : topic);
@@ -100,7 +98,5 @@ export const doSendTyping = userOperation(TypingParams, async (ctx, actor: Actor
 defineEventRule('typing', {
   accepts: (queue, event) => event.message_type !== 'stream' || queue.options.capabilities.has('stream_typing_notifications'),
   shape: (queue, event) =>
-    event.message_type === 'stream' && event.topic === '' && !queue.options.capabilities.has('empty_topic_name')
-      ? { ...event, topic: EMPTY_TOPIC_DISPLAY_NAME }
-      : event,
+    event.message_type === 'stream' ? { ...event, topic: topicForClient(String(event.topic), queue.options.capabilities.has('empty_topic_name')) } : event,
 });
