@@ -41,3 +41,6 @@ export * from './emoji/index.js';
 export { doSendMessage } from './actions/send-message.js';
 export { getMessages, getMessage, getMatchesNarrow } from './queries/messages.js';
 import './state/messages.js';
+export { doUpdateMessageFlags, doUpdateMessageFlagsForNarrow } from './actions/message-flags.js';
+export { doMarkAllAsRead, doMarkStreamAsRead, doMarkTopicAsRead } from './actions/mark-read.js';
+import './state/starred-messages.js';

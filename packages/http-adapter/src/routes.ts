@@ -3,6 +3,11 @@
  * `{name}` placeholders; handlers only decode the transport and call the core operation.
  */
 import {
+  doUpdateMessageFlags,
+  doUpdateMessageFlagsForNarrow,
+  doMarkAllAsRead,
+  doMarkStreamAsRead,
+  doMarkTopicAsRead,
   doSendMessage,
   getMessages,
   getMessage,
@@ -69,5 +74,10 @@ export const ROUTES: readonly Route[] = [
   { path: '/default_streams', methods: { GET: getDefaultStreams, POST: doAddDefaultStream, DELETE: doRemoveDefaultStream } },
   { path: '/messages', methods: { GET: getMessages, POST: doSendMessage } },
   { path: '/messages/matches_narrow', methods: { POST: getMatchesNarrow } },
+  { path: '/messages/flags', methods: { POST: doUpdateMessageFlags } },
+  { path: '/messages/flags/narrow', methods: { POST: doUpdateMessageFlagsForNarrow } },
+  { path: '/mark_all_as_read', methods: { POST: doMarkAllAsRead } },
+  { path: '/mark_stream_as_read', methods: { POST: doMarkStreamAsRead } },
+  { path: '/mark_topic_as_read', methods: { POST: doMarkTopicAsRead } },
   { path: '/messages/{message_id}', methods: { GET: getMessage } },
 ];

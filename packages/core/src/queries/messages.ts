@@ -1,39 +1,18 @@
-import { err, ok, type Result } from 'neverthrow';
-import { hasContentAccess } from '../access/channel-rules.js';
-import type { Ctx } from '../context.js';
-import { type ApiError, badRequest, missingArgument } from '../errors.js';
+import { err, ok } from 'neverthrow';
+import { badRequest, missingArgument } from '../errors.js';
+import { resolveAnchor } from '../messages/anchor.js';
 import { formatMessage } from '../messages/format.js';
 import { canonicalNarrow } from '../messages/narrow.js';
+import { narrowContextFor, readableBy } from '../messages/readable.js';
 import { resolveNarrow } from '../messages/resolve-narrow.js';
 import { type Actor, userOperation } from '../operation.js';
 import { GetMessageParams, GetMessagesParams, MatchesNarrowParams } from '../schemas/messages.js';
-import { FLAG_BITS, type Message, type MessageCondition, type MessageScope, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
+import { FLAG_BITS, type Message, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
+
+/** Moved to messages/readable.ts, shared with the flag endpoints; re-exported for callers of this module. */
+export { readableBy, type Readable } from '../messages/readable.js';
 
 const MAX_WINDOW = 5000;
-/** Larger than any message ID: the anchor "newest". */
-const NEWEST = Number.MAX_SAFE_INTEGER;
-
-/** What a user can read: their own copies, plus the whole history of channels they may read. */
-export interface Readable {
-  scope: MessageScope;
-  visibleStreams: Stream[];
-  publicStreamIds: number[];
-  allStreams: Stream[];
-}
-
-export async function readableBy(tx: Tx, user: User): Promise<Readable> {
-  const allStreams = await tx.streams.list(user.realmId);
-  const subscribed = new Set((await tx.subscriptions.forUser(user.realmId, user.id)).filter((s) => s.active).map((s) => s.streamId));
-  const visibleStreams = allStreams.filter((s) => hasContentAccess(user, s, subscribed.has(s.id)));
-  // Shared history: public channels, or subscribed ones whose history is public to subscribers.
-  const shared = visibleStreams.filter((s) => (!s.inviteOnly && user.role !== 600) || (subscribed.has(s.id) && s.historyPublicToSubscribers) || s.isWebPublic);
-  return {
-    scope: { userId: user.id, sharedHistoryStreamIds: shared.map((s) => s.id) },
-    visibleStreams,
-    publicStreamIds: allStreams.filter((s) => !s.inviteOnly && !s.isArchived).map((s) => s.id),
-    allStreams,
-  };
-}
 
 /** Formats messages for a viewer, with their flags and each message's reactions. */
 export async function formatForViewer(
@@ -71,8 +50,6 @@ export async function formatForViewer(
   );
 }
 
-type GetMessagesInput = (typeof GetMessagesParams)['TYPE'];
-
 /** GET /messages (SHAPES.md 6.1). */
 export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: Actor, params) => {
   if (params.message_ids) {
@@ -91,13 +68,7 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
 
   return ctx.storage.read(async (tx) => {
     const readable = await readableBy(tx, actor.user);
-    const conditions = await resolveNarrow(terms.value, {
-      tx,
-      realm: actor.realm,
-      viewer: actor.user,
-      visibleStreams: readable.visibleStreams,
-      publicStreamIds: readable.publicStreamIds.filter((id) => readable.scope.sharedHistoryStreamIds.includes(id)),
-    });
+    const conditions = await resolveNarrow(terms.value, narrowContextFor(tx, actor.realm, actor.user, readable));
     if (conditions.isErr()) return err(conditions.error);
     const format = (messages: Message[]) =>
       formatForViewer(tx, actor.realm, actor.user, messages, readable.allStreams, {
@@ -113,7 +84,7 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
       return ok({ messages: await format(messages), history_limited: false });
     }
 
-    const anchor = await resolveAnchor(tx, actor, params, readable.scope, conditions.value);
+    const anchor = await resolveAnchor(tx, actor.realm.id, params, readable.scope, conditions.value);
     if (anchor.isErr()) return err(anchor.error);
     const window = await tx.messages.window(readable.scope, conditions.value, {
       anchor: anchor.value,
@@ -132,50 +103,6 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     });
   });
 });
-
-async function resolveAnchor(
-  tx: Tx,
-  actor: Actor,
-  params: GetMessagesInput,
-  scope: MessageScope,
-  conditions: readonly MessageCondition[],
-): Promise<Result<number, ApiError>> {
-  const anchor = params.use_first_unread_anchor ? 'first_unread' : (params.anchor ?? 'newest');
-  if (anchor === 'newest') return ok(NEWEST);
-  if (anchor === 'oldest') return ok(0);
-  if (anchor === 'first_unread') {
-    const unread = await tx.messages.window(scope, [...conditions, { kind: 'flag', mask: FLAG_BITS.read, set: false, negated: false }], {
-      anchor: 0,
-      includeAnchor: false,
-      numBefore: 0,
-      numAfter: 1,
-    });
-    return ok(unread.ids[0] ?? NEWEST);
-  }
-  if (anchor === 'date') {
-    if (params.anchor_date === undefined) return err(missingArgument('anchor_date'));
-    const at = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(params.anchor_date) ? `${params.anchor_date}T00:00:00Z` : params.anchor_date);
-    if (Number.isNaN(at)) return err(badRequest('Invalid anchor_date'));
-    const id = await firstMessageAtOrAfter(tx, actor, scope, conditions, Math.floor(at / 1000));
-    return ok(id ?? NEWEST);
-  }
-  if (!/^-?[0-9]+$/.test(anchor)) return err(badRequest('Invalid anchor'));
-  return ok(Math.max(0, Number(anchor)));
-}
-
-/** The first matching message sent at or after `seconds` (FL 445 anchor=date). */
-async function firstMessageAtOrAfter(tx: Tx, actor: Actor, scope: MessageScope, conditions: readonly MessageCondition[], seconds: number): Promise<number | null> {
-  // Message IDs grow with time, so the first match at or after the date is found by walking forward.
-  let anchor = 0;
-  for (;;) {
-    const page = await tx.messages.window(scope, conditions, { anchor, includeAnchor: false, numBefore: 0, numAfter: 500 });
-    const messages = await tx.messages.byIds(actor.realm.id, page.ids);
-    const hit = messages.find((m) => m.dateSent >= seconds);
-    if (hit) return hit.id;
-    if (page.foundNewest || page.ids.length === 0) return null;
-    anchor = page.ids[page.ids.length - 1]!;
-  }
-}
 
 /** GET /messages/{message_id}: one message the user may read, with `raw_content` (deprecated). */
 export const getMessage = userOperation(GetMessageParams, async (ctx, actor: Actor, params) =>

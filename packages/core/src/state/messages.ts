@@ -1,8 +1,6 @@
-import { FLAG_BITS } from '../storage/types.js';
 import { topicForClient } from '../messages/normalize.js';
+import { isUnreadMention } from '../messages/unread.js';
 import { defineStateSection } from './sections.js';
-
-const MENTION_MASK = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
 
 /**
  * The `message` section: max_message_id, and unread_msgs when update_message_flags is requested
@@ -39,9 +37,7 @@ defineStateSection({
         }
         count++;
       }
-      if (unread.flags & MENTION_MASK && !(unread.type === 'stream' && muted.has(unread.streamId!) && !(unread.flags & FLAG_BITS.mentioned))) {
-        mentions.push(unread.id);
-      }
+      if (isUnreadMention(unread.flags, unread.type === 'stream' && muted.has(unread.streamId!))) mentions.push(unread.id);
     }
     state.unread_msgs = {
       count,

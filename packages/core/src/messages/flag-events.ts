@@ -1,0 +1,56 @@
+import type { Ctx } from '../context.js';
+import { publishOnCommit } from '../events/publish.js';
+import type { Actor } from '../operation.js';
+import type { Message, Tx } from '../storage/types.js';
+import { type FlagRequest, marksUnread } from './flag-request.js';
+import { topicForClient } from './normalize.js';
+import { isUnreadMention } from './unread.js';
+
+type Details =
+  | { type: 'stream'; stream_id: number; topic: string; unmuted_stream_msg: boolean; mentioned?: true }
+  | { type: 'private'; user_ids: number[]; mentioned?: true };
+
+/**
+ * The update_message_flags event (SHAPES.md 4.5), to the acting user's own queues only. When
+ * messages become unread, `message_details` tells clients where to file them in unread_msgs;
+ * its topics are shaped per queue like every other topic (empty_topic_name).
+ */
+export async function announceFlagUpdate(ctx: Ctx, tx: Tx, actor: Actor, request: FlagRequest, messageIds: readonly number[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  const event = { type: 'update_message_flags', op: request.op, operation: request.op, flag: request.flag, messages: [...messageIds], all: false };
+  if (!marksUnread(request)) {
+    publishOnCommit(ctx, tx, { realmId: actor.realm.id, userIds: [actor.user.id], event });
+    return;
+  }
+  const details = await unreadDetails(tx, actor, messageIds);
+  const withTopics = (emptyTopicName: boolean) =>
+    Object.fromEntries(
+      [...details].map(([id, d]) => [String(id), d.type === 'stream' ? { ...d, topic: topicForClient(d.topic, emptyTopicName) } : d]),
+    );
+  publishOnCommit(ctx, tx, {
+    realmId: actor.realm.id,
+    userIds: [actor.user.id],
+    event: { ...event, message_details: withTopics(false) },
+    shape: (queue) => ({ ...event, message_details: withTopics(queue.capabilities.has('empty_topic_name')) }),
+  });
+}
+
+async function unreadDetails(tx: Tx, { realm, user }: Actor, messageIds: readonly number[]): Promise<Map<number, Details>> {
+  const messages = await tx.messages.byIds(realm.id, messageIds);
+  const flags = await tx.messages.flagsOf(user.id, messageIds);
+  const muted = new Set((await tx.subscriptions.forUser(realm.id, user.id)).filter((s) => s.isMuted).map((s) => s.streamId));
+  const details = new Map<number, Details>();
+  for (const message of messages) details.set(message.id, detailsOf(message, flags.get(message.id) ?? 0, user.id, muted));
+  return details;
+}
+
+function detailsOf(message: Message, flags: number, userId: number, muted: ReadonlySet<number>): Details {
+  const inMutedChannel = message.type === 'stream' && muted.has(message.streamId!);
+  const mentioned = isUnreadMention(flags, inMutedChannel) ? { mentioned: true as const } : {};
+  if (message.type === 'stream') {
+    return { type: 'stream', stream_id: message.streamId!, topic: message.topic, unmuted_stream_msg: !inMutedChannel, ...mentioned };
+  }
+  // The other participants: [] for a conversation with oneself.
+  const others = message.dmKey!.split(',').map(Number).filter((id) => id !== userId);
+  return { type: 'private', user_ids: others, ...mentioned };
+}

@@ -1,0 +1,35 @@
+/** Input of the flag endpoints (API.md 4.13, 4.16; SHAPES.md 6.6, 6.7). */
+import { defaulted, type } from 'superstruct';
+import { NarrowParam } from '../messages/narrow.js';
+import { Int, IntRange, JsonBool, JsonInt, List, Str, json } from './wire.js';
+
+/**
+ * `op` and `flag` are plain text here: the reference checks them in the action, with its own
+ * texts ("Invalid flag: 'x'", "Invalid message flag operation: 'x'").
+ */
+export const UpdateMessageFlagsParams = type({
+  messages: List(Int),
+  op: Str,
+  flag: Str,
+});
+
+export const UpdateMessageFlagsForNarrowParams = type({
+  anchor: Str,
+  include_anchor: defaulted(JsonBool, true),
+  num_before: json(IntRange(0, Number.MAX_SAFE_INTEGER)),
+  num_after: json(IntRange(0, Number.MAX_SAFE_INTEGER)),
+  narrow: NarrowParam,
+  op: Str,
+  flag: Str,
+});
+
+export const MarkAllAsReadParams = type({});
+
+export const MarkStreamAsReadParams = type({
+  stream_id: JsonInt,
+});
+
+export const MarkTopicAsReadParams = type({
+  stream_id: JsonInt,
+  topic_name: Str,
+});
