@@ -44,3 +44,8 @@ import './state/messages.js';
 export { doUpdateMessageFlags, doUpdateMessageFlagsForNarrow } from './actions/message-flags.js';
 export { doMarkAllAsRead, doMarkStreamAsRead, doMarkTopicAsRead } from './actions/mark-read.js';
 import './state/starred-messages.js';
+export { doUpdateMessage } from './actions/update-message.js';
+export { doDeleteMessage } from './actions/delete-messages.js';
+export { doDeleteTopic, DELETE_TOPIC_BATCH_SIZE } from './actions/delete-topic.js';
+export { doSendEditTyping } from './actions/edit-typing.js';
+export { getStreamTopics } from './queries/topics.js';

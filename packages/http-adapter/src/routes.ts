@@ -3,6 +3,11 @@
  * `{name}` placeholders; handlers only decode the transport and call the core operation.
  */
 import {
+  doUpdateMessage,
+  doDeleteMessage,
+  doDeleteTopic,
+  doSendEditTyping,
+  getStreamTopics,
   doUpdateMessageFlags,
   doUpdateMessageFlagsForNarrow,
   doMarkAllAsRead,
@@ -79,5 +84,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/mark_all_as_read', methods: { POST: doMarkAllAsRead } },
   { path: '/mark_stream_as_read', methods: { POST: doMarkStreamAsRead } },
   { path: '/mark_topic_as_read', methods: { POST: doMarkTopicAsRead } },
-  { path: '/messages/{message_id}', methods: { GET: getMessage } },
+  { path: '/messages/{message_id}', methods: { GET: getMessage, PATCH: doUpdateMessage, DELETE: doDeleteMessage } },
+  { path: '/messages/{message_id}/typing', methods: { POST: doSendEditTyping } },
+  { path: '/streams/{stream_id}/delete_topic', methods: { POST: doDeleteTopic } },
+  { path: '/users/me/{stream_id}/topics', methods: { GET: getStreamTopics } },
 ];

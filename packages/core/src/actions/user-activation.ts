@@ -7,6 +7,7 @@ import { type ApiError, badRequest, mustBeOwner } from '../errors.js';
 import { flushOutbox } from '../mail/outbox.js';
 import { type Actor, userOperation } from '../operation.js';
 import { DeactivateUserParams, ReactivateUserParams } from '../schemas/users.js';
+import { deleteMessagesBySender } from './delete-messages.js';
 import { transactionAs } from './transaction.js';
 import { applyUserChange } from './user-changes.js';
 import type { Realm, Tx, User } from '../storage/types.js';
@@ -29,7 +30,7 @@ export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, 
     const actions = params.actions ?? {};
     const bots = (await tx.users.botsOwnedBy(target.realmId, target.id)).filter((bot) => bot.isActive);
     for (const user of [...bots, target]) {
-      const scrubbed = await applyDeactivationActions(ctx, tx, actor.realm, user, actions);
+      const scrubbed = await applyDeactivationActions(ctx, tx, actor, user, actions);
       await applyUserChange(ctx, tx, actor.realm, scrubbed, { isActive: false });
     }
     const comment = params.deactivation_notification_comment;
@@ -43,16 +44,22 @@ export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, 
 });
 
 /**
- * The profile part of the deactivation actions. The message-deleting actions have nothing to
- * act on until messages exist; the messages area extends this function.
+ * The deactivation actions: the user's messages of each chosen kind are deleted (with
+ * delete_message events, the deactivating administrator as the deleter), then the profile.
  */
 async function applyDeactivationActions(
   ctx: Ctx,
   tx: Tx,
-  realm: Realm,
+  actor: Actor,
   user: User,
   actions: DeactivationActions,
 ): Promise<User> {
+  const realm = actor.realm;
+  await deleteMessagesBySender(ctx, tx, realm, user, {
+    publicChannels: actions.delete_public_channel_messages === true,
+    privateChannels: actions.delete_private_channel_messages === true,
+    direct: actions.delete_direct_messages === true,
+  }, actor.user);
   if (!actions.delete_profile) return user;
   return applyUserChange(ctx, tx, realm, user, {
     fullName: `Deleted User ${user.id}`,

@@ -135,6 +135,10 @@ export interface MessageStore {
   flagsOf(userId: number, messageIds: readonly number[]): Promise<Map<number, number>>;
   /** Gives users copies of a message (for example `historical` copies); existing copies stay. */
   addRecipients(messageId: number, recipients: readonly Recipient[]): Promise<void>;
+  /** Removes users' copies of a message (users who can no longer read it after a move). */
+  removeRecipients(messageId: number, userIds: readonly number[]): Promise<void>;
+  /** IDs of the messages a user sent, ascending. */
+  idsBySender(realmId: number, senderId: number): Promise<number[]>;
   /** Sets (`on`) or clears bits on a user's copies; returns the IDs whose flags changed. */
   setFlags(userId: number, messageIds: readonly number[], mask: number, on: boolean): Promise<number[]>;
   /** Replaces the bits in `mask` of each recipient's copy (non-settable flags after an edit). */

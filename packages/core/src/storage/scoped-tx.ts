@@ -5,7 +5,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   realms: ['insert', 'update'],
   users: ['insert', 'update'],
   outbox: ['insert', 'markSent'],
-  messages: ['insert', 'update', 'delete', 'addRecipients', 'setFlags', 'replaceFlags'],
+  messages: ['insert', 'update', 'delete', 'addRecipients', 'setFlags', 'replaceFlags', 'removeRecipients'],
   reactions: ['add', 'remove'],
   streams: ['insert', 'update'],
   subscriptions: ['upsert', 'update'],

@@ -92,6 +92,13 @@ export function messageStore(q: Statements): MessageStore {
         q.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
       }
     },
+    async removeRecipients(messageId, userIds) {
+      if (userIds.length === 0) return;
+      q.run('DELETE FROM user_message WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?))', messageId, json(userIds));
+    },
+    async idsBySender(realmId, senderId) {
+      return q.all(ID, 'SELECT id FROM message WHERE sender_id = ? AND realm_id = ? ORDER BY id', senderId, realmId).map((row) => row.id);
+    },
     async setFlags(userId, messageIds, mask, on) {
       if (messageIds.length === 0) return [];
       const test = on ? `(flags & ${mask}) <> ${mask}` : `(flags & ${mask}) <> 0`;

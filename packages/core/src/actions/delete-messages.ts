@@ -1,0 +1,64 @@
+import { err, ok } from 'neverthrow';
+import { unixSeconds } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { accessMessage, readableIds } from '../messages/access.js';
+import { announceDeletion } from '../messages/delete-events.js';
+import { refreshFirstMessageIds } from '../messages/first-message.js';
+import { Audiences } from '../messages/holders.js';
+import { checkDelete } from '../messages/permissions.js';
+import { type Actor, userOperation } from '../operation.js';
+import { DeleteMessageParams } from '../schemas/message-edit.js';
+import type { Message, Realm, Tx, User } from '../storage/types.js';
+import { transactionAs } from './transaction.js';
+
+/**
+ * Deletes messages with their copies and reactions. Everyone who held them gets delete_message
+ * events after commit; the deleter only for the messages they could read (FL 457). Channels
+ * whose oldest message went get their new first_message_id.
+ */
+export async function deleteMessages(ctx: Ctx, tx: Tx, realm: Realm, messages: readonly Message[], deleter: User | null): Promise<void> {
+  if (messages.length === 0) return;
+  const audiences = await Audiences.load(tx, realm.id);
+  const streams = new Map((await tx.streams.list(realm.id)).map((s) => [s.id, s]));
+  const heldBy = await audiences.byUser(messages, streams);
+  if (deleter) {
+    const visible = await readableIds(tx, deleter, messages);
+    if (visible.length > 0) heldBy.set(deleter.id, [...new Set([...(heldBy.get(deleter.id) ?? []), ...visible])]);
+  }
+  await tx.messages.delete(realm.id, messages.map((m) => m.id));
+  announceDeletion(ctx, tx, realm, messages, heldBy);
+  await refreshFirstMessageIds(ctx, tx, realm, messages.flatMap((m) => (m.streamId === null ? [] : [m.streamId])));
+}
+
+/** Which of a user's messages the deactivation actions delete (API.md 4.14). */
+export interface SenderDeletion {
+  publicChannels: boolean;
+  privateChannels: boolean;
+  direct: boolean;
+}
+
+/** Deletes the kinds of messages `sender` sent, as a deactivation action of `deleter`. */
+export async function deleteMessagesBySender(ctx: Ctx, tx: Tx, realm: Realm, sender: User, kinds: SenderDeletion, deleter: User): Promise<void> {
+  if (!kinds.publicChannels && !kinds.privateChannels && !kinds.direct) return;
+  const streams = new Map((await tx.streams.list(realm.id)).map((s) => [s.id, s]));
+  const messages = (await tx.messages.byIds(realm.id, await tx.messages.idsBySender(realm.id, sender.id))).filter((m) => {
+    if (m.type === 'private') return kinds.direct;
+    return streams.get(m.streamId!)?.inviteOnly ? kinds.privateChannels : kinds.publicChannels;
+  });
+  await deleteMessages(ctx, tx, realm, messages, deleter);
+}
+
+/** DELETE /messages/{message_id} (SHAPES.md 6.4). */
+export const doDeleteMessage = userOperation(DeleteMessageParams, async (ctx, requester: Actor, params) =>
+  transactionAs(ctx, requester, async (tx, actor) => {
+    const access = await accessMessage(tx, actor.user, params.message_id);
+    if (access.isErr()) return err(access.error);
+    const message = access.value;
+    const sender = await tx.users.byId(actor.realm.id, message.senderId);
+    const stream = message.streamId === null ? undefined : await tx.streams.byId(actor.realm.id, message.streamId);
+    const allowed = checkDelete(ctx.config, actor.user, message, sender?.isBot ? sender.botOwnerId : null, stream, unixSeconds(ctx.clock));
+    if (allowed.isErr()) return err(allowed.error);
+    await deleteMessages(ctx, tx, actor.realm, [message], actor.user);
+    return ok({});
+  }),
+);
