@@ -37,12 +37,12 @@ it('sends a channel message with a mention and a direct message, and reads them 
 
   const page = must(await getMessages(w.ctx, w.as(bob), { anchor: 'newest', num_before: '10', num_after: '0' }));
   expect(page).toMatchObject({ found_anchor: false, found_oldest: true, found_newest: true, history_limited: false });
-  expect((page as { messages: Array<{ id: number; flags: string[] }> }).messages.map((m) => [m.id, m.flags])).toEqual([
+  expect((page as unknown as { messages: Array<{ id: number; flags: string[] }> }).messages.map((m) => [m.id, m.flags])).toEqual([
     [1, ['mentioned']],
     [2, ['read']],
   ]);
   const unread = must(await getMessages(w.ctx, w.as(bob), { anchor: 'oldest', num_before: '0', num_after: '10', narrow: '[["is","unread"]]' }));
-  expect((unread as { messages: Array<{ id: number }> }).messages.map((m) => m.id)).toEqual([1]);
+  expect((unread as unknown as { messages: Array<{ id: number }> }).messages.map((m) => m.id)).toEqual([1]);
 
   const registered = must(await doRegister(w.ctx, w.as(bob), { fetch_event_types: '["message","update_message_flags"]' })) as Record<string, unknown>;
   expect(registered.max_message_id).toBe(2);

@@ -5,6 +5,7 @@
  * erring towards delivering, as a client filters again.
  */
 import type { ApiEvent } from '../events/types.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from './normalize.js';
 
 type Pair = readonly [string, string];
 
@@ -28,7 +29,8 @@ function termMatches(operator: string, operand: string, message: Record<string, 
       return isStream && (String(message.stream_id) === operand || String(message.display_recipient).toLowerCase() === lower);
     case 'topic':
     case 'subject':
-      return isStream && String(message.subject).toLowerCase() === lower;
+      // The empty topic reaches a queue as "" or as its display name, and a narrow may name it either way.
+      return isStream && topicKey(String(message.subject)) === topicKey(operand);
     case 'sender':
       return String(message.sender_id) === operand || String(message.sender_email).toLowerCase() === lower;
     case 'is':
@@ -70,3 +72,8 @@ function termMatches(operator: string, operand: string, message: Record<string, 
       return true;
   }
 }
+
+const topicKey = (topic: string) => {
+  const key = topic.trim().toLowerCase();
+  return key === EMPTY_TOPIC_DISPLAY_NAME || key === '(no topic)' ? '' : key;
+};

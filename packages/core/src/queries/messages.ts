@@ -2,6 +2,8 @@ import { err, ok } from 'neverthrow';
 import { badRequest, missingArgument } from '../errors.js';
 import { resolveAnchor } from '../messages/anchor.js';
 import { formatMessage } from '../messages/format.js';
+import { highlightHtml, highlightTopic, searchWords } from '../messages/highlight.js';
+import { topicForClient } from '../messages/normalize.js';
 import { canonicalNarrow } from '../messages/narrow.js';
 import { narrowContextFor, readableBy } from '../messages/readable.js';
 import { resolveNarrow } from '../messages/resolve-narrow.js';
@@ -53,7 +55,7 @@ export async function formatForViewer(
 /** GET /messages (SHAPES.md 6.1). */
 export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: Actor, params) => {
   if (params.message_ids) {
-    const clashing = (['anchor', 'num_before', 'num_after', 'use_first_unread_anchor'] as const).filter((name) => params[name] !== undefined);
+    const clashing = (['anchor', 'include_anchor', 'num_before', 'num_after', 'use_first_unread_anchor'] as const).filter((name) => params[name] !== undefined);
     if (clashing.length > 0) {
       const names = ['message_ids', ...clashing].join(', ');
       return err(badRequest(`Unsupported parameter combination: ${names}`, { parameters: names }));
@@ -70,12 +72,17 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     const readable = await readableBy(tx, actor.user);
     const conditions = await resolveNarrow(terms.value, narrowContextFor(tx, actor.realm, actor.user, readable));
     if (conditions.isErr()) return err(conditions.error);
-    const format = (messages: Message[]) =>
-      formatForViewer(tx, actor.realm, actor.user, messages, readable.allStreams, {
+    const words = searchWords(terms.value);
+    const format = async (messages: Message[]): Promise<Record<string, unknown>[]> => {
+      const records = await formatForViewer(tx, actor.realm, actor.user, messages, readable.allStreams, {
         applyMarkdown: params.apply_markdown,
         clientGravatar: params.client_gravatar,
         emptyTopicName: params.allow_empty_topic_name,
       });
+      // A search narrow adds the highlights to each message (SHAPES.md 5.1).
+      if (words.length === 0) return records;
+      return records.map((record, i) => ({ ...record, ...highlights(messages[i]!, words, params.allow_empty_topic_name) }));
+    };
 
     if (params.message_ids) {
       const visible: number[] = [];
@@ -88,7 +95,7 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     if (anchor.isErr()) return err(anchor.error);
     const window = await tx.messages.window(readable.scope, conditions.value, {
       anchor: anchor.value,
-      includeAnchor: params.include_anchor,
+      includeAnchor: params.include_anchor ?? true,
       numBefore: params.num_before!,
       numAfter: params.num_after!,
     });
@@ -116,7 +123,8 @@ export const getMessage = userOperation(GetMessageParams, async (ctx, actor: Act
       clientGravatar: false,
       emptyTopicName: params.allow_empty_topic_name,
     });
-    return ok({ raw_content: message.content, message: record });
+    // One message in, one record out.
+    return ok({ raw_content: message.content, message: record! });
   }),
 );
 
@@ -126,21 +134,24 @@ export const getMatchesNarrow = userOperation(MatchesNarrowParams, async (ctx, a
   if (terms.isErr()) return err(terms.error);
   return ctx.storage.read(async (tx) => {
     const readable = await readableBy(tx, actor.user);
-    const conditions = await resolveNarrow(terms.value, {
-      tx,
-      realm: actor.realm,
-      viewer: actor.user,
-      visibleStreams: readable.visibleStreams,
-      publicStreamIds: readable.publicStreamIds,
-    });
+    const conditions = await resolveNarrow(terms.value, narrowContextFor(tx, actor.realm, actor.user, readable));
     if (conditions.isErr()) return err(conditions.error);
+    const words = searchWords(terms.value);
     const messages: Record<string, { match_content: string; match_subject: string }> = {};
     for (const id of params.msg_ids) {
       if (!(await tx.messages.matches(readable.scope, conditions.value, id))) continue;
       const message = (await tx.messages.byId(actor.realm.id, id))!;
-      messages[String(id)] = { match_content: message.renderedContent, match_subject: message.topic };
+      // Without a search the content as rendered and the topic HTML-escaped, as the reference answers.
+      messages[String(id)] = { match_content: highlightHtml(message.renderedContent, words), match_subject: highlightTopic(message.topic, words) };
     }
     return ok({ messages });
   });
 });
 
+/** `match_content` and `match_subject` of a message found by a search narrow. */
+function highlights(message: Message, words: readonly string[], emptyTopicName: boolean) {
+  return {
+    match_content: highlightHtml(message.renderedContent, words),
+    match_subject: highlightTopic(message.type === 'stream' ? topicForClient(message.topic, emptyTopicName) : '', words),
+  };
+}

@@ -17,7 +17,8 @@ export const SendMessageParams = type({
 export const GetMessagesParams = type({
   anchor: optional(Str),
   anchor_date: optional(Str),
-  include_anchor: defaulted(JsonBool, true),
+  /** Optional rather than defaulted: sending it with message_ids is an error. Default true. */
+  include_anchor: optional(JsonBool),
   num_before: optional(json(IntRange(0, Number.MAX_SAFE_INTEGER))),
   num_after: optional(json(IntRange(0, Number.MAX_SAFE_INTEGER))),
   narrow: defaulted(NarrowParam, []),
