@@ -7,6 +7,7 @@ import type { Storage, Tx } from '@teamchat/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { err, ok } from './core-deps.js';
 import { describeChannelStores } from './channels.case.js';
+import { describeRealmEmojiStore } from './emoji.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -226,6 +227,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     });
 
     describeChannelStores(() => storage);
+    describeRealmEmojiStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

@@ -13,7 +13,8 @@ import { err, ok, type Result } from 'neverthrow';
 import { readBasicCredentials } from './auth.js';
 import { ignoredParameters, readParams } from './params.js';
 import { failure, success } from './respond.js';
-import { type AnyOperation, type Method, ROUTES, type Route } from './routes.js';
+import { serveFile } from './files.js';
+import { type AnyOperation, FILE_ROUTES, type Method, ROUTES, type Route } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -39,6 +40,10 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
   for (const route of ROUTES) {
     const path = API_PREFIX + route.path.replace(/\{(\w+)\}/g, ':$1');
     app.all(path, (event) => dispatch(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
+  }
+  for (const route of FILE_ROUTES) {
+    const path = route.path.replace(/\{(\w+)\}/g, ':$1');
+    app.all(path, (event) => serveFile(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
   }
   app.all('/**', () => failure(notFound()));
   return app;

@@ -4,10 +4,11 @@
  * then the query string (a name in both takes the body's value; a repeated name, its last value).
  * Only form bodies are read, as the reference does: other content types contribute nothing.
  */
-import { type ApiError, badRequest, payloadTooLarge } from '@teamchat/core';
+import { type ApiError, badRequest, payloadTooLarge, type UploadedFile } from '@teamchat/core';
 import { err, ok, type Result } from 'neverthrow';
 
-export type Params = Record<string, string | File>;
+/** Form text, or a file part handed to the core as bytes with its name and type. */
+export type Params = Record<string, string | UploadedFile>;
 
 export async function readParams(request: Request, query: string, limitBytes: number): Promise<Result<Params, ApiError>> {
   const params: Params = {};
@@ -31,7 +32,7 @@ async function decodeBody(type: string, bytes: Uint8Array, contentType: string):
     try {
       const form = await new Response(bytes as unknown as BodyInit, { headers: { 'content-type': contentType } }).formData();
       const params: Params = {};
-      for (const [name, value] of form) params[name] = value;
+      for (const [name, value] of form) params[name] = typeof value === 'string' ? value : await uploadedFile(value);
       return ok(params);
     } catch {
       return err(badRequest('Malformed multipart request body'));
@@ -67,11 +68,17 @@ async function readLimited(request: Request, limit: number): Promise<Result<Uint
 
 /**
  * Parameters the operation does not declare, sorted, for `ignored_parameters_unsupported`.
- * `client` is consumed by every endpoint (it names the calling client).
+ * `client` is consumed by every endpoint (it names the calling client). Files are never listed:
+ * the reference reads them apart from the form fields, whatever their field name.
  */
 export function ignoredParameters(params: Params, declared: readonly string[]): string[] {
   const known = new Set([...declared, 'client']);
   return Object.keys(params)
-    .filter((name) => !known.has(name))
+    .filter((name) => !known.has(name) && typeof params[name] === 'string')
     .sort();
+}
+
+/** A multipart file part as the core's transport-neutral upload. */
+async function uploadedFile(file: File): Promise<UploadedFile> {
+  return { filename: file.name, contentType: file.type, bytes: new Uint8Array(await file.arrayBuffer()) };
 }

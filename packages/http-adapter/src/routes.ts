@@ -3,6 +3,13 @@
  * `{name}` placeholders; handlers only decode the transport and call the core operation.
  */
 import {
+  doAddReaction,
+  doRemoveReaction,
+  doAddRealmEmoji,
+  doDeactivateRealmEmoji,
+  getRealmEmoji,
+  getRealmEmojiImage,
+  type EmojiImage,
   doUpdateMessage,
   doDeleteMessage,
   doDeleteTopic,
@@ -88,4 +95,17 @@ export const ROUTES: readonly Route[] = [
   { path: '/messages/{message_id}/typing', methods: { POST: doSendEditTyping } },
   { path: '/streams/{stream_id}/delete_topic', methods: { POST: doDeleteTopic } },
   { path: '/users/me/{stream_id}/topics', methods: { GET: getStreamTopics } },
+  { path: '/messages/{message_id}/reactions', methods: { POST: doAddReaction, DELETE: doRemoveReaction } },
+  { path: '/realm/emoji', methods: { GET: getRealmEmoji } },
+  { path: '/realm/emoji/{emoji_name}', methods: { POST: doAddRealmEmoji, DELETE: doDeactivateRealmEmoji } },
+];
+
+/** A route outside /api/v1 that answers GET with a file: a public operation giving bytes and their type. */
+export interface FileRoute {
+  path: string;
+  operation: Operation<unknown, EmojiImage>;
+}
+
+export const FILE_ROUTES: readonly FileRoute[] = [
+  { path: '/user_avatars/{realm_id}/emoji/images/{file}', operation: getRealmEmojiImage as Operation<unknown, EmojiImage> },
 ];

@@ -54,7 +54,8 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     const subscribed = new Set(subscriptions.filter((s) => s.active).map((s) => s.streamId));
     const linkable = streams.filter((s) => !s.isArchived && hasContentAccess(sender, s, subscribed.has(s.id)));
     const now = ctx.clock.now();
-    const rendered = renderMessage(content.value, renderContextFor(realm, users, linkable, new Date(now)));
+    const realmEmoji = await tx.realmEmoji.list(realm.id);
+    const rendered = renderMessage(content.value, renderContextFor(realm, users, linkable, new Date(now), realmEmoji));
 
     const t = target.value;
     const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);

@@ -26,26 +26,42 @@ export interface EmojiRequest {
  */
 export function checkEmojiRequest(request: EmojiRequest, realmEmoji: RealmEmojiLookup): Result<EmojiRef, ApiError> {
   const { emoji_name, emoji_code, reaction_type } = request;
-  switch (reaction_type) {
+  const code = checkEmojiCode(emoji_code, reaction_type, realmEmoji);
+  if (code.isErr()) return err(code.error);
+  switch (code.value) {
     case 'realm_emoji': {
-      const emoji = realmEmoji.byId(emoji_code);
-      if (!emoji) return err(badRequest('Invalid custom emoji.'));
+      const emoji = realmEmoji.byId(emoji_code)!;
       if (emoji.name !== emoji_name) return err(badRequest('Invalid custom emoji name.'));
       if (emoji.deactivated) return err(badRequest('This custom emoji has been deactivated.'));
       break;
     }
     case 'service_extra_emoji':
-      if (!Object.values(SERVICE_EXTRA_EMOJI).includes(emoji_code)) return err(invalidCode());
       if (emoji_name !== emoji_code) return err(invalidName());
       break;
     case 'unicode_emoji':
-      if (!isValidEmojiCode(emoji_code)) return err(invalidCode());
       if (unicodeEmojiByName(emoji_name) !== emoji_code) return err(invalidName());
       break;
+  }
+  return ok({ emoji_name, emoji_code, reaction_type: code.value });
+}
+
+/**
+ * Whether a code names an emoji of the type, whatever the name: a unicode code in the table, the
+ * ID of one of the realm's custom emoji (deactivated ones too), or an extra emoji's code.
+ * Returns the type, narrowed. The first checks of `checkEmojiRequest`, and all that removing a
+ * reaction checks of the code a client sends.
+ */
+export function checkEmojiCode(code: string, type: string, realmEmoji: RealmEmojiLookup): Result<ReactionType, ApiError> {
+  switch (type) {
+    case 'realm_emoji':
+      return realmEmoji.byId(code) ? ok(type) : err(badRequest('Invalid custom emoji.'));
+    case 'service_extra_emoji':
+      return Object.values(SERVICE_EXTRA_EMOJI).includes(code) ? ok(type) : err(invalidCode());
+    case 'unicode_emoji':
+      return isValidEmojiCode(code) ? ok(type) : err(invalidCode());
     default:
       return err(badRequest('Invalid emoji type.'));
   }
-  return ok({ emoji_name, emoji_code, reaction_type });
 }
 
 /**

@@ -10,5 +10,5 @@ export {
   SERVICE_EXTRA_EMOJI,
   realmEmojiLookup,
 } from './types.js';
-export { type EmojiRequest, checkEmojiRequest, resolveEmojiByName } from './check.js';
+export { type EmojiRequest, checkEmojiCode, checkEmojiRequest, resolveEmojiByName } from './check.js';
 export { checkCustomEmojiName } from './custom-name.js';

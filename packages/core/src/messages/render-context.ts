@@ -1,17 +1,26 @@
 import { unicodeEmojiByCode, unicodeEmojiByName } from '../emoji/index.js';
 import type { RenderContext } from '../markdown/index.js';
-import type { Realm, Stream, User } from '../storage/types.js';
+import { realmEmojiUrl } from '../format/realm-emoji.js';
+import type { Realm, RealmEmoji, Stream, User } from '../storage/types.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from './normalize.js';
 
 /**
  * The renderer's view of a realm for one sender: who can be mentioned, which channels can be
  * linked (those the sender may see), and the emoji. Built from one read of the realm.
+ * `realmEmoji` are the realm's custom emoji (deactivated ones are skipped here).
  */
-export function renderContextFor(realm: Realm, users: readonly User[], channels: readonly Stream[], now: Date): RenderContext {
+export function renderContextFor(
+  realm: Realm,
+  users: readonly User[],
+  channels: readonly Stream[],
+  now: Date,
+  realmEmoji: readonly RealmEmoji[] = [],
+): RenderContext {
   const byName = new Map<string, User>();
   for (const user of users) if (!byName.has(user.fullName.toLowerCase())) byName.set(user.fullName.toLowerCase(), user);
   const byId = new Map(users.map((u) => [u.id, u]));
   const channelsByName = new Map(channels.map((s) => [s.name, s]));
+  const customEmoji = new Map(realmEmoji.filter((e) => !e.deactivated).map((e) => [e.name, e]));
   const mentionable = (user: User | undefined) => (user ? { id: user.id, fullName: user.fullName, isActive: user.isActive } : null);
   return {
     realmUrl: realm.url,
@@ -23,7 +32,10 @@ export function renderContextFor(realm: Realm, users: readonly User[], channels:
       return stream ? { id: stream.id, name: stream.name } : null;
     },
     linkifiers: [],
+    // The reference's order: an active custom emoji shadows the extra and unicode emoji of its name.
     emojiByName: (name) => {
+      const custom = customEmoji.get(name);
+      if (custom) return { kind: 'image', url: realmEmojiUrl(custom) };
       if (name === 'zulip') return { kind: 'image', url: '/static/generated/emoji/images/emoji/unicode/zulip.png' };
       const code = unicodeEmojiByName(name);
       return code ? { kind: 'unicode', code } : null;

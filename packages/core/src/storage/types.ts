@@ -16,10 +16,13 @@
 import type { Result } from 'neverthrow';
 import type { DefaultStreamStore, StreamStore, SubscriptionStore } from './channel-types.js';
 import type { MessageStore, ReactionStore } from './message-types.js';
+import type { RealmEmojiStore } from './emoji-types.js';
 
 export * from './message-types.js';
 
 export * from './channel-types.js';
+
+export * from './emoji-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -160,6 +163,7 @@ export interface Stores {
   defaultStreams: DefaultStreamStore;
   messages: MessageStore;
   reactions: ReactionStore;
+  realmEmoji: RealmEmojiStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

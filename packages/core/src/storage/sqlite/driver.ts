@@ -8,6 +8,7 @@ import { MIGRATIONS } from './migrations.js';
 import { statementCache } from './statements.js';
 import { defaultStreamStore, streamStore, subscriptionStore } from './channel-stores.js';
 import { messageStore, reactionStore } from './message-stores.js';
+import { realmEmojiStore } from './emoji-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -54,6 +55,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     outbox: outboxStore(statements),
     messages: messageStore(statements),
     reactions: reactionStore(statements),
+    realmEmoji: realmEmojiStore(statements),
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),
     defaultStreams: defaultStreamStore(statements),

@@ -5,6 +5,7 @@
  */
 import { CHANNELS_MIGRATION } from './channel-schema.js';
 import { MESSAGES_MIGRATION } from './message-schema.js';
+import { REALM_EMOJI_MIGRATION } from './emoji-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -68,4 +69,5 @@ export const MIGRATIONS: readonly string[] = [
   `,
   /* 3: messages, recipients' copies with flags, reactions, full-text index */ MESSAGES_MIGRATION,
   /* 4: channels, subscriptions, default channels */ CHANNELS_MIGRATION,
+  /* 5: custom emoji and their images */ REALM_EMOJI_MIGRATION,
 ];
