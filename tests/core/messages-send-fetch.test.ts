@@ -36,7 +36,8 @@ it('sends a channel message with a mention and a direct message, and reads them 
   expect(dm).toEqual({ id: 2, message_url: 'http://chat.example.com/#narrow/dm/1,2-dm/near/2', message_link: 'http://chat.example.com/#narrow/dm/1,2-dm/near/2' });
 
   const page = must(await getMessages(w.ctx, w.as(bob), { anchor: 'newest', num_before: '10', num_after: '0' }));
-  expect(page).toMatchObject({ found_anchor: false, found_oldest: true, found_newest: true, history_limited: false });
+  // "newest" resolves to the reference's LARGER_THAN_MAX_MESSAGE_ID.
+  expect(page).toMatchObject({ anchor: 10_000_000_000_000_000, found_anchor: false, found_oldest: true, found_newest: true, history_limited: false });
   expect((page as unknown as { messages: Array<{ id: number; flags: string[] }> }).messages.map((m) => [m.id, m.flags])).toEqual([
     [1, ['mentioned']],
     [2, ['read']],
@@ -55,4 +56,20 @@ it('sends a channel message with a mention and a direct message, and reads them 
     old_unreads_missing: false,
   });
   expect(must(await getMessage(w.ctx, w.as(w.owner), { message_id: '2' }))).toMatchObject({ raw_content: 'psst', message: { id: 2, type: 'private' } });
+});
+
+it('reads a public channel message the user never received, through GET /messages/{id} and message_ids', async () => {
+  const w = await makeWorld({ config: { timers: false } });
+  const carol = await w.addUser({ email: 'carol@example.com', fullName: 'Carol' });
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"announce"}]' }));
+  const sent = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'stream', to: 'announce', topic: 'news', content: 'big news' })) as { id: number };
+  const single = must(await getMessage(w.ctx, w.as(carol), { message_id: String(sent.id) })) as { message: { id: number; flags: string[] } };
+  expect(single.message).toMatchObject({ id: sent.id, flags: ['read', 'historical'] });
+  const byIds = must(await getMessages(w.ctx, w.as(carol), { message_ids: `[${sent.id}]` })) as { messages: Array<{ id: number }> };
+  expect(byIds.messages.map((m) => m.id)).toEqual([sent.id]);
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true' }));
+  const secret = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'stream', to: 'secret', topic: 'x', content: 'hush' })) as { id: number };
+  expect((await getMessage(w.ctx, w.as(carol), { message_id: String(secret.id) }))._unsafeUnwrapErr()).toMatchObject({ msg: 'Invalid message(s)' });
+  const hidden = must(await getMessages(w.ctx, w.as(carol), { message_ids: `[${secret.id}]` })) as { messages: unknown[] };
+  expect(hidden.messages).toEqual([]);
 });

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest } from '../errors.js';
-import { readableBy } from '../queries/messages.js';
+import { readableBy } from './readable.js';
 import type { Message, Tx, User } from '../storage/types.js';
 
 export const invalidMessage = () => badRequest('Invalid message(s)');

@@ -2,8 +2,8 @@ import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest, missingArgument } from '../errors.js';
 import { FLAG_BITS, type MessageCondition, type MessageScope, type Tx } from '../storage/types.js';
 
-/** Larger than any message ID: the anchor "newest". */
-export const NEWEST = Number.MAX_SAFE_INTEGER;
+/** The reference's LARGER_THAN_MAX_MESSAGE_ID: the anchor "newest" resolves to it. */
+export const NEWEST = 10_000_000_000_000_000;
 
 /** The anchor parameters GET /messages and POST /messages/flags/narrow share. */
 export interface AnchorParams {

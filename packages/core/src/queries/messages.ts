@@ -1,6 +1,7 @@
 import { err, ok } from 'neverthrow';
 import { badRequest, missingArgument } from '../errors.js';
 import { resolveAnchor } from '../messages/anchor.js';
+import { accessMessage } from '../messages/access.js';
 import { formatMessage } from '../messages/format.js';
 import { highlightHtml, highlightTopic, searchWords } from '../messages/highlight.js';
 import { topicForClient } from '../messages/normalize.js';
@@ -86,7 +87,11 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
 
     if (params.message_ids) {
       const visible: number[] = [];
-      for (const id of params.message_ids) if (await tx.messages.matches(readable.scope, conditions.value, id)) visible.push(id);
+      for (const message of await tx.messages.byIds(actor.realm.id, params.message_ids)) {
+        // Naming the message's channel lets its shared history count, not only the user's copies.
+        const channel = message.streamId === null ? [] : [{ kind: 'stream' as const, streamId: message.streamId, negated: false }];
+        if (await tx.messages.matches(readable.scope, [...channel, ...conditions.value], message.id)) visible.push(message.id);
+      }
       const messages = await tx.messages.byIds(actor.realm.id, visible);
       return ok({ messages: await format(messages), history_limited: false });
     }
@@ -115,9 +120,9 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
 export const getMessage = userOperation(GetMessageParams, async (ctx, actor: Actor, params) =>
   ctx.storage.read(async (tx) => {
     const readable = await readableBy(tx, actor.user);
-    const visible = await tx.messages.matches(readable.scope, [], params.message_id);
-    const message = visible ? await tx.messages.byId(actor.realm.id, params.message_id) : undefined;
-    if (!message) return err(badRequest('Invalid message(s)'));
+    const access = await accessMessage(tx, actor.user, params.message_id);
+    if (access.isErr()) return err(access.error);
+    const message = access.value;
     const [record] = await formatForViewer(tx, actor.realm, actor.user, [message], readable.allStreams, {
       applyMarkdown: params.apply_markdown,
       clientGravatar: false,
