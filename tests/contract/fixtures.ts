@@ -152,6 +152,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       outbox: wrap(tx.outbox),
       messages: wrap(tx.messages),
       reactions: wrap(tx.reactions),
+      alertWords: wrap(tx.alertWords),
       realmEmoji: wrap(tx.realmEmoji),
       streams: wrap(tx.streams),
       subscriptions: wrap(tx.subscriptions),

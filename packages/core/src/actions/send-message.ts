@@ -1,11 +1,14 @@
 import { err, ok, type Result } from 'neverthrow';
 import { hasContentAccess, canPostToChannel } from '../access/channel-rules.js';
 import { activeUsers, metadataAudience } from '../access/channels.js';
+import { isGuest } from '../access/roles.js';
 import { announceStreamUpdate } from './channel-events.js';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { apiEmail } from '../format/user.js';
 import { renderMessage } from '../markdown/index.js';
+import { contentFlags, topicSenders } from '../messages/content-flags.js';
+import { channelIndicator, directRecipients } from '../messages/addressee.js';
 import { announceMessage } from '../messages/message-events.js';
 import { dmKeyOf, normalizeContent, normalizeTopic } from '../messages/normalize.js';
 import { renderContextFor } from '../messages/render-context.js';
@@ -19,14 +22,6 @@ type Target =
   | { kind: 'stream'; stream: Stream; topic: string; recipientIds: number[] }
   | { kind: 'private'; participants: User[] };
 
-/** `to` as sent: a channel name or ID, or user IDs / emails (JSON list or comma-separated). */
-function parseTo(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
 
 /**
  * POST /messages (SHAPES.md 6.2): a channel message to a topic, or a direct message. Each
@@ -45,8 +40,8 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     const { realm, user: sender } = actor;
     const users = await tx.users.list(realm.id);
     const target = channel
-      ? await channelTarget(ctx, tx, sender, parseTo(params.to), params.topic ?? params.subject)
-      : directTarget(realm, sender, users, parseTo(params.to));
+      ? await channelTarget(ctx, tx, sender, params.to, params.topic ?? params.subject)
+      : directTarget(realm, sender, users, params.to);
     if (target.isErr()) return err(target.error);
 
     const streams = await tx.streams.list(realm.id);
@@ -60,17 +55,11 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     const t = target.value;
     const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
     const topicParticipants = t.kind === 'stream' && rendered.wildcards.topic ? await topicSenders(tx, realm, t.stream.id, t.topic) : new Set<number>();
-    const flagsByUser = new Map<number, number>();
-    for (const userId of new Set([...recipientIds, sender.id])) {
-      let flags = 0;
-      if (userId === sender.id && params.read_by_sender !== false) flags |= FLAG_BITS.read;
-      if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BITS.mentioned;
-      if (t.kind === 'stream' && rendered.wildcards.stream) flags |= FLAG_BITS.stream_wildcard_mentioned;
-      if (t.kind === 'stream' && rendered.wildcards.topic && (topicParticipants.has(userId) || userId === sender.id)) {
-        flags |= FLAG_BITS.topic_wildcard_mentioned;
-      }
-      flagsByUser.set(userId, flags);
-    }
+    const copyHolders = [...new Set([...recipientIds, sender.id])];
+    // Each recipient's own alert words (the sender's too: the reference flags them as well).
+    const alert = { content: content.value, words: await tx.alertWords.forUsers(realm.id, copyHolders) };
+    const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert });
+    if (params.read_by_sender !== false) flagsByUser.set(sender.id, flagsByUser.get(sender.id)! | FLAG_BITS.read);
 
     const dmKey = t.kind === 'private' ? dmKeyOf(recipientIds) : null;
     const message = await tx.messages.insert(
@@ -107,7 +96,11 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
       message,
       { realm, users: byId, streamNames: new Map(streams.map((s) => [s.id, s.name])), dmConversationIds, topicLinks: () => [] },
       flagsByUser,
-      { localEcho },
+      {
+        localEcho,
+        // Queues registered with all_public_streams see every public channel's messages.
+        publicAudience: t.kind === 'stream' && !t.stream.inviteOnly ? users.filter((u) => u.isActive && !isGuest(u)).map((u) => u.id) : [],
+      },
     );
 
     if (t.kind === 'stream') {
@@ -120,24 +113,29 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
   });
 });
 
-async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: unknown, rawTopic: string | undefined): Promise<Result<Target, ApiError>> {
-  const single = Array.isArray(to) && to.length === 1 ? to[0] : to;
+/**
+ * The channel and topic of a channel message. A channel the sender may not read answers exactly
+ * as a missing one, so that private channels stay invisible.
+ */
+async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, rawTopic: string | undefined): Promise<Result<Target, ApiError>> {
+  const indicator = channelIndicator(to);
+  if (indicator.isErr()) return err(indicator.error);
   let stream: Stream | undefined;
   let missing: ApiError;
-  if (typeof single === 'number' && Number.isSafeInteger(single)) {
-    stream = await tx.streams.byId(sender.realmId, single);
-    missing = new ApiError('STREAM_DOES_NOT_EXIST', `Channel with ID '${single}' does not exist`, { stream_id: single });
-  } else if (typeof single === 'string' && single.trim() !== '') {
-    stream = await tx.streams.byName(sender.realmId, single.trim());
-    missing = new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${single.trim()}' does not exist`, { stream: single.trim() });
+  if (typeof indicator.value === 'number') {
+    const id = indicator.value;
+    stream = await tx.streams.byId(sender.realmId, id);
+    missing = new ApiError('STREAM_DOES_NOT_EXIST', `Channel with ID '${id}' does not exist`, { stream_id: id });
   } else {
-    return err(badRequest('Invalid channel name'));
+    const name = indicator.value.trim();
+    if (name === '') return err(badRequest("Channel name can't be empty."));
+    stream = await tx.streams.byName(sender.realmId, name);
+    missing = new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, { stream: name });
   }
   const subscription = stream ? await tx.subscriptions.get(sender.realmId, sender.id, stream.id) : undefined;
   if (!stream || !hasContentAccess(sender, stream, subscription?.active === true)) return err(missing);
-  if (stream.isArchived || !canPostToChannel(sender, stream)) {
-    return err(badRequest(`You do not have permission to post in this channel.`));
-  }
+  if (stream.isArchived) return err(badRequest(`Not authorized to send to channel '${stream.name}'`));
+  if (!canPostToChannel(sender, stream)) return err(badRequest('You do not have permission to post in this channel.'));
   if (rawTopic === undefined) return err(badRequest('Missing topic'));
   const topic = normalizeTopic(rawTopic, ctx.config);
   if (topic.isErr()) return err(topic.error);
@@ -148,30 +146,35 @@ async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: unknown, rawTop
   return ok({ kind: 'stream', stream, topic: topic.value, recipientIds });
 }
 
-function directTarget(realm: Realm, sender: User, users: readonly User[], to: unknown): Result<Target, ApiError> {
-  const entries = Array.isArray(to) ? to : typeof to === 'number' ? [to] : String(to).split(',').map((s) => s.trim()).filter(Boolean);
-  if (entries.length === 0) return err(badRequest('Message must have recipients'));
-  const participants = new Map<number, User>([[sender.id, sender]]);
-  for (const entry of entries) {
-    let user: User | undefined;
-    if (typeof entry === 'number') {
-      user = users.find((u) => u.id === entry);
-      if (!user) return err(badRequest(`Invalid user ID ${entry}`));
-    } else {
-      const email = String(entry).toLowerCase();
-      user = users.find((u) => u.deliveryEmail.toLowerCase() === email || apiEmail(realm, u).toLowerCase() === email);
-      if (!user) return err(badRequest(`Invalid email '${entry}'`));
+/**
+ * The participants of a direct message, the sender included. Emails are matched against the
+ * email each user shows through the API, so a hidden real address cannot be probed.
+ */
+function directTarget(realm: Realm, sender: User, users: readonly User[], to: string): Result<Target, ApiError> {
+  const recipients = directRecipients(to);
+  if (recipients.isErr()) return err(recipients.error);
+  const wanted = recipients.value;
+  if (('ids' in wanted ? wanted.ids : wanted.emails).length === 0) return err(badRequest('Message must have recipients'));
+  const found: User[] = [];
+  if ('ids' in wanted) {
+    for (const id of wanted.ids) {
+      const user = users.find((u) => u.id === id);
+      if (!user) return err(badRequest(`Invalid user ID ${id}`));
+      found.push(user);
     }
+  } else {
+    for (const email of wanted.emails) {
+      const user = users.find((u) => apiEmail(realm, u).toLowerCase() === email.toLowerCase());
+      if (!user) return err(badRequest(`Invalid email '${email}'`));
+      found.push(user);
+    }
+  }
+  const participants = new Map<number, User>([[sender.id, sender]]);
+  for (const user of found) {
     if (!user.isActive) return err(badRequest(`'${apiEmail(realm, user)}' is no longer using Zulip.`));
     participants.set(user.id, user);
   }
   return ok({ kind: 'private', participants: [...participants.values()].sort((a, b) => a.id - b.id) });
-}
-
-/** Who has sent to the topic: they are the audience of @**topic**. */
-async function topicSenders(tx: Tx, realm: Realm, streamId: number, topic: string): Promise<Set<number>> {
-  const ids = await tx.messages.topicMessageIds(realm.id, streamId, topic);
-  return new Set((await tx.messages.byIds(realm.id, ids)).map((m) => m.senderId));
 }
 
 /** A channel's first message: `first_message_id` is recorded and announced (FL 256). */

@@ -140,7 +140,8 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
     };
     const copies = (await tx.messages.recipients(target.id)).map((c) => c.userId);
     const participants = from && rendered.wildcards.topic ? await topicSenders(tx, realm, from.id, target.topic) : new Set<number>();
-    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants }));
+    const alert = { content: request.content, words: await tx.alertWords.forUsers(realm.id, copies) };
+    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants, alert }));
   }
   if (moving) {
     const topicChanged = request.topic !== undefined;

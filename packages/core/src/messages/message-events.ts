@@ -10,7 +10,15 @@ import { formatMessage, type MessageView } from './format.js';
 export interface MessageEventOptions {
   /** The sender's queue that should get `local_message_id` (POST /messages queue_id + local_id). */
   localEcho?: { queueId: string; localId: string };
+  /**
+   * Users without a copy who may read the channel's history (a public channel's non-guest
+   * members): their queues registered with all_public_streams get the message, with no flags.
+   */
+  publicAudience?: readonly number[];
 }
+
+/** Marks the event for all_public_streams queues only; the rule below strips it. */
+const PUBLIC_ONLY = 'all_public_streams_only';
 
 /**
  * `message` events for a new message: each recipient gets the message with their own flags,
@@ -53,9 +61,23 @@ export function announceMessage(
       }),
     });
   }
+  const publicAudience = (options.publicAudience ?? []).filter((id) => !flagsByUser.has(id));
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: publicAudience,
+    event: { type: 'message', message: formatted(DEFAULT_SHAPE), flags: [], [PUBLIC_ONLY]: true },
+    shape: (queue) => ({ type: 'message', message: formatted(queue), flags: [], [PUBLIC_ONLY]: true }),
+  });
 }
 
 const DEFAULT_SHAPE = { applyMarkdown: true, clientGravatar: false, capabilities: new Set() } as unknown as QueueOptions;
 
 /** A queue registered with a narrow receives only the messages that match it. */
-defineEventRule('message', { accepts: (queue, event) => messageMatchesNarrow(queue.options.narrow, event) });
+defineEventRule('message', {
+  accepts: (queue, event) => (!event[PUBLIC_ONLY] || queue.options.allPublicStreams) && messageMatchesNarrow(queue.options.narrow, event),
+  shape: (_queue, event) => {
+    if (!event[PUBLIC_ONLY]) return event;
+    const { [PUBLIC_ONLY]: _marker, ...rest } = event;
+    return rest as typeof event;
+  },
+});

@@ -6,12 +6,15 @@ import { type ApiError, badRequest } from '../errors.js';
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
 
 /**
- * Message content as stored: trailing whitespace removed, refused when empty or holding NUL
- * bytes, and cut to max_message_length code points with the reference's marker.
+ * Message content as stored: trailing whitespace and leading newlines removed, refused when
+ * empty or holding NUL bytes, and cut to max_message_length code points with the reference's
+ * marker.
  */
 export function normalizeContent(content: string, config: ServerConfig): Result<string, ApiError> {
-  const text = content.trimEnd();
-  if (text.trim() === '') return err(badRequest('Message must not be empty'));
+  // The reference's normalize_body: trailing whitespace and leading blank lines go (leading
+  // spaces stay: they can be Markdown).
+  const text = content.trimEnd().replace(/^\n+/, '');
+  if (text === '') return err(badRequest('Message must not be empty'));
   if (text.includes('\0')) return err(badRequest('Message must not contain null bytes'));
   const points = [...text];
   if (points.length <= config.maxMessageLength) return ok(text);

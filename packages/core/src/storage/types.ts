@@ -16,11 +16,14 @@
 import type { Result } from 'neverthrow';
 import type { DefaultStreamStore, StreamStore, SubscriptionStore } from './channel-types.js';
 import type { MessageStore, ReactionStore } from './message-types.js';
+import type { AlertWordStore } from './alert-word-types.js';
 import type { RealmEmojiStore } from './emoji-types.js';
 
 export * from './message-types.js';
 
 export * from './channel-types.js';
+
+export * from './alert-word-types.js';
 
 export * from './emoji-types.js';
 
@@ -163,6 +166,7 @@ export interface Stores {
   defaultStreams: DefaultStreamStore;
   messages: MessageStore;
   reactions: ReactionStore;
+  alertWords: AlertWordStore;
   realmEmoji: RealmEmojiStore;
 }
 

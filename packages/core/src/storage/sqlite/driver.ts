@@ -8,6 +8,7 @@ import { MIGRATIONS } from './migrations.js';
 import { statementCache } from './statements.js';
 import { defaultStreamStore, streamStore, subscriptionStore } from './channel-stores.js';
 import { messageStore, reactionStore } from './message-stores.js';
+import { alertWordStore } from './alert-word-stores.js';
 import { realmEmojiStore } from './emoji-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
@@ -55,6 +56,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     outbox: outboxStore(statements),
     messages: messageStore(statements),
     reactions: reactionStore(statements),
+    alertWords: alertWordStore(statements),
     realmEmoji: realmEmojiStore(statements),
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),
