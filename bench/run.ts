@@ -2,7 +2,8 @@
  * Benchmarks: in-process queries and actions, and HTTP throughput against a real server running
  * in a child process on loopback (so the load generator does not share its event loop).
  *
- *   npm run bench                       # about 45 s
+ *   npm run bench                       # a few minutes: includes the 1,000,000-message run (bench/messages.ts)
+ *   BENCH_SKIP_MESSAGES=1 npm run bench # about 45 s, without it
  *   BENCH_DURATION_MS=500 npm run bench # a quick smoke run
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -13,10 +14,12 @@ import { doUpdateUser, getUsers } from '@teamchat/core';
 import { measure, printTable, type Sample } from './harness.js';
 import { httpClient } from './http-client.js';
 import { buildWorld } from './world.js';
+import { messageBenchmarks } from './messages.js';
 
 const MEMBERS = 1000;
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 2500);
 const samples: Sample[] = [];
+const notes: string[] = [];
 const record = (sample: Sample) => {
   samples.push(sample);
   console.error(`  done: ${sample.name} (conc ${sample.concurrency})`);
@@ -119,9 +122,15 @@ try {
   await inProcess();
   await overHttp(':memory:');
   await overHttp('file (sync=FULL)', join(tmp, 'http.db'));
+  if (process.env.BENCH_SKIP_MESSAGES !== '1') {
+    const messages = await messageBenchmarks(durationMs);
+    samples.push(...messages.samples);
+    notes.push(...messages.notes);
+  }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
 console.log(`\nteamchat benchmarks (node ${process.version}, ${durationMs} ms per row, loopback only)\n`);
 printTable(samples);
+for (const note of notes) console.log(note);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(1)} s`);

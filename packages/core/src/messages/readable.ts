@@ -1,4 +1,5 @@
 import { hasContentAccess } from '../access/channel-rules.js';
+import { readsChannelHistory } from './holders.js';
 import type { MessageScope, Realm, Stream, Tx, User } from '../storage/types.js';
 import type { NarrowContext } from './resolve-narrow.js';
 
@@ -21,8 +22,7 @@ export async function readableBy(tx: Tx, user: User): Promise<Readable> {
   const allStreams = await tx.streams.list(user.realmId);
   const subscribed = new Set((await tx.subscriptions.forUser(user.realmId, user.id)).filter((s) => s.active).map((s) => s.streamId));
   const visibleStreams = allStreams.filter((s) => hasContentAccess(user, s, subscribed.has(s.id)));
-  // Shared history: public channels, or subscribed ones whose history is public to subscribers.
-  const shared = visibleStreams.filter((s) => (!s.inviteOnly && user.role !== 600) || (subscribed.has(s.id) && s.historyPublicToSubscribers) || s.isWebPublic);
+  const shared = visibleStreams.filter((s) => readsChannelHistory(user, s, subscribed.has(s.id)));
   return {
     scope: { userId: user.id, sharedHistoryStreamIds: shared.map((s) => s.id) },
     visibleStreams,

@@ -29,7 +29,13 @@ export async function formatForViewer(
   const ids = messages.map((m) => m.id);
   const flags = await tx.messages.flagsOf(viewer.id, ids);
   const reactions = await tx.reactions.forMessages(ids);
-  const users = new Map((await tx.users.list(realm.id)).map((u) => [u.id, u]));
+  // Only the people the messages name: senders and direct participants, not the whole realm.
+  const people = new Set<number>();
+  for (const m of messages) {
+    people.add(m.senderId);
+    if (m.dmKey) for (const id of m.dmKey.split(',')) people.add(Number(id));
+  }
+  const users = new Map((await tx.users.list(realm.id, [...people])).map((u) => [u.id, u]));
   const dmConversationIds = new Map<string, number>();
   for (const m of messages) {
     if (m.dmKey && !dmConversationIds.has(m.dmKey)) dmConversationIds.set(m.dmKey, await tx.messages.dmConversationId(realm.id, m.dmKey));

@@ -9,6 +9,12 @@ export interface CompiledQuery {
   from: string;
   where: string[];
   params: unknown[];
+  /**
+   * The message ID column to range over and order by. Over the viewer's copies it is
+   * `um.message_id`: the same value as `m.id`, but SQLite only walks the (user_id, message_id)
+   * key in order when the query names that column (a 100× difference on a large history).
+   */
+  id: string;
 }
 
 /** A message without a copy of the viewer's counts as read (and no other flag), as in the reference. */
@@ -55,7 +61,7 @@ export function compileMessageQuery(scope: MessageScope, conditions: readonly Me
     where.push(condition.negated ? `NOT (${sql})` : sql);
     params.push(...values);
   }
-  return { from, where, params };
+  return { from, where, params, id: personal ? 'um.message_id' : 'm.id' };
 }
 
 function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>): [string, unknown[]] {

@@ -169,15 +169,15 @@ export function messageStore(q: Statements): MessageStore {
 
 /** Up to numBefore IDs below the anchor, the anchor, and up to numAfter above it. */
 function messageWindow(q: Statements, scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow) {
-  const { from, where, params } = compileMessageQuery(scope, conditions);
-  const base = `SELECT m.id FROM ${from} WHERE ${where.join(' AND ')}`;
+  const { from, where, params, id } = compileMessageQuery(scope, conditions);
+  const base = `SELECT ${id} AS id FROM ${from} WHERE ${where.join(' AND ')}`;
   const before = q
-    .all(ID, `${base} AND m.id < ? ORDER BY m.id DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1)
+    .all(ID, `${base} AND ${id} < ? ORDER BY ${id} DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1)
     .map((row) => row.id);
   const after = q
-    .all(ID, `${base} AND m.id > ? ORDER BY m.id ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1)
+    .all(ID, `${base} AND ${id} > ? ORDER BY ${id} ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1)
     .map((row) => row.id);
-  const anchorFound = q.get(ID, `${base} AND m.id = ?`, ...params, window.anchor) !== undefined;
+  const anchorFound = q.get(ID, `${base} AND ${id} = ?`, ...params, window.anchor) !== undefined;
   const ids = [
     ...before.slice(0, window.numBefore).reverse(),
     ...(anchorFound && window.includeAnchor ? [window.anchor] : []),
