@@ -1,16 +1,16 @@
-import { err, ok } from 'neverthrow';
-import { badRequest, missingArgument } from '../errors.js';
+import { err, ok, type Result } from 'neverthrow';
+import { type ApiError, badRequest, missingArgument } from '../errors.js';
 import { resolveAnchor } from '../messages/anchor.js';
 import { accessMessage } from '../messages/access.js';
 import { formatMessage } from '../messages/format.js';
 import { highlightHtml, highlightTopic, searchWords } from '../messages/highlight.js';
 import { topicForClient } from '../messages/normalize.js';
-import { canonicalNarrow } from '../messages/narrow.js';
-import { narrowContextFor, readableBy } from '../messages/readable.js';
+import { canonicalNarrow, type NarrowTerm } from '../messages/narrow.js';
+import { narrowContextFor, type Readable, readableBy } from '../messages/readable.js';
 import { resolveNarrow } from '../messages/resolve-narrow.js';
 import { type Actor, userOperation } from '../operation.js';
 import { GetMessageParams, GetMessagesParams, MatchesNarrowParams } from '../schemas/messages.js';
-import { FLAG_BITS, type Message, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
+import { FLAG_BITS, type Message, type MessageCondition, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
 
 /** Moved to messages/readable.ts, shared with the flag endpoints; re-exported for callers of this module. */
 export { readableBy, type Readable } from '../messages/readable.js';
@@ -76,9 +76,9 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
   if (terms.isErr()) return err(terms.error);
 
   return ctx.storage.read(async (tx) => {
-    const readable = await readableBy(tx, actor.user);
-    const conditions = await resolveNarrow(terms.value, narrowContextFor(tx, actor.realm, actor.user, readable));
-    if (conditions.isErr()) return err(conditions.error);
+    const narrowed = await narrowFor(tx, actor, terms.value);
+    if (narrowed.isErr()) return err(narrowed.error);
+    const { readable, conditions } = narrowed.value;
     const words = searchWords(terms.value);
     const format = async (messages: Message[]): Promise<Record<string, unknown>[]> => {
       const records = await formatForViewer(tx, actor.realm, actor.user, messages, readable.allStreams, {
@@ -92,19 +92,13 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     };
 
     if (params.message_ids) {
-      const visible: number[] = [];
-      for (const message of await tx.messages.byIds(actor.realm.id, params.message_ids)) {
-        // Naming the message's channel lets its shared history count, not only the user's copies.
-        const channel = message.streamId === null ? [] : [{ kind: 'stream' as const, streamId: message.streamId, negated: false }];
-        if (await tx.messages.matches(readable.scope, [...channel, ...conditions.value], message.id)) visible.push(message.id);
-      }
-      const messages = await tx.messages.byIds(actor.realm.id, visible);
+      const messages = await visibleMatches(tx, actor, readable, conditions, params.message_ids);
       return ok({ messages: await format(messages), history_limited: false });
     }
 
-    const anchor = await resolveAnchor(tx, actor.realm.id, params, readable.scope, conditions.value);
+    const anchor = await resolveAnchor(tx, actor.realm.id, params, readable.scope, conditions);
     if (anchor.isErr()) return err(anchor.error);
-    const window = await tx.messages.window(readable.scope, conditions.value, {
+    const window = await tx.messages.window(readable.scope, conditions, {
       anchor: anchor.value,
       includeAnchor: params.include_anchor ?? true,
       numBefore: params.num_before!,
@@ -144,16 +138,14 @@ export const getMatchesNarrow = userOperation(MatchesNarrowParams, async (ctx, a
   const terms = canonicalNarrow(params.narrow as never);
   if (terms.isErr()) return err(terms.error);
   return ctx.storage.read(async (tx) => {
-    const readable = await readableBy(tx, actor.user);
-    const conditions = await resolveNarrow(terms.value, narrowContextFor(tx, actor.realm, actor.user, readable));
-    if (conditions.isErr()) return err(conditions.error);
+    const narrowed = await narrowFor(tx, actor, terms.value);
+    if (narrowed.isErr()) return err(narrowed.error);
+    const { readable, conditions } = narrowed.value;
     const words = searchWords(terms.value);
     const messages: Record<string, { match_content: string; match_subject: string }> = {};
-    for (const id of params.msg_ids) {
-      if (!(await tx.messages.matches(readable.scope, conditions.value, id))) continue;
-      const message = (await tx.messages.byId(actor.realm.id, id))!;
+    for (const message of await visibleMatches(tx, actor, readable, conditions, params.msg_ids)) {
       // Without a search the content as rendered and the topic HTML-escaped, as the reference answers.
-      messages[String(id)] = { match_content: highlightHtml(message.renderedContent, words), match_subject: highlightTopic(message.topic, words) };
+      messages[String(message.id)] = { match_content: highlightHtml(message.renderedContent, words), match_subject: highlightTopic(message.topic, words) };
     }
     return ok({ messages });
   });
@@ -165,4 +157,24 @@ function highlights(message: Message, words: readonly string[], emptyTopicName: 
     match_content: highlightHtml(message.renderedContent, words),
     match_subject: highlightTopic(message.type === 'stream' ? topicForClient(message.topic, emptyTopicName) : '', words),
   };
+}
+
+/** The reader's scope and the narrow resolved against what they may see. */
+async function narrowFor(tx: Tx, actor: Actor, terms: NarrowTerm[]): Promise<Result<{ readable: Readable; conditions: MessageCondition[] }, ApiError>> {
+  const readable = await readableBy(tx, actor.user);
+  const conditions = await resolveNarrow(terms, narrowContextFor(tx, actor.realm, actor.user, readable));
+  return conditions.map((resolved) => ({ readable, conditions: resolved }));
+}
+
+/**
+ * The listed messages the reader may see and that match, ascending. Each message's own channel
+ * is named so that its shared history counts, not only the reader's copies.
+ */
+async function visibleMatches(tx: Tx, actor: Actor, readable: Readable, conditions: readonly MessageCondition[], ids: readonly number[]): Promise<Message[]> {
+  const visible: Message[] = [];
+  for (const message of await tx.messages.byIds(actor.realm.id, ids)) {
+    const channel = message.streamId === null ? [] : [{ kind: 'stream' as const, streamId: message.streamId, negated: false }];
+    if (await tx.messages.matches(readable.scope, [...channel, ...conditions], message.id)) visible.push(message);
+  }
+  return visible;
 }
