@@ -9,6 +9,7 @@ import { err, ok } from './core-deps.js';
 import { describeChannelStores } from './channels.case.js';
 import { describeRealmEmojiStore } from './emoji.case.js';
 import { describeAlertWordStore } from './alert-words.case.js';
+import { describeNavigationViewStore } from './navigation-views.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -230,6 +231,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeChannelStores(() => storage);
     describeRealmEmojiStore(() => storage);
     describeAlertWordStore(() => storage);
+    describeNavigationViewStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

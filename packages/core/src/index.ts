@@ -58,3 +58,6 @@ export { getStreamTopics } from './queries/topics.js';
 export { doAddAlertWords, doRemoveAlertWords } from './actions/alert-words.js';
 export { getAlertWords } from './queries/alert-words.js';
 import './state/alert-words.js';
+export { doAddNavigationView, doEditNavigationView, doRemoveNavigationView, BUILT_IN_NAVIGATION_VIEWS } from './actions/navigation-views.js';
+export { getNavigationViews } from './queries/navigation-views.js';
+import './state/navigation-views.js';

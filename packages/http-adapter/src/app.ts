@@ -38,15 +38,20 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
     },
   });
   for (const route of ROUTES) {
-    const path = API_PREFIX + route.path.replace(/\{(\w+)\}/g, ':$1');
+    const path = API_PREFIX + routerPath(route.path);
     app.all(path, (event) => dispatch(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
   }
   for (const route of FILE_ROUTES) {
-    const path = route.path.replace(/\{(\w+)\}/g, ':$1');
+    const path = routerPath(route.path);
     app.all(path, (event) => serveFile(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
   }
   app.all('/**', () => failure(notFound()));
   return app;
+}
+
+/** The route table's placeholders in h3's syntax: `{name}` one segment, `{+name}` the rest of the path. */
+function routerPath(path: string): string {
+  return path.replace(/\{\+(\w+)\}/g, '**:$1').replace(/\{(\w+)\}/g, ':$1');
 }
 
 async function dispatch(ctx: Ctx, route: Route, event: H3Event): Promise<Response> {

@@ -1,8 +1,14 @@
 /**
  * The route table: every endpoint under /api/v1, one line each. Paths use the API's
  * `{name}` placeholders; handlers only decode the transport and call the core operation.
+ * `{+name}` (RFC 6570's reserved expansion) is a placeholder whose value may contain slashes,
+ * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doAddNavigationView,
+  doEditNavigationView,
+  doRemoveNavigationView,
+  getNavigationViews,
   doAddAlertWords,
   doRemoveAlertWords,
   getAlertWords,
@@ -102,6 +108,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/messages/{message_id}/reactions', methods: { POST: doAddReaction, DELETE: doRemoveReaction } },
   { path: '/realm/emoji', methods: { GET: getRealmEmoji } },
   { path: '/realm/emoji/{emoji_name}', methods: { POST: doAddRealmEmoji, DELETE: doDeactivateRealmEmoji } },
+  { path: '/navigation_views', methods: { GET: getNavigationViews, POST: doAddNavigationView } },
+  { path: '/navigation_views/{+fragment}', methods: { PATCH: doEditNavigationView, DELETE: doRemoveNavigationView } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: a public operation giving bytes and their type. */

@@ -18,6 +18,7 @@ import type { DefaultStreamStore, StreamStore, SubscriptionStore } from './chann
 import type { MessageStore, ReactionStore } from './message-types.js';
 import type { AlertWordStore } from './alert-word-types.js';
 import type { RealmEmojiStore } from './emoji-types.js';
+import type { NavigationViewStore } from './navigation-view-types.js';
 
 export * from './message-types.js';
 
@@ -26,6 +27,8 @@ export * from './channel-types.js';
 export * from './alert-word-types.js';
 
 export * from './emoji-types.js';
+
+export * from './navigation-view-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -168,6 +171,7 @@ export interface Stores {
   reactions: ReactionStore;
   alertWords: AlertWordStore;
   realmEmoji: RealmEmojiStore;
+  navigationViews: NavigationViewStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

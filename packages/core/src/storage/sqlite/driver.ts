@@ -10,6 +10,7 @@ import { defaultStreamStore, streamStore, subscriptionStore } from './channel-st
 import { messageStore, reactionStore } from './message-stores.js';
 import { alertWordStore } from './alert-word-stores.js';
 import { realmEmojiStore } from './emoji-stores.js';
+import { navigationViewStore } from './navigation-view-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -58,6 +59,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     reactions: reactionStore(statements),
     alertWords: alertWordStore(statements),
     realmEmoji: realmEmojiStore(statements),
+    navigationViews: navigationViewStore(statements),
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),
     defaultStreams: defaultStreamStore(statements),

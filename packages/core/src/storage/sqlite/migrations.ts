@@ -7,6 +7,7 @@ import { CHANNELS_MIGRATION } from './channel-schema.js';
 import { MESSAGES_MIGRATION } from './message-schema.js';
 import { REALM_EMOJI_MIGRATION } from './emoji-schema.js';
 import { ALERT_WORDS_MIGRATION } from './alert-word-schema.js';
+import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -72,4 +73,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 4: channels, subscriptions, default channels */ CHANNELS_MIGRATION,
   /* 5: custom emoji and their images */ REALM_EMOJI_MIGRATION,
   /* 6: users' alert words (see alert-word-schema.ts for why a table) */ ALERT_WORDS_MIGRATION,
+  /* 7: users' navigation views (FACTS.md 6.8) */ NAVIGATION_VIEWS_MIGRATION,
 ];
