@@ -154,6 +154,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       reactions: wrap(tx.reactions),
       alertWords: wrap(tx.alertWords),
       realmEmoji: wrap(tx.realmEmoji),
+      customProfileFields: wrap(tx.customProfileFields),
       navigationViews: wrap(tx.navigationViews),
       streams: wrap(tx.streams),
       subscriptions: wrap(tx.subscriptions),

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { err, ok } from './core-deps.js';
 import { describeChannelStores } from './channels.case.js';
 import { describeRealmEmojiStore } from './emoji.case.js';
+import { describeCustomProfileFieldStore } from './profile-fields.case.js';
 import { describeAlertWordStore } from './alert-words.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
@@ -230,6 +231,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
 
     describeChannelStores(() => storage);
     describeRealmEmojiStore(() => storage);
+    describeCustomProfileFieldStore(() => storage);
     describeAlertWordStore(() => storage);
     describeNavigationViewStore(() => storage);
 

@@ -58,6 +58,16 @@ export { getStreamTopics } from './queries/topics.js';
 export { doAddAlertWords, doRemoveAlertWords } from './actions/alert-words.js';
 export { getAlertWords } from './queries/alert-words.js';
 import './state/alert-words.js';
+export {
+  doCreateProfileField,
+  doDeleteProfileField,
+  doReorderProfileFields,
+  doUpdateProfileField,
+} from './actions/profile-fields.js';
+export { doUpdateOwnProfileData } from './actions/profile-data.js';
+export { getProfileFields } from './queries/profile-fields.js';
+export { FIELD_TYPES, DEFAULT_EXTERNAL_ACCOUNTS } from './profile-fields/types.js';
+import './state/profile-fields.js';
 export { doAddNavigationView, doEditNavigationView, doRemoveNavigationView, BUILT_IN_NAVIGATION_VIEWS } from './actions/navigation-views.js';
 export { getNavigationViews } from './queries/navigation-views.js';
 import './state/navigation-views.js';

@@ -5,6 +5,12 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doCreateProfileField,
+  doDeleteProfileField,
+  doReorderProfileFields,
+  doUpdateOwnProfileData,
+  doUpdateProfileField,
+  getProfileFields,
   doAddNavigationView,
   doEditNavigationView,
   doRemoveNavigationView,
@@ -107,6 +113,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/me/{stream_id}/topics', methods: { GET: getStreamTopics } },
   { path: '/messages/{message_id}/reactions', methods: { POST: doAddReaction, DELETE: doRemoveReaction } },
   { path: '/realm/emoji', methods: { GET: getRealmEmoji } },
+  { path: '/realm/profile_fields', methods: { GET: getProfileFields, POST: doCreateProfileField, PATCH: doReorderProfileFields } },
+  { path: '/realm/profile_fields/{field_id}', methods: { PATCH: doUpdateProfileField, DELETE: doDeleteProfileField } },
+  { path: '/users/me/profile_data', methods: { PATCH: doUpdateOwnProfileData } },
   { path: '/realm/emoji/{emoji_name}', methods: { POST: doAddRealmEmoji, DELETE: doDeactivateRealmEmoji } },
   { path: '/navigation_views', methods: { GET: getNavigationViews, POST: doAddNavigationView } },
   { path: '/navigation_views/{+fragment}', methods: { PATCH: doEditNavigationView, DELETE: doRemoveNavigationView } },

@@ -7,6 +7,7 @@ import { badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';
 import { CreateUserParams, UpdateUserParams } from '../schemas/users.js';
 import type { UserPatch } from '../storage/types.js';
+import { applyProfileData, checkProfileData } from './profile-data.js';
 import { transactionAs } from './transaction.js';
 import { applyUserChange } from './user-changes.js';
 import { insertUser } from './user-records.js';
@@ -67,10 +68,8 @@ export const doUpdateUser = userOperation(UpdateUserParams, async (ctx, requeste
       patch.fullName = fullName.value;
     }
 
-    for (const entry of params.profile_data ?? []) {
-      // No custom profile field exists until an administrator creates one.
-      return err(badRequest(`Field id ${entry.id} not found.`));
-    }
+    const profileData = await checkProfileData(tx, actor, params.profile_data ?? [], false);
+    if (profileData.isErr()) return err(profileData.error);
 
     if (params.new_email !== undefined && params.new_email.trim() !== target.deliveryEmail) {
       if (!isOwner(actor.user)) return err(mustBeOwner());
@@ -82,7 +81,8 @@ export const doUpdateUser = userOperation(UpdateUserParams, async (ctx, requeste
       patch.deliveryEmail = email;
     }
 
-    await applyUserChange(ctx, tx, actor.realm, target, patch);
+    const changed = await applyUserChange(ctx, tx, actor.realm, target, patch);
+    await applyProfileData(ctx, tx, actor.realm, changed, profileData.value);
     return ok({});
   }),
 );

@@ -6,6 +6,7 @@ import { isAdmin } from '../access/roles.js';
 import { canSeeDeliveryEmail } from '../access/users.js';
 import type { Ctx } from '../context.js';
 import { avatarUrl } from '../format/avatar.js';
+import { profileDataByUser } from '../format/profile-field.js';
 import { formatUser } from '../format/user.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 import { publishOnCommit } from './publish.js';
@@ -18,11 +19,13 @@ const activeUsers = async (tx: Tx, realmId: number) => (await tx.users.list(real
  */
 export async function announceUserAdded(ctx: Ctx, tx: Tx, realm: Realm, user: User): Promise<void> {
   const audience = await activeUsers(tx, realm.id);
+  // Read rather than assumed empty, so that the record always equals what register gives.
+  const profileData = await profileDataByUser(tx, realm.id, [user.id]);
   for (const seesEmail of [true, false]) {
     const viewers = audience.filter((viewer) => canSeeDeliveryEmail(viewer, user) === seesEmail);
     if (viewers.length === 0) continue;
     const person = (clientGravatar: boolean) => ({
-      ...formatUser(realm, user, { viewer: viewers[0]!, clientGravatar, includeCustomProfileFields: !user.isBot }),
+      ...formatUser(realm, user, { viewer: viewers[0]!, clientGravatar, includeCustomProfileFields: !user.isBot, profileData }),
     });
     publishOnCommit(ctx, tx, {
       realmId: realm.id,

@@ -1,12 +1,15 @@
 import { canSeeDeliveryEmail } from '../access/users.js';
 import type { Realm, User } from '../storage/types.js';
 import { avatarUrl } from './avatar.js';
+import type { ProfileData } from './profile-field.js';
 
 export interface UserView {
   /** The requesting user; null for spectators. */
   viewer: User | null;
   clientGravatar: boolean;
   includeCustomProfileFields: boolean;
+  /** Users' custom profile field values (profileDataByUser); a user missing has none. */
+  profileData?: ReadonlyMap<number, ProfileData>;
 }
 
 /** A user's API email: the real address when everyone may see it, else a stable dummy address. */
@@ -37,8 +40,7 @@ export function formatUser(realm: Realm, user: User, view: UserView): Record<str
   };
   if (!view.viewer) hidePersonalDetails(record);
   if (user.isBot) record.bot_owner_id = user.botOwnerId;
-  // Custom profile fields arrive with their own issue; until then every human's data is empty.
-  if (view.includeCustomProfileFields && !user.isBot) record.profile_data = {};
+  if (view.includeCustomProfileFields && !user.isBot) record.profile_data = view.profileData?.get(user.id) ?? {};
   return record;
 }
 

@@ -1,6 +1,7 @@
 import { err, ok } from 'neverthrow';
 import { accessUserById, canSeeDeliveryEmail } from '../access/users.js';
 import { badRequest, noSuchUser, unauthorized } from '../errors.js';
+import { profileDataByUser } from '../format/profile-field.js';
 import { apiEmail, formatUser } from '../format/user.js';
 import { type Actor, spectatorOperation, userOperation } from '../operation.js';
 import { GetOwnUserParams, GetUserParams, GetUsersParams } from '../schemas/users.js';
@@ -11,7 +12,10 @@ import { GetOwnUserParams, GetUserParams, GetUsersParams } from '../schemas/user
  */
 export const getUsers = spectatorOperation(GetUsersParams, async (ctx, caller, params) => {
   if (!caller.user && !caller.realm.webPublicAccessEnabled) return err(unauthorized());
-  const users = await ctx.storage.read((tx) => tx.users.list(caller.realm.id, params.user_ids));
+  const [users, profileData] = await ctx.storage.read(async (tx) => [
+    await tx.users.list(caller.realm.id, params.user_ids),
+    params.include_custom_profile_fields ? await profileDataByUser(tx, caller.realm.id, params.user_ids) : undefined,
+  ] as const);
   if (params.user_ids) {
     const found = new Set(users.map((u) => u.id));
     const missing = params.user_ids.find((id) => !found.has(id));
@@ -21,6 +25,7 @@ export const getUsers = spectatorOperation(GetUsersParams, async (ctx, caller, p
     viewer: caller.user,
     clientGravatar: caller.user ? params.client_gravatar : false,
     includeCustomProfileFields: params.include_custom_profile_fields,
+    profileData,
   };
   return ok({ members: users.map((user) => formatUser(caller.realm, user, view)) });
 });
@@ -47,16 +52,20 @@ export const getUser = userOperation(GetUserParams, async (ctx, actor: Actor, pa
     viewer: actor.user,
     clientGravatar: params.client_gravatar,
     includeCustomProfileFields: params.include_custom_profile_fields,
+    profileData: params.include_custom_profile_fields
+      ? await ctx.storage.read((tx) => profileDataByUser(tx, actor.realm.id, [target.id]))
+      : undefined,
   };
   return ok({ user: formatUser(actor.realm, target, view) });
 });
 
 /** GET /users/me: the caller's own record, flat, with max_message_id. */
-export const getOwnUser = userOperation(GetOwnUserParams, async (_ctx, actor: Actor) => {
+export const getOwnUser = userOperation(GetOwnUserParams, async (ctx, actor: Actor) => {
   const record = formatUser(actor.realm, actor.user, {
     viewer: actor.user,
     clientGravatar: false,
     includeCustomProfileFields: true,
+    profileData: await ctx.storage.read((tx) => profileDataByUser(tx, actor.realm.id, [actor.user.id])),
   });
   // No message exists before the messages area; -1 is the reference's value for "none".
   return ok({ ...record, max_message_id: -1 });

@@ -6,6 +6,7 @@ import {
   canSubscribeOthers,
 } from '../access/channel-rules.js';
 import { avatarUrl } from '../format/avatar.js';
+import { profileDataByUser } from '../format/profile-field.js';
 import { apiEmail, formatUser } from '../format/user.js';
 import { defineStateSection } from './sections.js';
 
@@ -17,7 +18,12 @@ defineStateSection({
   key: 'realm_user',
   async fetch(_ctx, tx, { realm, user: viewer }, options) {
     const users = await tx.users.list(realm.id);
-    const view = { viewer, clientGravatar: options.clientGravatar, includeCustomProfileFields: true };
+    const view = {
+      viewer,
+      clientGravatar: options.clientGravatar,
+      includeCustomProfileFields: true,
+      profileData: await profileDataByUser(tx, realm.id),
+    };
     const state: Record<string, unknown> = {
       realm_users: users.filter((u) => u.isActive).map((u) => formatUser(realm, u, view)),
       realm_non_active_users: users.filter((u) => !u.isActive).map((u) => formatUser(realm, u, view)),

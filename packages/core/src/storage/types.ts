@@ -18,6 +18,7 @@ import type { DefaultStreamStore, StreamStore, SubscriptionStore } from './chann
 import type { MessageStore, ReactionStore } from './message-types.js';
 import type { AlertWordStore } from './alert-word-types.js';
 import type { RealmEmojiStore } from './emoji-types.js';
+import type { CustomProfileFieldStore } from './profile-field-types.js';
 import type { NavigationViewStore } from './navigation-view-types.js';
 
 export * from './message-types.js';
@@ -27,6 +28,7 @@ export * from './channel-types.js';
 export * from './alert-word-types.js';
 
 export * from './emoji-types.js';
+export * from './profile-field-types.js';
 
 export * from './navigation-view-types.js';
 
@@ -171,6 +173,7 @@ export interface Stores {
   reactions: ReactionStore;
   alertWords: AlertWordStore;
   realmEmoji: RealmEmojiStore;
+  customProfileFields: CustomProfileFieldStore;
   navigationViews: NavigationViewStore;
 }
 

@@ -10,6 +10,7 @@ import { defaultStreamStore, streamStore, subscriptionStore } from './channel-st
 import { messageStore, reactionStore } from './message-stores.js';
 import { alertWordStore } from './alert-word-stores.js';
 import { realmEmojiStore } from './emoji-stores.js';
+import { customProfileFieldStore } from './profile-field-stores.js';
 import { navigationViewStore } from './navigation-view-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
@@ -59,6 +60,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     reactions: reactionStore(statements),
     alertWords: alertWordStore(statements),
     realmEmoji: realmEmojiStore(statements),
+    customProfileFields: customProfileFieldStore(statements),
     navigationViews: navigationViewStore(statements),
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),

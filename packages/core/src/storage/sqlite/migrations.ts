@@ -7,6 +7,7 @@ import { CHANNELS_MIGRATION } from './channel-schema.js';
 import { MESSAGES_MIGRATION } from './message-schema.js';
 import { REALM_EMOJI_MIGRATION } from './emoji-schema.js';
 import { ALERT_WORDS_MIGRATION } from './alert-word-schema.js';
+import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
@@ -74,4 +75,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 5: custom emoji and their images */ REALM_EMOJI_MIGRATION,
   /* 6: users' alert words (see alert-word-schema.ts for why a table) */ ALERT_WORDS_MIGRATION,
   /* 7: users' navigation views (FACTS.md 6.8) */ NAVIGATION_VIEWS_MIGRATION,
+  /* 9: custom profile fields and their values (see profile-field-schema.ts) */ PROFILE_FIELDS_MIGRATION,
 ];
