@@ -75,5 +75,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 5: custom emoji and their images */ REALM_EMOJI_MIGRATION,
   /* 6: users' alert words (see alert-word-schema.ts for why a table) */ ALERT_WORDS_MIGRATION,
   /* 7: users' navigation views (FACTS.md 6.8) */ NAVIGATION_VIEWS_MIGRATION,
-  /* 9: custom profile fields and their values (see profile-field-schema.ts) */ PROFILE_FIELDS_MIGRATION,
+  /* 8: custom profile fields and their values (see profile-field-schema.ts) */ PROFILE_FIELDS_MIGRATION,
 ];
