@@ -77,6 +77,9 @@ export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Intern
 
 export const noSuchUser = () => badRequest('No such user');
 
+/** A human-only endpoint called with a bot's credentials. */
+export const botsNotAllowed = () => badRequest('This endpoint does not accept bot requests.');
+
 /** Guests on endpoints the reference closes to them (require_non_guest_user). */
 export const notAllowedForGuests = () => badRequest('Not allowed for guest users');
 

@@ -71,3 +71,6 @@ import './state/profile-fields.js';
 export { doAddNavigationView, doEditNavigationView, doRemoveNavigationView, BUILT_IN_NAVIGATION_VIEWS } from './actions/navigation-views.js';
 export { getNavigationViews } from './queries/navigation-views.js';
 import './state/navigation-views.js';
+export { doCreateDrafts, doDeleteDraft, doEditDraft } from './actions/drafts.js';
+export { getDrafts } from './queries/drafts.js';
+import './state/drafts.js';

@@ -3,14 +3,7 @@ import { isValidEmail } from '../access/user-input.js';
 import { generateApiKey } from '../auth/api-key.js';
 import { verifyPassword } from '../auth/password.js';
 import { isoTimestamp } from '../clock.js';
-import {
-  ApiError,
-  authenticationFailed,
-  badRequest,
-  rateLimited,
-  realmDeactivated,
-  userDeactivated,
-} from '../errors.js';
+import { ApiError, authenticationFailed, badRequest, rateLimited, realmDeactivated, userDeactivated, botsNotAllowed } from '../errors.js';
 import { type Actor, publicOperation, userOperation } from '../operation.js';
 import { applyUserChange } from './user-changes.js';
 import { FetchApiKeyParams, RegenerateApiKeyParams } from '../schemas/users.js';
@@ -50,7 +43,7 @@ export const doFetchApiKey = publicOperation(FetchApiKeyParams, async (ctx, call
 
 /** POST /users/me/api_key/regenerate: replaces the caller's API key; the old one stops working. */
 export const doRegenerateApiKey = userOperation(RegenerateApiKeyParams, async (ctx, actor: Actor) => {
-  if (actor.user.isBot) return err(badRequest('This endpoint does not accept bot requests.'));
+  if (actor.user.isBot) return err(botsNotAllowed());
   const apiKey = generateApiKey(ctx);
   await ctx.storage.transaction(async (tx) => ok(await tx.users.update(actor.realm.id, actor.user.id, { apiKey })));
   return ok({ api_key: apiKey });

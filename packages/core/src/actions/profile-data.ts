@@ -5,7 +5,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { isAdmin } from '../access/roles.js';
 import type { Ctx } from '../context.js';
-import { type ApiError, badRequest } from '../errors.js';
+import { type ApiError, badRequest, botsNotAllowed } from '../errors.js';
 import { announcePersonUpdate } from '../events/realm-user.js';
 import { formatProfileValue } from '../format/profile-field.js';
 import { renderMessage } from '../markdown/index.js';
@@ -82,7 +82,7 @@ export async function applyProfileData(ctx: Ctx, tx: Tx, realm: Realm, target: U
 /** PATCH /users/me/profile_data (API.md 4.12): humans only, as in the reference. */
 export const doUpdateOwnProfileData = userOperation(UpdateOwnProfileDataParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
-    if (actor.user.isBot) return err(badRequest('This endpoint does not accept bot requests.'));
+    if (actor.user.isBot) return err(botsNotAllowed());
     const changes = await checkProfileData(tx, actor, params.data, true);
     if (changes.isErr()) return err(changes.error);
     await applyProfileData(ctx, tx, actor.realm, actor.user, changes.value);

@@ -3,7 +3,7 @@ import { checkFullName } from '../access/user-input.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
-import { type ApiError, badRequest } from '../errors.js';
+import { type ApiError, badRequest, botsNotAllowed } from '../errors.js';
 import { publishOnCommit } from '../events/publish.js';
 import { type Actor, userOperation } from '../operation.js';
 import { type UpdateSettingsInput, UpdateSettingsParams } from '../schemas/settings.js';
@@ -46,7 +46,7 @@ const EMAIL_CHANGES_DISABLED = 'Email address changes are disabled in this organ
  * queues; the name, time zone and email visibility also send their `realm_user` updates.
  */
 export const doUpdateSettings = userOperation(UpdateSettingsParams, async (ctx, requester: Actor, params) => {
-  if (requester.user.isBot) return err(badRequest('This endpoint does not accept bot requests.'));
+  if (requester.user.isBot) return err(botsNotAllowed());
   const checked = checkSettingValues(params);
   if (checked.isErr()) return err(checked.error);
 

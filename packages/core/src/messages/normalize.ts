@@ -30,9 +30,13 @@ export function normalizeTopic(topic: string, config: ServerConfig): Result<stri
   let text = topic.trim();
   if (text.includes('\0')) return err(badRequest('Topic must not contain null bytes'));
   if (text === '(no topic)' || text === EMPTY_TOPIC_DISPLAY_NAME) text = '';
-  const points = [...text];
-  if (points.length > config.maxTopicLength) text = `${points.slice(0, config.maxTopicLength - 1).join('')}…`;
-  return ok(text);
+  return ok(truncateTopic(text, config));
+}
+
+/** The reference's truncate_topic: cut to max_topic_length code points, ending in "…". */
+export function truncateTopic(topic: string, config: ServerConfig): string {
+  const points = [...topic];
+  return points.length > config.maxTopicLength ? `${points.slice(0, config.maxTopicLength - 1).join('')}…` : topic;
 }
 
 /** How a stored topic is shown to a client: "" becomes the display name unless it handles "". */

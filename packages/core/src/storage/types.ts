@@ -17,6 +17,7 @@ import type { Result } from 'neverthrow';
 import type { DefaultStreamStore, StreamStore, SubscriptionStore } from './channel-types.js';
 import type { MessageStore, ReactionStore } from './message-types.js';
 import type { AlertWordStore } from './alert-word-types.js';
+import type { DraftStore } from './draft-types.js';
 import type { RealmEmojiStore } from './emoji-types.js';
 import type { CustomProfileFieldStore } from './profile-field-types.js';
 import type { NavigationViewStore } from './navigation-view-types.js';
@@ -26,6 +27,8 @@ export * from './message-types.js';
 export * from './channel-types.js';
 
 export * from './alert-word-types.js';
+
+export * from './draft-types.js';
 
 export * from './emoji-types.js';
 export * from './profile-field-types.js';
@@ -172,6 +175,7 @@ export interface Stores {
   messages: MessageStore;
   reactions: ReactionStore;
   alertWords: AlertWordStore;
+  drafts: DraftStore;
   realmEmoji: RealmEmojiStore;
   customProfileFields: CustomProfileFieldStore;
   navigationViews: NavigationViewStore;

@@ -7,6 +7,7 @@ import { CHANNELS_MIGRATION } from './channel-schema.js';
 import { MESSAGES_MIGRATION } from './message-schema.js';
 import { REALM_EMOJI_MIGRATION } from './emoji-schema.js';
 import { ALERT_WORDS_MIGRATION } from './alert-word-schema.js';
+import { DRAFTS_MIGRATION } from './draft-schema.js';
 import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 
@@ -76,4 +77,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 6: users' alert words (see alert-word-schema.ts for why a table) */ ALERT_WORDS_MIGRATION,
   /* 7: users' navigation views (FACTS.md 6.8) */ NAVIGATION_VIEWS_MIGRATION,
   /* 8: custom profile fields and their values (see profile-field-schema.ts) */ PROFILE_FIELDS_MIGRATION,
+  /* 9: users' drafts (FACTS.md 6.2; see draft-schema.ts) */ DRAFTS_MIGRATION,
 ];
