@@ -153,6 +153,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       messages: wrap(tx.messages),
       reactions: wrap(tx.reactions),
       alertWords: wrap(tx.alertWords),
+      linkifiers: wrap(tx.linkifiers),
       drafts: wrap(tx.drafts),
       realmEmoji: wrap(tx.realmEmoji),
       customProfileFields: wrap(tx.customProfileFields),

@@ -10,6 +10,7 @@ import { describeChannelStores } from './channels.case.js';
 import { describeRealmEmojiStore } from './emoji.case.js';
 import { describeCustomProfileFieldStore } from './profile-fields.case.js';
 import { describeAlertWordStore } from './alert-words.case.js';
+import { describeLinkifierStore } from './linkifiers.case.js';
 import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
@@ -234,6 +235,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeRealmEmojiStore(() => storage);
     describeCustomProfileFieldStore(() => storage);
     describeAlertWordStore(() => storage);
+    describeLinkifierStore(() => storage);
     describeDraftStore(() => storage);
     describeNavigationViewStore(() => storage);
 

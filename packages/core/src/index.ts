@@ -74,3 +74,6 @@ import './state/navigation-views.js';
 export { doCreateDrafts, doDeleteDraft, doEditDraft } from './actions/drafts.js';
 export { getDrafts } from './queries/drafts.js';
 import './state/drafts.js';
+export { doAddLinkifier, doRemoveLinkifier, doReorderLinkifiers, doUpdateLinkifier } from './actions/linkifiers.js';
+export { getLinkifiers } from './queries/linkifiers.js';
+import './state/linkifiers.js';

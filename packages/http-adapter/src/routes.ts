@@ -5,6 +5,11 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doAddLinkifier,
+  doRemoveLinkifier,
+  doReorderLinkifiers,
+  doUpdateLinkifier,
+  getLinkifiers,
   doCreateProfileField,
   doDeleteProfileField,
   doReorderProfileFields,
@@ -119,6 +124,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/me/{stream_id}/topics', methods: { GET: getStreamTopics } },
   { path: '/messages/{message_id}/reactions', methods: { POST: doAddReaction, DELETE: doRemoveReaction } },
   { path: '/realm/emoji', methods: { GET: getRealmEmoji } },
+  { path: '/realm/linkifiers', methods: { GET: getLinkifiers, PATCH: doReorderLinkifiers } },
+  { path: '/realm/filters', methods: { POST: doAddLinkifier } },
+  { path: '/realm/filters/{filter_id}', methods: { PATCH: doUpdateLinkifier, DELETE: doRemoveLinkifier } },
   { path: '/realm/profile_fields', methods: { GET: getProfileFields, POST: doCreateProfileField, PATCH: doReorderProfileFields } },
   { path: '/realm/profile_fields/{field_id}', methods: { PATCH: doUpdateProfileField, DELETE: doDeleteProfileField } },
   { path: '/users/me/profile_data', methods: { PATCH: doUpdateOwnProfileData } },

@@ -12,6 +12,7 @@ import { channelIndicator, directRecipients } from '../messages/addressee.js';
 import { announceMessage } from '../messages/message-events.js';
 import { dmKeyOf, normalizeContent, normalizeTopic } from '../messages/normalize.js';
 import { renderContextFor } from '../messages/render-context.js';
+import { realmLinkifiers, topicLinksWith } from '../linkifiers/for-render.js';
 import { channelMessageLink, channelMessageUrl, directMessageUrl } from '../messages/urls.js';
 import { type Actor, userOperation } from '../operation.js';
 import { SendMessageParams } from '../schemas/messages.js';
@@ -50,7 +51,8 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     const linkable = streams.filter((s) => !s.isArchived && hasContentAccess(sender, s, subscribed.has(s.id)));
     const now = ctx.clock.now();
     const realmEmoji = await tx.realmEmoji.list(realm.id);
-    const rendered = renderMessage(content.value, renderContextFor(realm, users, linkable, new Date(now), realmEmoji));
+    const linkifiers = await realmLinkifiers(tx, realm.id);
+    const rendered = renderMessage(content.value, renderContextFor(realm, users, linkable, new Date(now), realmEmoji, linkifiers));
 
     const t = target.value;
     const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
@@ -94,7 +96,7 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
       tx,
       realm,
       message,
-      { realm, users: byId, streamNames: new Map(streams.map((s) => [s.id, s.name])), dmConversationIds, topicLinks: () => [] },
+      { realm, users: byId, streamNames: new Map(streams.map((s) => [s.id, s.name])), dmConversationIds, topicLinks: topicLinksWith(linkifiers) },
       flagsByUser,
       {
         localEcho,

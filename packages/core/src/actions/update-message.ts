@@ -15,6 +15,7 @@ import { Audiences, type Holders } from '../messages/holders.js';
 import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
 import { checkChannelMove, checkContentEdit, checkTopicMove } from '../messages/permissions.js';
 import { renderContextFor } from '../messages/render-context.js';
+import { realmLinkifiers } from '../linkifiers/for-render.js';
 import { announceMessageUpdate, type MessageChange } from '../messages/update-events.js';
 import { type Actor, userOperation } from '../operation.js';
 import { readableBy } from '../queries/messages.js';
@@ -118,6 +119,7 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
   const streams = new Map(readable.allStreams.map((s) => [s.id, s]));
   const from = target.streamId === null ? null : streams.get(target.streamId)!;
   const audiences = await Audiences.load(tx, realm.id);
+  const linkifiers = await realmLinkifiers(tx, realm.id);
   const before = await audiences.byUser(moved, streams);
 
   const change: MessageChange = { editorId: user.id, timestamp: now, messageId: target.id, messageIds: moved.map((m) => m.id), stream: from };
@@ -126,7 +128,8 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
   const moveEntry: EditHistoryEntry = { user_id: user.id, timestamp: now };
   const targetEntry: EditHistoryEntry = { ...moveEntry };
   if (request.content !== undefined) {
-    const rendered = renderMessage(request.content, renderContextFor(realm, [...audiences.users.values()], linkableChannels(readable, user), new Date(ctx.clock.now())));
+    const context = renderContextFor(realm, [...audiences.users.values()], linkableChannels(readable, user), new Date(ctx.clock.now()), [], linkifiers);
+    const rendered = renderMessage(request.content, context);
     change.content = { orig: target.content, origRendered: target.renderedContent, content: request.content, rendered: rendered.html, isMeMessage: rendered.isMeMessage };
     Object.assign(targetEntry, { prev_content: target.content, prev_rendered_content: target.renderedContent });
     targetPatch = {
@@ -148,7 +151,7 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
     change.move = {
       propagateMode: params.propagate_mode,
       origTopic: target.topic,
-      ...(topicChanged ? { topic: { name: request.topic!, links: topicLinks(request.topic!, []) } } : {}),
+      ...(topicChanged ? { topic: { name: request.topic!, links: topicLinks(request.topic!, linkifiers) } } : {}),
       ...(request.stream ? { newStreamId: request.stream.id } : {}),
     };
     if (request.stream) {

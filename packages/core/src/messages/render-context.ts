@@ -1,5 +1,5 @@
 import { unicodeEmojiByCode, unicodeEmojiByName } from '../emoji/index.js';
-import type { RenderContext } from '../markdown/index.js';
+import type { Linkifier, RenderContext } from '../markdown/index.js';
 import { realmEmojiUrl } from '../format/realm-emoji.js';
 import type { Realm, RealmEmoji, Stream, User } from '../storage/types.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from './normalize.js';
@@ -7,7 +7,8 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from './normalize.js';
 /**
  * The renderer's view of a realm for one sender: who can be mentioned, which channels can be
  * linked (those the sender may see), and the emoji. Built from one read of the realm.
- * `realmEmoji` are the realm's custom emoji (deactivated ones are skipped here).
+ * `realmEmoji` are the realm's custom emoji (deactivated ones are skipped here); `linkifiers`
+ * the realm's linkifiers in processing order.
  */
 export function renderContextFor(
   realm: Realm,
@@ -15,6 +16,7 @@ export function renderContextFor(
   channels: readonly Stream[],
   now: Date,
   realmEmoji: readonly RealmEmoji[] = [],
+  linkifiers: readonly Linkifier[] = [],
 ): RenderContext {
   const byName = new Map<string, User>();
   for (const user of users) if (!byName.has(user.fullName.toLowerCase())) byName.set(user.fullName.toLowerCase(), user);
@@ -31,7 +33,7 @@ export function renderContextFor(
       const stream = channelsByName.get(name);
       return stream ? { id: stream.id, name: stream.name } : null;
     },
-    linkifiers: [],
+    linkifiers,
     // The reference's order: an active custom emoji shadows the extra and unicode emoji of its name.
     emojiByName: (name) => {
       const custom = customEmoji.get(name);

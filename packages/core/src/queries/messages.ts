@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
+import { realmLinkifiers, topicLinksWith } from '../linkifiers/for-render.js';
 import { type ApiError, badRequest, missingArgument } from '../errors.js';
 import { resolveAnchor } from '../messages/anchor.js';
 import { accessMessage } from '../messages/access.js';
@@ -45,7 +46,7 @@ export async function formatForViewer(
     users,
     streamNames: new Map(streams.map((s) => [s.id, s.name])),
     dmConversationIds,
-    topicLinks: () => [],
+    topicLinks: topicLinksWith(await realmLinkifiers(tx, realm.id)),
     ...options,
   };
   return messages.map((m) =>

@@ -17,6 +17,7 @@ import type { Result } from 'neverthrow';
 import type { DefaultStreamStore, StreamStore, SubscriptionStore } from './channel-types.js';
 import type { MessageStore, ReactionStore } from './message-types.js';
 import type { AlertWordStore } from './alert-word-types.js';
+import type { LinkifierStore } from './linkifier-types.js';
 import type { DraftStore } from './draft-types.js';
 import type { RealmEmojiStore } from './emoji-types.js';
 import type { CustomProfileFieldStore } from './profile-field-types.js';
@@ -27,6 +28,7 @@ export * from './message-types.js';
 export * from './channel-types.js';
 
 export * from './alert-word-types.js';
+export * from './linkifier-types.js';
 
 export * from './draft-types.js';
 
@@ -175,6 +177,7 @@ export interface Stores {
   messages: MessageStore;
   reactions: ReactionStore;
   alertWords: AlertWordStore;
+  linkifiers: LinkifierStore;
   drafts: DraftStore;
   realmEmoji: RealmEmojiStore;
   customProfileFields: CustomProfileFieldStore;

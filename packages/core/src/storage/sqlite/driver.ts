@@ -9,6 +9,7 @@ import { statementCache } from './statements.js';
 import { defaultStreamStore, streamStore, subscriptionStore } from './channel-stores.js';
 import { messageStore, reactionStore } from './message-stores.js';
 import { alertWordStore } from './alert-word-stores.js';
+import { linkifierStore } from './linkifier-stores.js';
 import { draftStore } from './draft-stores.js';
 import { realmEmojiStore } from './emoji-stores.js';
 import { customProfileFieldStore } from './profile-field-stores.js';
@@ -60,6 +61,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     messages: messageStore(statements),
     reactions: reactionStore(statements),
     alertWords: alertWordStore(statements),
+    linkifiers: linkifierStore(statements),
     drafts: draftStore(statements),
     realmEmoji: realmEmojiStore(statements),
     customProfileFields: customProfileFieldStore(statements),

@@ -10,6 +10,7 @@ import { ALERT_WORDS_MIGRATION } from './alert-word-schema.js';
 import { DRAFTS_MIGRATION } from './draft-schema.js';
 import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
+import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -78,4 +79,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 7: users' navigation views (FACTS.md 6.8) */ NAVIGATION_VIEWS_MIGRATION,
   /* 8: custom profile fields and their values (see profile-field-schema.ts) */ PROFILE_FIELDS_MIGRATION,
   /* 9: users' drafts (FACTS.md 6.2; see draft-schema.ts) */ DRAFTS_MIGRATION,
+  /* 10: realm linkifiers in processing order (see linkifier-schema.ts) */ LINKIFIERS_MIGRATION,
 ];
