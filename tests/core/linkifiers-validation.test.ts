@@ -23,6 +23,9 @@ describe('pattern and url_template', () => {
     expectInvalid(await add({ pattern: '(?P<id>a)\\1', url_template }), { pattern: ['Bad regular expression: invalid escape sequence: \\1'] });
     expectInvalid(await add({ pattern: '(?<=x)(?P<id>a)', url_template }), { pattern: ['Bad regular expression: invalid named capture group: (?<=x)(?P<id>'] });
     expectInvalid(await add({ pattern: '(?P<id>a)(?P<id>b)', url_template }), { pattern: ['Bad regular expression: invalid named capture group: id'] });
+    // A refused linkifier is neither stored nor announced.
+    expect(await c.w.ctx.storage.read((tx) => tx.linkifiers.list(c.w.realm.id))).toEqual([]);
+    expect(c.drain()).toEqual([]);
   });
 
   it('url_template must be RFC 6570', async () => {
