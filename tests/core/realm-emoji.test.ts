@@ -1,5 +1,5 @@
 /** Custom emoji in the core: upload, list, register, events, deactivation, images, rendering. */
-import { doAddRealmEmoji, doDeactivateRealmEmoji, getMessage, getRealmEmoji, getRealmEmojiImage, MAX_EMOJI_FILE_SIZE_MIB } from '@teamchat/core';
+import { doAddRealmEmoji, doDeactivateRealmEmoji, doUpdateMessage, getMessage, getRealmEmoji, getRealmEmojiImage, MAX_EMOJI_FILE_SIZE_MIB } from '@teamchat/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, ids, queued, recipientsOf, register, subscribe } from './channel-helpers.js';
@@ -48,6 +48,15 @@ describe('uploading and listing', () => {
       `<p><img alt=":octopus:" class="emoji" src="/user_avatars/${c.w.realm.id}/emoji/images/1.png" title="octopus"> :green_tick: ` +
         '<span aria-label="tada" class="emoji emoji-1f389" role="img" title="tada">:tada:</span></p>',
     );
+  });
+
+  it('an edited message renders custom emoji like a sent one', async () => {
+    must(await addAs(c.member, 'green_tick'));
+    await subscribe(c.w, c.w.owner, ['general']);
+    const id = await send(c.w, c.w.owner, 'general', 'plain');
+    must(await doUpdateMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: String(id), content: 'done :green_tick:' }));
+    const { message } = must(await getMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: String(id) })) as unknown as { message: { content: string } };
+    expect(message.content).toBe(`<p>done <img alt=":green_tick:" class="emoji" src="/user_avatars/${c.w.realm.id}/emoji/images/1.png" title="green tick"></p>`);
   });
 });
 

@@ -128,7 +128,8 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
   const moveEntry: EditHistoryEntry = { user_id: user.id, timestamp: now };
   const targetEntry: EditHistoryEntry = { ...moveEntry };
   if (request.content !== undefined) {
-    const context = renderContextFor(realm, [...audiences.users.values()], linkableChannels(readable, user), new Date(ctx.clock.now()), [], linkifiers);
+    const realmEmoji = await tx.realmEmoji.list(realm.id);
+    const context = renderContextFor(realm, [...audiences.users.values()], linkableChannels(readable, user), new Date(ctx.clock.now()), realmEmoji, linkifiers);
     const rendered = renderMessage(request.content, context);
     change.content = { orig: target.content, origRendered: target.renderedContent, content: request.content, rendered: rendered.html, isMeMessage: rendered.isMeMessage };
     Object.assign(targetEntry, { prev_content: target.content, prev_rendered_content: target.renderedContent });
