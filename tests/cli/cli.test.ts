@@ -87,8 +87,8 @@ describe('teamchat serve', () => {
     child = undefined;
   });
 
-  function start(dir: string): Promise<{ url: string; output: string }> {
-    child = spawn('node', [CLI, 'serve', '--data', dir, '--port', '0']);
+  function start(dir: string, ...options: string[]): Promise<{ url: string; output: string }> {
+    child = spawn('node', [CLI, 'serve', '--data', dir, '--port', '0', ...options]);
     let output = '';
     return new Promise((resolve, reject) => {
       child!.stdout!.on('data', (chunk: Buffer) => {
@@ -125,5 +125,19 @@ describe('teamchat serve', () => {
     expect(output).not.toMatch(/Created a new realm/);
     const me = await fetch(`${url}/api/v1/users/me`, { headers: { authorization: basic(owner.email, owner.api_key) } });
     expect(await me.json()).toMatchObject({ user_id: owner.user_id, full_name: 'The Boss' });
+  });
+
+  it('--video-call-url configures the built-in video-call provider', async () => {
+    const dir = freshDir();
+    const owner = await init(dir);
+    const { url } = await start(dir, '--video-call-url', 'https://meet.example.com/');
+    const created = await fetch(`${url}/api/v1/calls/videoprovider/create`, { method: 'POST', headers: { authorization: basic(owner.email, owner.api_key) } });
+    expect((await created.json()).url).toMatch(/^https:\/\/meet\.example\.com\/[0-9a-f]{24}$/);
+  });
+
+  it('refuses a --video-call-url that is not an http(s) URL', async () => {
+    const result = await cli('serve', '--data', freshDir(), '--port', '0', '--video-call-url', 'ftp://meet.example.com');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("teamchat: --video-call-url: video call base URL 'ftp://meet.example.com' must use http or https\n");
   });
 });

@@ -1,16 +1,16 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Ctx, createContext, findRealm, type Realm } from '@teamchat/core';
+import { type ContextOptions, type Ctx, createContext, findRealm, type Realm } from '@teamchat/core';
 
 export const DEFAULT_DATA_DIR = './teamchat-data';
 export const DATABASE_FILE = 'teamchat.db';
 
 export const databasePath = (dir: string) => join(resolve(dir), DATABASE_FILE);
 
-/** Opens (creating if needed) the data directory's database. */
-export function openDataDir(dir: string): Ctx {
+/** Opens (creating if needed) the data directory's database; `options` configure the rest of the context. */
+export function openDataDir(dir: string, options: Omit<ContextOptions, 'databaseFile' | 'storage'> = {}): Ctx {
   mkdirSync(resolve(dir), { recursive: true });
-  return createContext({ databaseFile: databasePath(dir) });
+  return createContext({ ...options, databaseFile: databasePath(dir) });
 }
 
 export const isInitialised = async (ctx: Ctx) => (await findRealm(ctx)) !== undefined;

@@ -7,6 +7,7 @@ import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
 import { createSqliteStorage } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
+import type { VideoCallProvider } from './video-calls/provider.js';
 
 /** Everything an operation needs besides its actor and input: the first argument of every action. */
 export interface Ctx {
@@ -22,6 +23,8 @@ export interface Ctx {
   randomBytes: (size: number) => Buffer;
   /** Failed password logins per realm and email. */
   loginFailures: RateLimiter;
+  /** The video-call integration the server owner configured; absent or null: none. */
+  videoCalls?: VideoCallProvider | null;
 }
 
 export interface ContextOptions {
@@ -32,6 +35,7 @@ export interface ContextOptions {
   config?: Partial<ServerConfig>;
   mailer?: Mailer | null;
   events?: EventBus;
+  videoCalls?: VideoCallProvider | null;
 }
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
@@ -55,6 +59,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     config,
     mailer: options.mailer ?? null,
     randomBytes,
+    videoCalls: options.videoCalls ?? null,
     loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
   };
 }

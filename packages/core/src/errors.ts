@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   STREAM_DOES_NOT_EXIST: 400,
   CHANNEL_ALREADY_EXISTS: 400,
   INVITATION_FAILED: 400,
+  /** The reference's INVALID_ZOOM_TOKEN, renamed as API.md renames zoom to videoprovider. */
+  INVALID_VIDEOPROVIDER_TOKEN: 400,
   REACTION_ALREADY_EXISTS: 400,
   REACTION_DOES_NOT_EXIST: 400,
   MOVE_MESSAGES_TIME_LIMIT_EXCEEDED: 400,
@@ -76,6 +78,12 @@ export const payloadTooLarge = (limitBytes: number) =>
 export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
 
 export const noSuchUser = () => badRequest('No such user');
+
+/** POST /calls/videoprovider/create without a configured provider (FACTS.md 6.10's Zoom wording, generalised). */
+export const videoProviderNotConfigured = () => badRequest('Video call provider credentials have not been configured');
+/** The user has not linked the provider's account, or the provider rejected it (FACTS.md 6.10). */
+export const invalidVideoProviderToken = () =>
+  new ApiError('INVALID_VIDEOPROVIDER_TOKEN', 'Invalid video call provider access token');
 
 /** A human-only endpoint called with a bot's credentials. */
 export const botsNotAllowed = () => badRequest('This endpoint does not accept bot requests.');

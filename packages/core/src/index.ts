@@ -77,3 +77,6 @@ import './state/drafts.js';
 export { doAddLinkifier, doRemoveLinkifier, doReorderLinkifiers, doUpdateLinkifier } from './actions/linkifiers.js';
 export { getLinkifiers } from './queries/linkifiers.js';
 import './state/linkifiers.js';
+export { announceVideoProviderToken, doCreateVideoCall } from './actions/video-calls.js';
+export { createLinkVideoCallProvider, type VideoCallOutcome, type VideoCallProvider } from './video-calls/provider.js';
+import './state/video-calls.js';

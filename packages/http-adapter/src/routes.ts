@@ -5,6 +5,7 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doCreateVideoCall,
   doAddLinkifier,
   doRemoveLinkifier,
   doReorderLinkifiers,
@@ -133,6 +134,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/realm/emoji/{emoji_name}', methods: { POST: doAddRealmEmoji, DELETE: doDeactivateRealmEmoji } },
   { path: '/navigation_views', methods: { GET: getNavigationViews, POST: doAddNavigationView } },
   { path: '/navigation_views/{+fragment}', methods: { PATCH: doEditNavigationView, DELETE: doRemoveNavigationView } },
+  { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: a public operation giving bytes and their type. */

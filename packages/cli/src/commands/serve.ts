@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRealm, findRealm, updateRealmAsOperator } from '@teamchat/core';
+import { createLinkVideoCallProvider, createRealm, findRealm, updateRealmAsOperator } from '@teamchat/core';
 import { serve } from '@teamchat/http-adapter';
-import { DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
+import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
 import { orFail, zuliprc } from '../output.js';
 
-export const SERVE_USAGE = 'teamchat serve [--data DIR] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL]';
+export const SERVE_USAGE =
+  'teamchat serve [--data DIR] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL]';
 
 /**
  * Runs the server. An empty data directory gets a realm and an owner, whose credentials are
@@ -21,11 +22,16 @@ export async function serveCommand(argv: string[]): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       port: { type: 'string', default: '9991' },
       url: { type: 'string' },
+      // Meeting URLs are this base plus a random room (for example https://meet.jit.si).
+      'video-call-url': { type: 'string' },
     },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port '${values.port}'`);
-  const ctx = openDataDir(values.data);
+  const videoCallUrl = values['video-call-url'];
+  // Built before the server starts, so a malformed URL stops `serve` with its message.
+  const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
+  const ctx = openDataDir(values.data, { videoCalls });
   const running = await serve(ctx, { host: values.host, port });
   // The realm's canonical URL is where it is served, unless the operator names a public URL.
   const url = (values.url ?? running.url).replace(/\/+$/, '');
@@ -65,4 +71,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+function videoCallProvider(baseUrl: string) {
+  try {
+    return createLinkVideoCallProvider(baseUrl);
+  } catch (error) {
+    throw new CliError(`--video-call-url: ${(error as Error).message}`);
+  }
 }
