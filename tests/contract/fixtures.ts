@@ -154,6 +154,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       reactions: wrap(tx.reactions),
       alertWords: wrap(tx.alertWords),
       linkifiers: wrap(tx.linkifiers),
+      userGroups: wrap(tx.userGroups),
       drafts: wrap(tx.drafts),
       realmEmoji: wrap(tx.realmEmoji),
       customProfileFields: wrap(tx.customProfileFields),

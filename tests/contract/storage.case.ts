@@ -11,6 +11,7 @@ import { describeRealmEmojiStore } from './emoji.case.js';
 import { describeCustomProfileFieldStore } from './profile-fields.case.js';
 import { describeAlertWordStore } from './alert-words.case.js';
 import { describeLinkifierStore } from './linkifiers.case.js';
+import { describeUserGroupStore } from './user-groups.case.js';
 import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
@@ -236,6 +237,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeCustomProfileFieldStore(() => storage);
     describeAlertWordStore(() => storage);
     describeLinkifierStore(() => storage);
+    describeUserGroupStore(() => storage);
     describeDraftStore(() => storage);
     describeNavigationViewStore(() => storage);
 

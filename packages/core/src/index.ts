@@ -80,3 +80,6 @@ import './state/linkifiers.js';
 export { announceVideoProviderToken, doCreateVideoCall } from './actions/video-calls.js';
 export { createLinkVideoCallProvider, type VideoCallOutcome, type VideoCallProvider } from './video-calls/provider.js';
 import './state/video-calls.js';
+export { doCreateUserGroup, doUpdateUserGroupMembers } from './actions/user-groups.js';
+export { getUserGroups } from './queries/user-groups.js';
+import './state/user-groups.js';

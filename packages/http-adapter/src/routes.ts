@@ -5,6 +5,9 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doCreateUserGroup,
+  doUpdateUserGroupMembers,
+  getUserGroups,
   doCreateVideoCall,
   doAddLinkifier,
   doRemoveLinkifier,
@@ -132,6 +135,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/realm/profile_fields/{field_id}', methods: { PATCH: doUpdateProfileField, DELETE: doDeleteProfileField } },
   { path: '/users/me/profile_data', methods: { PATCH: doUpdateOwnProfileData } },
   { path: '/realm/emoji/{emoji_name}', methods: { POST: doAddRealmEmoji, DELETE: doDeactivateRealmEmoji } },
+  { path: '/user_groups', methods: { GET: getUserGroups } },
+  { path: '/user_groups/create', methods: { POST: doCreateUserGroup } },
+  { path: '/user_groups/{user_group_id}/members', methods: { POST: doUpdateUserGroupMembers } },
   { path: '/navigation_views', methods: { GET: getNavigationViews, POST: doAddNavigationView } },
   { path: '/navigation_views/{+fragment}', methods: { PATCH: doEditNavigationView, DELETE: doRemoveNavigationView } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },

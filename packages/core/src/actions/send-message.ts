@@ -52,7 +52,8 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     const now = ctx.clock.now();
     const realmEmoji = await tx.realmEmoji.list(realm.id);
     const linkifiers = await realmLinkifiers(tx, realm.id);
-    const rendered = renderMessage(content.value, renderContextFor(realm, users, linkable, new Date(now), realmEmoji, linkifiers));
+    const userGroups = await tx.userGroups.list(realm.id);
+    const rendered = renderMessage(content.value, renderContextFor(realm, users, linkable, new Date(now), realmEmoji, linkifiers, userGroups));
 
     const t = target.value;
     const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
@@ -60,7 +61,7 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     const copyHolders = [...new Set([...recipientIds, sender.id])];
     // Each recipient's own alert words (the sender's too: the reference flags them as well).
     const alert = { content: content.value, words: await tx.alertWords.forUsers(realm.id, copyHolders) };
-    const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert });
+    const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert, userGroups });
     if (params.read_by_sender !== false) flagsByUser.set(sender.id, flagsByUser.get(sender.id)! | FLAG_BITS.read);
 
     const dmKey = t.kind === 'private' ? dmKeyOf(recipientIds) : null;

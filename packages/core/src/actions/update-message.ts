@@ -129,7 +129,8 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
   const targetEntry: EditHistoryEntry = { ...moveEntry };
   if (request.content !== undefined) {
     const realmEmoji = await tx.realmEmoji.list(realm.id);
-    const context = renderContextFor(realm, [...audiences.users.values()], linkableChannels(readable, user), new Date(ctx.clock.now()), realmEmoji, linkifiers);
+    const userGroups = await tx.userGroups.list(realm.id);
+    const context = renderContextFor(realm, [...audiences.users.values()], linkableChannels(readable, user), new Date(ctx.clock.now()), realmEmoji, linkifiers, userGroups);
     const rendered = renderMessage(request.content, context);
     change.content = { orig: target.content, origRendered: target.renderedContent, content: request.content, rendered: rendered.html, isMeMessage: rendered.isMeMessage };
     Object.assign(targetEntry, { prev_content: target.content, prev_rendered_content: target.renderedContent });
@@ -145,7 +146,7 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
     const copies = (await tx.messages.recipients(target.id)).map((c) => c.userId);
     const participants = from && rendered.wildcards.topic ? await topicSenders(tx, realm, from.id, target.topic) : new Set<number>();
     const alert = { content: request.content, words: await tx.alertWords.forUsers(realm.id, copies) };
-    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants, alert }));
+    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants, alert, userGroups }));
   }
   if (moving) {
     const topicChanged = request.topic !== undefined;

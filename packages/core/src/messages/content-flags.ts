@@ -1,5 +1,5 @@
 import { alertWordsMatch, type RenderedMessage } from '../markdown/index.js';
-import { FLAG_BITS, type Realm, type Tx } from '../storage/types.js';
+import { FLAG_BITS, type Realm, type StoredUserGroup, type Tx } from '../storage/types.js';
 
 /** What the content-derived flags of a message depend on besides its rendering. */
 export interface ContentFlagInputs {
@@ -10,6 +10,8 @@ export interface ContentFlagInputs {
   topicParticipants: ReadonlySet<number>;
   /** The Markdown source and each user's alert words (users without words may be absent): `has_alert_word`. */
   alert?: { content: string; words: ReadonlyMap<number, readonly string[]> };
+  /** The realm's user groups: the members of a mentioned group are `mentioned`. */
+  userGroups?: readonly Pick<StoredUserGroup, 'id' | 'members'>[];
 }
 
 /**
@@ -19,9 +21,10 @@ export interface ContentFlagInputs {
  */
 export function contentFlags(rendered: RenderedMessage, userIds: Iterable<number>, inputs: ContentFlagInputs): Map<number, number> {
   const flagsByUser = new Map<number, number>();
+  const viaGroups = new Set((inputs.userGroups ?? []).filter((g) => rendered.mentionedGroupIds.has(g.id)).flatMap((g) => g.members));
   for (const userId of userIds) {
     let flags = 0;
-    if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BITS.mentioned;
+    if (rendered.mentionedUserIds.has(userId) || viaGroups.has(userId)) flags |= FLAG_BITS.mentioned;
     if (inputs.channel && rendered.wildcards.stream) flags |= FLAG_BITS.stream_wildcard_mentioned;
     if (inputs.channel && rendered.wildcards.topic && (inputs.topicParticipants.has(userId) || userId === inputs.senderId)) {
       flags |= FLAG_BITS.topic_wildcard_mentioned;

@@ -18,6 +18,7 @@ import type { DefaultStreamStore, StreamStore, SubscriptionStore } from './chann
 import type { MessageStore, ReactionStore } from './message-types.js';
 import type { AlertWordStore } from './alert-word-types.js';
 import type { LinkifierStore } from './linkifier-types.js';
+import type { UserGroupStore } from './user-group-types.js';
 import type { DraftStore } from './draft-types.js';
 import type { RealmEmojiStore } from './emoji-types.js';
 import type { CustomProfileFieldStore } from './profile-field-types.js';
@@ -29,6 +30,7 @@ export * from './channel-types.js';
 
 export * from './alert-word-types.js';
 export * from './linkifier-types.js';
+export * from './user-group-types.js';
 
 export * from './draft-types.js';
 
@@ -178,6 +180,7 @@ export interface Stores {
   reactions: ReactionStore;
   alertWords: AlertWordStore;
   linkifiers: LinkifierStore;
+  userGroups: UserGroupStore;
   drafts: DraftStore;
   realmEmoji: RealmEmojiStore;
   customProfileFields: CustomProfileFieldStore;

@@ -10,6 +10,7 @@ import { defaultStreamStore, streamStore, subscriptionStore } from './channel-st
 import { messageStore, reactionStore } from './message-stores.js';
 import { alertWordStore } from './alert-word-stores.js';
 import { linkifierStore } from './linkifier-stores.js';
+import { userGroupStore } from './user-group-stores.js';
 import { draftStore } from './draft-stores.js';
 import { realmEmojiStore } from './emoji-stores.js';
 import { customProfileFieldStore } from './profile-field-stores.js';
@@ -62,6 +63,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     reactions: reactionStore(statements),
     alertWords: alertWordStore(statements),
     linkifiers: linkifierStore(statements),
+    userGroups: userGroupStore(statements),
     drafts: draftStore(statements),
     realmEmoji: realmEmojiStore(statements),
     customProfileFields: customProfileFieldStore(statements),

@@ -11,6 +11,7 @@ import { DRAFTS_MIGRATION } from './draft-schema.js';
 import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
+import { USER_GROUPS_MIGRATION } from './user-group-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -80,4 +81,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 8: custom profile fields and their values (see profile-field-schema.ts) */ PROFILE_FIELDS_MIGRATION,
   /* 9: users' drafts (FACTS.md 6.2; see draft-schema.ts) */ DRAFTS_MIGRATION,
   /* 10: realm linkifiers in processing order (see linkifier-schema.ts) */ LINKIFIERS_MIGRATION,
+  /* 11: realm user groups and their direct members (see user-group-schema.ts) */ USER_GROUPS_MIGRATION,
 ];
