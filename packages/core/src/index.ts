@@ -19,11 +19,6 @@ export { doSendTyping } from './actions/typing.js';
 export { doSubscribe, doUnsubscribe, doUpdateSubscriptionProperties } from './actions/subscriptions.js';
 export { doUpdateStream, doArchiveStream, doAddDefaultStream, doRemoveDefaultStream } from './actions/channels.js';
 export { getSubscriptions, getStreams, getStream, getStreamMembers, getStreamId, getDefaultStreams } from './queries/channels.js';
-import './state/realm.js';
-import './state/realm-user.js';
-import './state/realm-bot.js';
-import './state/user-settings.js';
-import './state/channels.js';
 export { type Mailer, memoryMailer } from './mail/mailer.js';
 export { flushOutbox } from './mail/outbox.js';
 export { resolveRealm, authenticateApiKey } from './auth/authenticate.js';
@@ -40,16 +35,13 @@ export * from './markdown/index.js';
 export * from './emoji/index.js';
 export { doSendMessage } from './actions/send-message.js';
 export { getMessages, getMessage, getMatchesNarrow } from './queries/messages.js';
-import './state/messages.js';
 export { doAddReaction, doRemoveReaction } from './actions/reactions.js';
 export { doAddRealmEmoji, doDeactivateRealmEmoji, CAN_ADD_CUSTOM_EMOJI_GROUP } from './actions/realm-emoji.js';
 export { getRealmEmoji, getRealmEmojiImage, type EmojiImage } from './queries/realm-emoji.js';
 export { type UploadedFile, isUploadedFile } from './schemas/upload.js';
 export { detectImageType, MAX_EMOJI_FILE_SIZE_MIB } from './emoji/image.js';
-import './state/realm-emoji.js';
 export { doUpdateMessageFlags, doUpdateMessageFlagsForNarrow } from './actions/message-flags.js';
 export { doMarkAllAsRead, doMarkStreamAsRead, doMarkTopicAsRead } from './actions/mark-read.js';
-import './state/starred-messages.js';
 export { doUpdateMessage } from './actions/update-message.js';
 export { doDeleteMessage } from './actions/delete-messages.js';
 export { doDeleteTopic, DELETE_TOPIC_BATCH_SIZE } from './actions/delete-topic.js';
@@ -57,7 +49,6 @@ export { doSendEditTyping } from './actions/edit-typing.js';
 export { getStreamTopics } from './queries/topics.js';
 export { doAddAlertWords, doRemoveAlertWords } from './actions/alert-words.js';
 export { getAlertWords } from './queries/alert-words.js';
-import './state/alert-words.js';
 export {
   doCreateProfileField,
   doDeleteProfileField,
@@ -67,19 +58,20 @@ export {
 export { doUpdateOwnProfileData } from './actions/profile-data.js';
 export { getProfileFields } from './queries/profile-fields.js';
 export { FIELD_TYPES, DEFAULT_EXTERNAL_ACCOUNTS } from './profile-fields/types.js';
-import './state/profile-fields.js';
 export { doAddNavigationView, doEditNavigationView, doRemoveNavigationView, BUILT_IN_NAVIGATION_VIEWS } from './actions/navigation-views.js';
 export { getNavigationViews } from './queries/navigation-views.js';
-import './state/navigation-views.js';
 export { doCreateDrafts, doDeleteDraft, doEditDraft } from './actions/drafts.js';
 export { getDrafts } from './queries/drafts.js';
-import './state/drafts.js';
 export { doAddLinkifier, doRemoveLinkifier, doReorderLinkifiers, doUpdateLinkifier } from './actions/linkifiers.js';
 export { getLinkifiers } from './queries/linkifiers.js';
-import './state/linkifiers.js';
 export { announceVideoProviderToken, doCreateVideoCall } from './actions/video-calls.js';
 export { createLinkVideoCallProvider, type VideoCallOutcome, type VideoCallProvider } from './video-calls/provider.js';
-import './state/video-calls.js';
 export { doCreateUserGroup, doUpdateUserGroupMembers } from './actions/user-groups.js';
 export { getUserGroups } from './queries/user-groups.js';
-import './state/user-groups.js';
+
+// Registers every POST /register snapshot section.
+import './state/all.js';
+export { doCreateScheduledMessage, doEditScheduledMessage, doDeleteScheduledMessage } from './actions/scheduled-messages.js';
+export { getScheduledMessages } from './queries/scheduled-messages.js';
+export { deliverDueScheduledMessages } from './scheduled/deliver.js';
+import './state/scheduled-messages.js';

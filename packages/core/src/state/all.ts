@@ -1,0 +1,20 @@
+/**
+ * Every register snapshot section. Each area defines its sections in its own module
+ * (defineStateSection); importing them here is what registers them, in the order the snapshot
+ * is assembled.
+ */
+import './realm.js';
+import './realm-user.js';
+import './realm-bot.js';
+import './user-settings.js';
+import './channels.js';
+import './messages.js';
+import './realm-emoji.js';
+import './starred-messages.js';
+import './alert-words.js';
+import './profile-fields.js';
+import './navigation-views.js';
+import './drafts.js';
+import './linkifiers.js';
+import './video-calls.js';
+import './user-groups.js';
