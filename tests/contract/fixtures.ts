@@ -156,6 +156,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       linkifiers: wrap(tx.linkifiers),
       userGroups: wrap(tx.userGroups),
       drafts: wrap(tx.drafts),
+      scheduledMessages: wrap(tx.scheduledMessages),
       realmEmoji: wrap(tx.realmEmoji),
       customProfileFields: wrap(tx.customProfileFields),
       navigationViews: wrap(tx.navigationViews),

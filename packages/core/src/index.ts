@@ -74,4 +74,3 @@ import './state/all.js';
 export { doCreateScheduledMessage, doEditScheduledMessage, doDeleteScheduledMessage } from './actions/scheduled-messages.js';
 export { getScheduledMessages } from './queries/scheduled-messages.js';
 export { deliverDueScheduledMessages } from './scheduled/deliver.js';
-import './state/scheduled-messages.js';

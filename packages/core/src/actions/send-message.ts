@@ -19,7 +19,7 @@ import { SendMessageParams } from '../schemas/messages.js';
 import { FLAG_BITS, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
 
-type Target =
+export type Target =
   | { kind: 'stream'; stream: Stream; topic: string; recipientIds: number[] }
   | { kind: 'private'; participants: User[] };
 
@@ -46,14 +46,10 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     if (target.isErr()) return err(target.error);
 
     const streams = await tx.streams.list(realm.id);
-    const subscriptions = await tx.subscriptions.forUser(realm.id, sender.id);
-    const subscribed = new Set(subscriptions.filter((s) => s.active).map((s) => s.streamId));
-    const linkable = streams.filter((s) => !s.isArchived && hasContentAccess(sender, s, subscribed.has(s.id)));
     const now = ctx.clock.now();
-    const realmEmoji = await tx.realmEmoji.list(realm.id);
     const linkifiers = await realmLinkifiers(tx, realm.id);
     const userGroups = await tx.userGroups.list(realm.id);
-    const rendered = renderMessage(content.value, renderContextFor(realm, users, linkable, new Date(now), realmEmoji, linkifiers, userGroups));
+    const rendered = await renderAs(tx, realm, sender, content.value, now);
 
     const t = target.value;
     const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
@@ -120,7 +116,7 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
  * The channel and topic of a channel message. A channel the sender may not read answers exactly
  * as a missing one, so that private channels stay invisible.
  */
-async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, rawTopic: string | undefined): Promise<Result<Target, ApiError>> {
+export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, rawTopic: string | undefined): Promise<Result<Target, ApiError>> {
   const indicator = channelIndicator(to);
   if (indicator.isErr()) return err(indicator.error);
   let stream: Stream | undefined;
@@ -153,7 +149,7 @@ async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, rawTopi
  * The participants of a direct message, the sender included. Emails are matched against the
  * email each user shows through the API, so a hidden real address cannot be probed.
  */
-function directTarget(realm: Realm, sender: User, users: readonly User[], to: string): Result<Target, ApiError> {
+export function directTarget(realm: Realm, sender: User, users: readonly User[], to: string): Result<Target, ApiError> {
   const recipients = directRecipients(to);
   if (recipients.isErr()) return err(recipients.error);
   const wanted = recipients.value;
@@ -188,3 +184,16 @@ async function recordFirstMessage(ctx: Ctx, tx: Tx, realm: Realm, stream: Stream
   announceStreamUpdate(ctx, tx, realm, stream, metadataAudience(users, stream, subscribers), 'first_message_id', messageId);
 }
 
+
+/** Renders `content` as `sender` would send it at `nowMs` (only channels they may read are linked). */
+export async function renderAs(tx: Tx, realm: Realm, sender: User, content: string, nowMs: number) {
+  const users = await tx.users.list(realm.id);
+  const streams = await tx.streams.list(realm.id);
+  const subscriptions = await tx.subscriptions.forUser(realm.id, sender.id);
+  const subscribed = new Set(subscriptions.filter((s) => s.active).map((s) => s.streamId));
+  const linkable = streams.filter((s) => !s.isArchived && hasContentAccess(sender, s, subscribed.has(s.id)));
+  const realmEmoji = await tx.realmEmoji.list(realm.id);
+  const linkifiers = await realmLinkifiers(tx, realm.id);
+  const userGroups = await tx.userGroups.list(realm.id);
+  return renderMessage(content, renderContextFor(realm, users, linkable, new Date(nowMs), realmEmoji, linkifiers, userGroups));
+}

@@ -18,3 +18,4 @@ import './drafts.js';
 import './linkifiers.js';
 import './video-calls.js';
 import './user-groups.js';
+import './scheduled-messages.js';

@@ -20,6 +20,7 @@ import type { AlertWordStore } from './alert-word-types.js';
 import type { LinkifierStore } from './linkifier-types.js';
 import type { UserGroupStore } from './user-group-types.js';
 import type { DraftStore } from './draft-types.js';
+import type { ScheduledMessageStore } from './scheduled-message-types.js';
 import type { RealmEmojiStore } from './emoji-types.js';
 import type { CustomProfileFieldStore } from './profile-field-types.js';
 import type { NavigationViewStore } from './navigation-view-types.js';
@@ -33,6 +34,7 @@ export * from './linkifier-types.js';
 export * from './user-group-types.js';
 
 export * from './draft-types.js';
+export * from './scheduled-message-types.js';
 
 export * from './emoji-types.js';
 export * from './profile-field-types.js';
@@ -182,6 +184,7 @@ export interface Stores {
   linkifiers: LinkifierStore;
   userGroups: UserGroupStore;
   drafts: DraftStore;
+  scheduledMessages: ScheduledMessageStore;
   realmEmoji: RealmEmojiStore;
   customProfileFields: CustomProfileFieldStore;
   navigationViews: NavigationViewStore;

@@ -12,6 +12,7 @@ import { alertWordStore } from './alert-word-stores.js';
 import { linkifierStore } from './linkifier-stores.js';
 import { userGroupStore } from './user-group-stores.js';
 import { draftStore } from './draft-stores.js';
+import { scheduledMessageStore } from './scheduled-message-stores.js';
 import { realmEmojiStore } from './emoji-stores.js';
 import { customProfileFieldStore } from './profile-field-stores.js';
 import { navigationViewStore } from './navigation-view-stores.js';
@@ -65,6 +66,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     linkifiers: linkifierStore(statements),
     userGroups: userGroupStore(statements),
     drafts: draftStore(statements),
+    scheduledMessages: scheduledMessageStore(statements),
     realmEmoji: realmEmojiStore(statements),
     customProfileFields: customProfileFieldStore(statements),
     navigationViews: navigationViewStore(statements),

@@ -8,6 +8,7 @@ import { MESSAGES_MIGRATION } from './message-schema.js';
 import { REALM_EMOJI_MIGRATION } from './emoji-schema.js';
 import { ALERT_WORDS_MIGRATION } from './alert-word-schema.js';
 import { DRAFTS_MIGRATION } from './draft-schema.js';
+import { SCHEDULED_MESSAGES_MIGRATION } from './scheduled-message-schema.js';
 import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
@@ -82,4 +83,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 9: users' drafts (FACTS.md 6.2; see draft-schema.ts) */ DRAFTS_MIGRATION,
   /* 10: realm linkifiers in processing order (see linkifier-schema.ts) */ LINKIFIERS_MIGRATION,
   /* 11: realm user groups and their direct members (see user-group-schema.ts) */ USER_GROUPS_MIGRATION,
+  /* 12: users' scheduled messages (FACTS.md 6.3; see scheduled-message-schema.ts) */ SCHEDULED_MESSAGES_MIGRATION,
 ];

@@ -1,0 +1,52 @@
+/**
+ * The scheduler's core: sends every due scheduled message through POST /messages' own
+ * operation as its sender, so a delivery is checked exactly like a send made now (archived
+ * channel, deactivated recipient or sender…). A sent message is removed (`remove` event); a
+ * refused one is kept with `failed: true` (`update` event). Callers arm one timer for
+ * `nextDue`; messages that fell due while the server was down go out at the first call.
+ */
+import { ok as okResult } from 'neverthrow';
+import { doSendMessage } from '../actions/send-message.js';
+import type { Ctx } from '../context.js';
+import { publishOnCommit } from '../events/publish.js';
+import type { ScheduledMessage } from '../storage/types.js';
+import { formatScheduledMessage } from './fields.js';
+
+export interface DeliveryReport {
+  sent: number[];
+  failed: number[];
+  /** The next delivery time (Unix seconds) still pending, if any. */
+  nextDue: number | undefined;
+}
+
+export async function deliverDueScheduledMessages(ctx: Ctx): Promise<DeliveryReport> {
+  const due = await ctx.storage.read((tx) => tx.scheduledMessages.due(Math.floor(ctx.clock.now() / 1000)));
+  const report: DeliveryReport = { sent: [], failed: [], nextDue: undefined };
+  for (const message of due) (await deliver(ctx, message)) ? report.sent.push(message.id) : report.failed.push(message.id);
+  report.nextDue = await ctx.storage.read((tx) => tx.scheduledMessages.nextDue());
+  return report;
+}
+
+async function deliver(ctx: Ctx, m: ScheduledMessage): Promise<boolean> {
+  const actor = await ctx.storage.read(async (tx) => {
+    const realm = await tx.realms.byId(m.realmId);
+    const user = await tx.users.byId(m.realmId, m.senderId);
+    return realm && user && user.isActive && !realm.deactivated ? { realm, user } : undefined;
+  });
+  const to = m.type === 'stream' ? String(m.streamId) : JSON.stringify(m.recipientIds);
+  const sent = actor ? await doSendMessage(ctx, actor, { type: m.type, to, topic: m.topic, content: m.content }) : undefined;
+  const ok = sent?.isOk() === true;
+  // Recorded after the send's own commit: a crash in between may send it twice rather than lose it.
+  await ctx.storage.transaction(async (tx) => {
+    if (ok) {
+      if (await tx.scheduledMessages.delete(m.realmId, m.senderId, m.id)) {
+        publishOnCommit(ctx, tx, { realmId: m.realmId, userIds: [m.senderId], event: { type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id } });
+      }
+      return okResult(undefined);
+    }
+    const failed = await tx.scheduledMessages.update(m.realmId, m.senderId, m.id, { ...m, failed: true });
+    if (failed) publishOnCommit(ctx, tx, { realmId: m.realmId, userIds: [m.senderId], event: { type: 'scheduled_messages', op: 'update', scheduled_message: formatScheduledMessage(failed) } });
+    return okResult(undefined);
+  });
+  return ok;
+}

@@ -1,0 +1,73 @@
+import type { ScheduledMessage, ScheduledMessageFields, ScheduledMessageStore } from '../scheduled-message-types.js';
+import type { TableMap } from './columns.js';
+import type { Statements } from './statements.js';
+
+const SCHEDULED: TableMap<ScheduledMessage> = { table: 'scheduled_message', booleans: ['failed'], json: ['recipientIds'] };
+const COLUMNS = 'id, realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed';
+
+const values = (f: ScheduledMessageFields) => [
+  f.type,
+  f.streamId,
+  JSON.stringify(f.recipientIds),
+  f.topic,
+  f.content,
+  f.renderedContent,
+  f.deliveryTimestamp,
+  f.failed ? 1 : 0,
+];
+
+/** The scheduled-message store over a connection's statements. */
+export function scheduledMessageStore(q: Statements): ScheduledMessageStore {
+  const get = (realmId: number, userId: number, id: number) =>
+    q.get(SCHEDULED, `SELECT ${COLUMNS} FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND id = ?`, realmId, userId, id);
+  return {
+    async list(realmId, userId) {
+      return q.all(
+        SCHEDULED,
+        `SELECT ${COLUMNS} FROM scheduled_message WHERE realm_id = ? AND sender_id = ? ORDER BY delivery_timestamp, id`,
+        realmId,
+        userId,
+      );
+    },
+    get: async (realmId, userId, id) => get(realmId, userId, id),
+    async insert(realmId, userId, fields) {
+      // Through the user row, so a user of another realm gets nothing written.
+      const { changes, lastInsertRowid } = q.run(
+        `INSERT INTO scheduled_message (realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed)
+         SELECT realm_id, id, ?, ?, ?, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?`,
+        ...values(fields),
+        realmId,
+        userId,
+      );
+      return changes === 1 ? get(realmId, userId, Number(lastInsertRowid)) : undefined;
+    },
+    async update(realmId, userId, id, fields) {
+      const { changes } = q.run(
+        `UPDATE scheduled_message SET type = ?, stream_id = ?, recipient_ids = ?, topic = ?, content = ?, rendered_content = ?,
+         delivery_timestamp = ?, failed = ? WHERE realm_id = ? AND sender_id = ? AND id = ?`,
+        ...values(fields),
+        realmId,
+        userId,
+        id,
+      );
+      return changes === 1 ? get(realmId, userId, id) : undefined;
+    },
+    async delete(realmId, userId, id) {
+      return q.run('DELETE FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND id = ?', realmId, userId, id).changes === 1;
+    },
+    async due(nowSeconds) {
+      return q.all(
+        SCHEDULED,
+        `SELECT ${COLUMNS} FROM scheduled_message WHERE failed = 0 AND delivery_timestamp <= ? ORDER BY delivery_timestamp, id`,
+        nowSeconds,
+      );
+    },
+    async nextDue() {
+      const row = q.get<{ next: number | null }>(
+        { table: 'scheduled_message', booleans: [] },
+        'SELECT MIN(delivery_timestamp) AS next FROM scheduled_message WHERE failed = 0',
+      );
+      return row?.next ?? undefined;
+    },
+  };
+}
