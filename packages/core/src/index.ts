@@ -74,3 +74,4 @@ import './state/all.js';
 export { doCreateScheduledMessage, doEditScheduledMessage, doDeleteScheduledMessage } from './actions/scheduled-messages.js';
 export { getScheduledMessages } from './queries/scheduled-messages.js';
 export { deliverDueScheduledMessages } from './scheduled/deliver.js';
+export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/scheduler.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ApiError, type Ctx } from '@teamchat/core';
+import { ApiError, type Ctx, startScheduledDelivery } from '@teamchat/core';
 import { toNodeHandler } from 'h3';
 import { type AppOptions, createApp } from './app.js';
 import { errorPayload } from './respond.js';
@@ -36,6 +36,9 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
     server.listen(options.port ?? 9991, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  // Scheduled messages are delivered while the server runs (and those that fell due while it
+  // was down, at once). Tests that drive time themselves turn timers off.
+  const scheduler = ctx.config.timers ? startScheduledDelivery(ctx) : undefined;
   let closing: Promise<void> | undefined;
   return {
     server,
@@ -54,6 +57,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
             else response.once('finish', () => response.socket?.end());
           }
         });
+        scheduler?.stop();
+        await scheduler?.idle();
         await ctx.storage.close();
       })();
       return closing;

@@ -1,0 +1,35 @@
+/** The scheduler: one timer for the next due scheduled message, re-armed by new messages. */
+import { doSubscribe, getMessages, startScheduledDelivery } from '@teamchat/core';
+import { afterEach, expect, it } from 'vitest';
+import { makeWorld, must } from '../helpers/core.js';
+import { doCreateScheduledMessage } from '@teamchat/core';
+
+const stops: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+it('delivers a message at its time, armed by the creation event, and overdue ones at start', async () => {
+  const w = await makeWorld();
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"general"}]' }));
+  const now = Math.floor(Date.now() / 1000);
+  // Overdue before the scheduler starts (the server was down): written straight to storage.
+  must(await doCreateScheduledMessage(w.ctx, w.as(w.owner), { type: 'stream', to: '1', topic: 't', content: 'late', scheduled_delivery_timestamp: String(now + 1) }));
+  await w.ctx.storage.transaction(async (tx) => {
+    const [message] = await tx.scheduledMessages.list(w.realm.id, w.owner.id);
+    await tx.scheduledMessages.update(w.realm.id, w.owner.id, message!.id, { ...message!, deliveryTimestamp: now - 60 });
+    return (await import('neverthrow')).ok(undefined);
+  });
+  const scheduler = startScheduledDelivery(w.ctx);
+  stops.push(() => scheduler.stop());
+  await scheduler.idle();
+  const sent = async () => (must(await getMessages(w.ctx, w.as(w.owner), { anchor: 'newest', num_before: '10', num_after: '0' })) as unknown as { messages: Array<{ content: string }> }).messages.map((m) => m.content);
+  expect(await sent()).toEqual(['<p>late</p>']);
+
+  must(await doCreateScheduledMessage(w.ctx, w.as(w.owner), { type: 'stream', to: '1', topic: 't', content: 'soon', scheduled_delivery_timestamp: String(Math.floor(Date.now() / 1000) + 1) }));
+  await wait(2200);
+  await scheduler.idle();
+  expect(await sent()).toEqual(['<p>late</p>', '<p>soon</p>']);
+});
