@@ -73,14 +73,11 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     if (params.num_after === undefined) return err(missingArgument('num_after'));
     if (params.num_before + params.num_after > MAX_WINDOW) return err(badRequest(`Too many messages requested (maximum ${MAX_WINDOW}).`));
   }
-  const terms = canonicalNarrow(params.narrow as never);
-  if (terms.isErr()) return err(terms.error);
-
   return ctx.storage.read(async (tx) => {
-    const narrowed = await narrowFor(tx, actor, terms.value);
+    const narrowed = await narrowFor(tx, actor, params.narrow);
     if (narrowed.isErr()) return err(narrowed.error);
-    const { readable, conditions } = narrowed.value;
-    const words = searchWords(terms.value);
+    const { readable, conditions, terms } = narrowed.value;
+    const words = searchWords(terms);
     const format = async (messages: Message[]): Promise<Record<string, unknown>[]> => {
       const records = await formatForViewer(tx, actor.realm, actor.user, messages, readable.allStreams, {
         applyMarkdown: params.apply_markdown,
@@ -136,13 +133,11 @@ export const getMessage = userOperation(GetMessageParams, async (ctx, actor: Act
 
 /** POST /messages/matches_narrow: which of the messages match the narrow, with search highlights. */
 export const getMatchesNarrow = userOperation(MatchesNarrowParams, async (ctx, actor: Actor, params) => {
-  const terms = canonicalNarrow(params.narrow as never);
-  if (terms.isErr()) return err(terms.error);
   return ctx.storage.read(async (tx) => {
-    const narrowed = await narrowFor(tx, actor, terms.value);
+    const narrowed = await narrowFor(tx, actor, params.narrow);
     if (narrowed.isErr()) return err(narrowed.error);
-    const { readable, conditions } = narrowed.value;
-    const words = searchWords(terms.value);
+    const { readable, conditions, terms } = narrowed.value;
+    const words = searchWords(terms);
     const messages: Record<string, { match_content: string; match_subject: string }> = {};
     for (const message of await visibleMatches(tx, actor, readable, conditions, params.msg_ids)) {
       // Without a search the content as rendered and the topic HTML-escaped, as the reference answers.
@@ -160,11 +155,17 @@ function highlights(message: Message, words: readonly string[], emptyTopicName: 
   };
 }
 
-/** The reader's scope and the narrow resolved against what they may see. */
-async function narrowFor(tx: Tx, actor: Actor, terms: NarrowTerm[]): Promise<Result<{ readable: Readable; conditions: MessageCondition[] }, ApiError>> {
+/** The narrow as sent, its canonical terms, the reader's scope, and the terms resolved against what they may see. */
+async function narrowFor(
+  tx: Tx,
+  actor: Actor,
+  narrow: unknown,
+): Promise<Result<{ readable: Readable; conditions: MessageCondition[]; terms: NarrowTerm[] }, ApiError>> {
+  const terms = canonicalNarrow(narrow as never);
+  if (terms.isErr()) return err(terms.error);
   const readable = await readableBy(tx, actor.user);
-  const conditions = await resolveNarrow(terms, narrowContextFor(tx, actor.realm, actor.user, readable));
-  return conditions.map((resolved) => ({ readable, conditions: resolved }));
+  const conditions = await resolveNarrow(terms.value, narrowContextFor(tx, actor.realm, actor.user, readable));
+  return conditions.map((resolved) => ({ readable, conditions: resolved, terms: terms.value }));
 }
 
 /**
