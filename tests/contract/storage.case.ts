@@ -30,7 +30,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
       it('insert returns the record with its new ID; byId, bySubdomain and all find it', async () => {
         const input = newRealm({ subdomain: '', webPublicAccessEnabled: true, defaultAvatarSource: 'J' });
         const realm = await commit(storage, (tx) => tx.realms.insert(input));
-        expect(realm).toEqual({ ...input, id: expect.any(Number) });
+        expect(realm).toEqual({ ...input, settings: {}, id: expect.any(Number) });
         const other = await commit(storage, (tx) => tx.realms.insert(newRealm()));
         await storage.read(async (tx) => {
           expect(await tx.realms.byId(realm.id)).toEqual(realm);
@@ -40,6 +40,15 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
           expect(await tx.realms.byId(other.id + 1000)).toBeUndefined();
           expect(await tx.realms.bySubdomain('nope')).toBeUndefined();
         });
+      });
+
+      it('stores settings as given and reads them back; an update replaces them whole', async () => {
+        const settings = { new_stream_announcements_stream_id: 4, can_invite_users_group: { direct_members: [1], direct_subgroups: ['role:administrators'] } };
+        const realm = await commit(storage, (tx) => tx.realms.insert(newRealm({ settings })));
+        expect(realm.settings).toEqual(settings);
+        expect((await storage.read((tx) => tx.realms.byId(realm.id)))?.settings).toEqual(settings);
+        await commit(storage, (tx) => tx.realms.update(realm.id, { settings: { welcome_message_custom_text: 'hi' } }));
+        expect((await storage.read((tx) => tx.realms.byId(realm.id)))?.settings).toEqual({ welcome_message_custom_text: 'hi' });
       });
 
       it('update sets the given fields, booleans included, and leaves the rest', async () => {

@@ -75,3 +75,6 @@ export { doCreateScheduledMessage, doEditScheduledMessage, doDeleteScheduledMess
 export { getScheduledMessages } from './queries/scheduled-messages.js';
 export { deliverDueScheduledMessages } from './scheduled/deliver.js';
 export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/scheduler.js';
+export { hasRealmPermission } from './access/realm-rules.js';
+export { systemGroupId, groupSettingForApi } from './access/system-groups.js';
+export * from './settings/realm-settings.js';

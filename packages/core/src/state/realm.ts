@@ -3,6 +3,26 @@ import { renderPlainParagraphs } from '../format/markdown-lite.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
 import { defineStateSection } from './sections.js';
+import { groupSettingForApi } from '../access/system-groups.js';
+import {
+  REALM_GROUP_SETTING_DEFAULTS,
+  REALM_SETTING_DEFAULTS,
+  realmGroupSetting,
+  realmSetting,
+  type RealmGroupSettingName,
+  type RealmSettingName,
+} from '../settings/realm-settings.js';
+import type { Realm } from '../storage/types.js';
+
+/** Every stored realm setting under its register name, `realm_` + the API name. */
+function storedRealmSettings(realm: Realm): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(REALM_SETTING_DEFAULTS) as RealmSettingName[]) out[`realm_${name}`] = realmSetting(realm, name);
+  for (const name of Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSettingName[]) {
+    out[`realm_${name}`] = groupSettingForApi(realmGroupSetting(realm, name));
+  }
+  return out;
+}
 
 /**
  * `server_generation` names the running server, not the moment of a register: clients compare
@@ -57,7 +77,6 @@ defineStateSection({
       realm_email_auth_enabled: realm.emailAuthEnabled,
       realm_password_auth_enabled: realm.emailAuthEnabled,
       realm_authentication_methods: { Email: { enabled: realm.emailAuthEnabled, available: true } },
-      realm_welcome_message_custom_text: '',
       realm_presence_disabled: false,
       realm_plan_type: 1,
       realm_org_type: 0,
@@ -74,6 +93,7 @@ defineStateSection({
       server_inline_image_preview: true,
       server_inline_url_embed_preview: false,
       server_can_summarize_topics: false,
+      ...storedRealmSettings(realm),
     };
   },
 });

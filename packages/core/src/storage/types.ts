@@ -14,7 +14,7 @@
  *   drivers reject such a call instead of hanging.
  */
 import type { Result } from 'neverthrow';
-import type { DefaultStreamStore, StreamStore, SubscriptionStore } from './channel-types.js';
+import type { DefaultStreamStore, StoredGroupSetting, StreamStore, SubscriptionStore } from './channel-types.js';
 import type { MessageStore, ReactionStore } from './message-types.js';
 import type { AlertWordStore } from './alert-word-types.js';
 import type { LinkifierStore } from './linkifier-types.js';
@@ -64,9 +64,19 @@ export interface Realm {
   webPublicAccessEnabled: boolean;
   emailAuthEnabled: boolean;
   defaultAvatarSource: 'G' | 'J';
+  /**
+   * Realm settings that differ from the defaults, keyed by their API names without the
+   * `realm_` prefix; settings/realm-settings.ts fills in the defaults. Group settings hold a
+   * StoredGroupSetting.
+   */
+  settings: RealmStoredSettings;
 }
 
-export type NewRealm = Omit<Realm, 'id'>;
+/** A realm's non-default settings: plain values, or group settings (channel-types.ts). */
+export type RealmStoredSettings = Readonly<Record<string, SettingValue | StoredGroupSetting>>;
+
+/** A realm to insert; `settings` may be left out (a new realm starts with the defaults). */
+export type NewRealm = Omit<Realm, 'id' | 'settings'> & { settings?: RealmStoredSettings };
 
 /** Who may see a user's real email address. 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators. */
 export type EmailVisibility = 1 | 2 | 3 | 4 | 5;

@@ -84,4 +84,7 @@ export const MIGRATIONS: readonly string[] = [
   /* 10: realm linkifiers in processing order (see linkifier-schema.ts) */ LINKIFIERS_MIGRATION,
   /* 11: realm user groups and their direct members (see user-group-schema.ts) */ USER_GROUPS_MIGRATION,
   /* 12: users' scheduled messages (FACTS.md 6.3; see scheduled-message-schema.ts) */ SCHEDULED_MESSAGES_MIGRATION,
+  /* 13: realm settings, as one JSON object of the non-default values (as for users' settings, migration 2) */ `
+  ALTER TABLE realm ADD COLUMN settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings) AND json_type(settings) = 'object');
+  `,
 ];
