@@ -1,5 +1,5 @@
 /** Users' custom profile field values: validation per type, permissions, events, reads. */
-import { doCreateUser, doDeactivateUser, doDeleteProfileField, doUpdateOwnProfileData, doUpdateUser, getOwnUser, getUser, getUsers, type QueuedEvent } from '@teamchat/core';
+import { doCreateUser, doDeactivateUser, doDeleteProfileField, doUpdateProfileField, doUpdateOwnProfileData, doUpdateUser, getOwnUser, getUser, getUsers, type QueuedEvent } from '@teamchat/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, ids, queued, recipientsOf, register } from './channel-helpers.js';
@@ -169,6 +169,22 @@ describe('profile_data in PATCH /users/{user_id}', () => {
     must(await setOwn(c.w, c.member, [{ id: f.short, value: 'a' }, { id: f.date, value: '2020-01-01' }]));
     must(await doDeleteProfileField(c.w.ctx, c.w.as(c.w.owner), { field_id: f.short }));
     expect(await profileDataOf(c.member.id)).toEqual({ [f.date]: { value: '2020-01-01' } });
+  });
+
+  it('removing a dropdown choice clears the values that held it, each announced with value null', async () => {
+    const [kept, removed] = Object.keys(CHOICES);
+    must(await setOwn(c.w, c.member, [{ id: f.select, value: removed! }]));
+    must(await setOwn(c.w, c.other, [{ id: f.select, value: kept! }]));
+    c.drain();
+    const { [removed!]: _gone, ...rest } = CHOICES;
+    must(await doUpdateProfileField(c.w.ctx, c.w.as(c.w.owner), { field_id: f.select, field_data: JSON.stringify(rest) }));
+    expect(await profileDataOf(c.member.id)).toEqual({});
+    expect(await profileDataOf(c.other.id)).toEqual({ [f.select]: { value: kept } });
+    const events = c.drain().map((p) => p.event);
+    expect(events.filter((e) => e.type === 'realm_user')).toEqual([
+      { type: 'realm_user', op: 'update', person: { user_id: c.member.id, custom_profile_field: { id: f.select, value: null } } },
+    ]);
+    expect(events.filter((e) => e.type === 'custom_profile_fields')).toHaveLength(1);
   });
 
   it('a new user’s realm_user add event carries an empty profile_data', async () => {

@@ -10,14 +10,16 @@ import { announceProfileFields } from '../events/profile-fields.js';
 import { type Actor, userOperation } from '../operation.js';
 import { checkLabel, checkSummary, checkUniqueLabel, checkUserMatching } from '../profile-fields/definition.js';
 import { checkFieldData } from '../profile-fields/field-data.js';
-import { DEFAULT_EXTERNAL_ACCOUNTS, FIELD_TYPES, isDefaultExternalField } from '../profile-fields/types.js';
+import { DEFAULT_EXTERNAL_ACCOUNTS, FIELD_TYPES, isDefaultExternalField, SELECT } from '../profile-fields/types.js';
 import {
   CreateProfileFieldParams,
   DeleteProfileFieldParams,
   ReorderProfileFieldsParams,
   UpdateProfileFieldParams,
 } from '../schemas/profile-fields.js';
+import type { Ctx } from '../context.js';
 import type { CustomProfileField, CustomProfileFieldPatch, Tx } from '../storage/types.js';
+import { applyProfileData } from './profile-data.js';
 import { transactionAs } from './transaction.js';
 
 const TYPE_IDS = new Set(Object.values(FIELD_TYPES).map((t) => t.id));
@@ -93,6 +95,7 @@ export const doUpdateProfileField = userOperation(UpdateProfileFieldParams, asyn
         const fieldData = checkFieldData(field.type, params.field_data);
         if (fieldData.isErr()) return err(fieldData.error);
         patch.fieldData = fieldData.value;
+        await clearRemovedChoices(ctx, tx, actor, field, fieldData.value);
       }
       if (params.display_in_profile_summary !== undefined) {
         // A field already shown does not count against itself.
@@ -113,6 +116,22 @@ export const doUpdateProfileField = userOperation(UpdateProfileFieldParams, asyn
     }),
   ),
 );
+
+/**
+ * A dropdown's choices changed: users whose value was a removed choice lose it, each with a
+ * realm_user event, as the reference's remove_custom_profile_field_value_if_required does.
+ */
+async function clearRemovedChoices(ctx: Ctx, tx: Tx, actor: Actor, field: CustomProfileField, fieldData: CustomProfileField['fieldData']) {
+  if (field.type !== SELECT) return;
+  const kept = new Set(Object.keys(fieldData ?? {}));
+  const values = await tx.customProfileFields.values(actor.realm.id);
+  const cleared = values.filter((v) => v.fieldId === field.id && !kept.has(v.value));
+  const users = new Map((await tx.users.list(actor.realm.id, cleared.map((v) => v.userId))).map((u) => [u.id, u]));
+  for (const value of cleared) {
+    const user = users.get(value.userId);
+    if (user) await applyProfileData(ctx, tx, actor.realm, user, [{ field, value: null }]);
+  }
+}
 
 /** DELETE /realm/profile_fields/{field_id}: the field and every user's value of it. */
 export const doDeleteProfileField = userOperation(DeleteProfileFieldParams, async (ctx, requester: Actor, params) =>
