@@ -158,6 +158,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       drafts: wrap(tx.drafts),
       scheduledMessages: wrap(tx.scheduledMessages),
       realmEmoji: wrap(tx.realmEmoji),
+      savedSnippets: wrap(tx.savedSnippets),
       customProfileFields: wrap(tx.customProfileFields),
       navigationViews: wrap(tx.navigationViews),
       streams: wrap(tx.streams),

@@ -172,11 +172,11 @@ describe('profile_data in PATCH /users/{user_id}', () => {
   });
 
   it('removing a dropdown choice clears the values that held it, each announced with value null', async () => {
-    const [kept, removed] = Object.keys(CHOICES);
-    must(await setOwn(c.w, c.member, [{ id: f.select, value: removed! }]));
-    must(await setOwn(c.w, c.other, [{ id: f.select, value: kept! }]));
+    const [kept, removed] = ['vim', 'emacs'];
+    must(await setOwn(c.w, c.member, [{ id: f.select, value: removed }]));
+    must(await setOwn(c.w, c.other, [{ id: f.select, value: kept }]));
     c.drain();
-    const { [removed!]: _gone, ...rest } = CHOICES;
+    const { emacs: _gone, ...rest } = CHOICES;
     must(await doUpdateProfileField(c.w.ctx, c.w.as(c.w.owner), { field_id: f.select, field_data: JSON.stringify(rest) }));
     expect(await profileDataOf(c.member.id)).toEqual({});
     expect(await profileDataOf(c.other.id)).toEqual({ [f.select]: { value: kept } });

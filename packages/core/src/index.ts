@@ -78,3 +78,5 @@ export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/sche
 export { hasRealmPermission } from './access/realm-rules.js';
 export { systemGroupId, groupSettingForApi } from './access/system-groups.js';
 export * from './settings/realm-settings.js';
+export { doCreateSavedSnippet, doEditSavedSnippet, doDeleteSavedSnippet } from './actions/saved-snippets.js';
+export { getSavedSnippets } from './queries/saved-snippets.js';

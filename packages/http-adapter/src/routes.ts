@@ -5,6 +5,10 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doCreateSavedSnippet,
+  doDeleteSavedSnippet,
+  doEditSavedSnippet,
+  getSavedSnippets,
   doCreateUserGroup,
   doUpdateUserGroupMembers,
   getUserGroups,
@@ -146,6 +150,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/user_groups/{user_group_id}/members', methods: { POST: doUpdateUserGroupMembers } },
   { path: '/navigation_views', methods: { GET: getNavigationViews, POST: doAddNavigationView } },
   { path: '/navigation_views/{+fragment}', methods: { PATCH: doEditNavigationView, DELETE: doRemoveNavigationView } },
+  { path: '/saved_snippets', methods: { GET: getSavedSnippets, POST: doCreateSavedSnippet } },
+  { path: '/saved_snippets/{saved_snippet_id}', methods: { PATCH: doEditSavedSnippet, DELETE: doDeleteSavedSnippet } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
 ];
 

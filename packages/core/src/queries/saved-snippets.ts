@@ -1,0 +1,18 @@
+import { ok } from 'neverthrow';
+import { type } from 'superstruct';
+import { type Actor, userOperation } from '../operation.js';
+import type { SavedSnippet } from '../storage/types.js';
+
+/** A snippet as the API shows it (the reference's SavedSnippet.to_api_dict). */
+export const formatSavedSnippet = (snippet: SavedSnippet) => ({
+  id: snippet.id,
+  title: snippet.title,
+  content: snippet.content,
+  date_created: snippet.dateCreated,
+});
+
+/** GET /saved_snippets: the user's own snippets, oldest first. */
+export const getSavedSnippets = userOperation(type({}), async (ctx, actor: Actor) => {
+  const snippets = await ctx.storage.read((tx) => tx.savedSnippets.list(actor.realm.id, actor.user.id));
+  return ok({ saved_snippets: snippets.map(formatSavedSnippet) });
+});
