@@ -31,7 +31,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
       it('insert returns the record with its new ID; byId, bySubdomain and all find it', async () => {
         const input = newRealm({ subdomain: '', webPublicAccessEnabled: true, defaultAvatarSource: 'J' });
         const realm = await commit(storage, (tx) => tx.realms.insert(input));
-        expect(realm).toEqual({ ...input, settings: {}, id: expect.any(Number) });
+        expect(realm).toEqual({ ...input, settings: {}, userSettingsDefaults: {}, id: expect.any(Number) });
         const other = await commit(storage, (tx) => tx.realms.insert(newRealm()));
         await storage.read(async (tx) => {
           expect(await tx.realms.byId(realm.id)).toEqual(realm);

@@ -80,3 +80,4 @@ export { systemGroupId, groupSettingForApi } from './access/system-groups.js';
 export * from './settings/realm-settings.js';
 export { doCreateSavedSnippet, doEditSavedSnippet, doDeleteSavedSnippet } from './actions/saved-snippets.js';
 export { getSavedSnippets } from './queries/saved-snippets.js';
+export { doUpdateRealmUserDefaults } from './actions/realm-user-defaults.js';

@@ -5,6 +5,7 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doUpdateRealmUserDefaults,
   doCreateSavedSnippet,
   doDeleteSavedSnippet,
   doEditSavedSnippet,
@@ -141,6 +142,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/realm/linkifiers', methods: { GET: getLinkifiers, PATCH: doReorderLinkifiers } },
   { path: '/realm/filters', methods: { POST: doAddLinkifier } },
   { path: '/realm/filters/{filter_id}', methods: { PATCH: doUpdateLinkifier, DELETE: doRemoveLinkifier } },
+  { path: '/realm/user_settings_defaults', methods: { PATCH: doUpdateRealmUserDefaults } },
   { path: '/realm/profile_fields', methods: { GET: getProfileFields, POST: doCreateProfileField, PATCH: doReorderProfileFields } },
   { path: '/realm/profile_fields/{field_id}', methods: { PATCH: doUpdateProfileField, DELETE: doDeleteProfileField } },
   { path: '/users/me/profile_data', methods: { PATCH: doUpdateOwnProfileData } },

@@ -5,6 +5,7 @@ import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { announceUserAdded } from '../events/realm-user.js';
 import { joinDefaultChannels } from './channel-membership.js';
+import { newUserSettings } from '../settings/realm-user-defaults.js';
 import type { Realm, Role, Tx, User } from '../storage/types.js';
 
 export interface UserSpec {
@@ -47,7 +48,7 @@ export async function insertUser(ctx: Ctx, tx: Tx, realm: Realm, spec: UserSpec)
     awaitingFirstLogin: spec.createdThroughApi ?? false,
     canCreateUsers: spec.canCreateUsers ?? false,
     canChangeUserEmails: spec.canChangeUserEmails ?? false,
-    emailAddressVisibility: 1,
+    ...newUserSettings(realm),
   });
   await announceUserAdded(ctx, tx, realm, user);
   await joinDefaultChannels(ctx, tx, realm, user);

@@ -20,3 +20,4 @@ import './video-calls.js';
 import './user-groups.js';
 import './scheduled-messages.js';
 import './saved-snippets.js';
+import './realm-user-settings-defaults.js';

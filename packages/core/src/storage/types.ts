@@ -73,13 +73,21 @@ export interface Realm {
    * StoredGroupSetting.
    */
   settings: RealmStoredSettings;
+  /**
+   * The settings new users start with where they differ from the server's defaults
+   * (PATCH /realm/user_settings_defaults), keyed like a user's `settings`.
+   */
+  userSettingsDefaults: StoredSettings;
 }
 
 /** A realm's non-default settings: plain values, or group settings (channel-types.ts). */
 export type RealmStoredSettings = Readonly<Record<string, SettingValue | StoredGroupSetting>>;
 
 /** A realm to insert; `settings` may be left out (a new realm starts with the defaults). */
-export type NewRealm = Omit<Realm, 'id' | 'settings'> & { settings?: RealmStoredSettings };
+export type NewRealm = Omit<Realm, 'id' | 'settings' | 'userSettingsDefaults'> & {
+  settings?: RealmStoredSettings;
+  userSettingsDefaults?: StoredSettings;
+};
 
 /** Who may see a user's real email address. 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators. */
 export type EmailVisibility = 1 | 2 | 3 | 4 | 5;

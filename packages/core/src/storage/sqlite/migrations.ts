@@ -89,4 +89,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE realm ADD COLUMN settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings) AND json_type(settings) = 'object');
   `,
   /* 14: users' saved snippets (see saved-snippet-schema.ts) */ SAVED_SNIPPETS_MIGRATION,
+  /* 15: the settings new users of a realm start with, non-default values only (as migration 2) */ `
+  ALTER TABLE realm ADD COLUMN user_settings_defaults TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(user_settings_defaults) AND json_type(user_settings_defaults) = 'object');
+  `,
 ];

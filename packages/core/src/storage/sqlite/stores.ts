@@ -7,7 +7,7 @@ import type { Statements } from './statements.js';
 const REALM: TableMap<Realm> = {
   table: 'realm',
   booleans: ['deactivated', 'webPublicAccessEnabled', 'emailAuthEnabled'],
-  json: ['settings'],
+  json: ['settings', 'userSettingsDefaults'],
 };
 const USER: TableMap<User> = {
   table: 'user',
@@ -30,7 +30,7 @@ export function realmStore(q: Statements): RealmStore {
     async insert(realm: NewRealm) {
       const row = patchRow({ ...realm });
       const { lastInsertRowid } = q.run(insertSql('realm', row), row);
-      return { settings: {}, ...realm, id: Number(lastInsertRowid) };
+      return { settings: {}, userSettingsDefaults: {}, ...realm, id: Number(lastInsertRowid) };
     },
     async byId(id) {
       return q.get(REALM, 'SELECT * FROM realm WHERE id = ?', id);

@@ -1,0 +1,13 @@
+/** Input of PATCH /realm/user_settings_defaults: each defaultable setting, parsed as PATCH /settings parses it. */
+import { optional, type Struct, type } from 'superstruct';
+import { REALM_DEFAULTABLE_SETTINGS, type RealmDefaultableSetting } from '../settings/realm-user-defaults.js';
+import { USER_SETTINGS, type UserSettingValues } from '../settings/user-settings.js';
+
+export type UpdateRealmUserDefaultsInput = { [K in RealmDefaultableSetting]?: UserSettingValues[K] };
+
+/** Checked in alphabetical order, as the reference's view declares them. */
+export const UpdateRealmUserDefaultsParams = type(
+  Object.fromEntries(
+    [...REALM_DEFAULTABLE_SETTINGS].sort().map((name) => [name, optional(USER_SETTINGS[name].param as Struct<any, any>)]),
+  ),
+) as unknown as Struct<UpdateRealmUserDefaultsInput, Record<string, Struct<any, any>>>;
