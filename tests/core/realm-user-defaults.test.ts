@@ -36,7 +36,7 @@ describe('realm user settings defaults', () => {
       { type: 'realm_user_settings_defaults', op: 'update', property: 'email_address_visibility', value: 3 },
     ]);
     const applied = { ...before.realm_user_settings_defaults } as Record<string, unknown>;
-    for (const e of events as { property: string; value: unknown }[]) applied[e.property] = e.value;
+    for (const e of events) applied[e.property as string] = e.value;
     expect(applied).toEqual((await register(c.w, c.member, { fetch_event_types: '["realm_user_settings_defaults"]' })).realm_user_settings_defaults);
 
     expect(await settingsOf(c, c.member.id)).toMatchObject({ enter_sends: false, color_scheme: 1 });
