@@ -15,6 +15,7 @@ import { describeUserGroupStore } from './user-groups.case.js';
 import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
 import { describeSavedSnippetStore } from './saved-snippets.case.js';
+import { describeRealmDomainStore } from './realm-domains.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -251,6 +252,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeDraftStore(() => storage);
     describeNavigationViewStore(() => storage);
     describeSavedSnippetStore(() => storage);
+    describeRealmDomainStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

@@ -81,3 +81,5 @@ export * from './settings/realm-settings.js';
 export { doCreateSavedSnippet, doEditSavedSnippet, doDeleteSavedSnippet } from './actions/saved-snippets.js';
 export { getSavedSnippets } from './queries/saved-snippets.js';
 export { doUpdateRealmUserDefaults } from './actions/realm-user-defaults.js';
+export { doAddRealmDomain, doChangeRealmDomain, doRemoveRealmDomain } from './actions/realm-domains.js';
+export { getRealmDomains } from './queries/realm-domains.js';

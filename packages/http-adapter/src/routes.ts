@@ -5,6 +5,10 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doAddRealmDomain,
+  doChangeRealmDomain,
+  doRemoveRealmDomain,
+  getRealmDomains,
   doUpdateRealmUserDefaults,
   doCreateSavedSnippet,
   doDeleteSavedSnippet,
@@ -143,6 +147,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/realm/filters', methods: { POST: doAddLinkifier } },
   { path: '/realm/filters/{filter_id}', methods: { PATCH: doUpdateLinkifier, DELETE: doRemoveLinkifier } },
   { path: '/realm/user_settings_defaults', methods: { PATCH: doUpdateRealmUserDefaults } },
+  { path: '/realm/domains', methods: { GET: getRealmDomains, POST: doAddRealmDomain } },
+  { path: '/realm/domains/{domain}', methods: { PATCH: doChangeRealmDomain, DELETE: doRemoveRealmDomain } },
   { path: '/realm/profile_fields', methods: { GET: getProfileFields, POST: doCreateProfileField, PATCH: doReorderProfileFields } },
   { path: '/realm/profile_fields/{field_id}', methods: { PATCH: doUpdateProfileField, DELETE: doDeleteProfileField } },
   { path: '/users/me/profile_data', methods: { PATCH: doUpdateOwnProfileData } },

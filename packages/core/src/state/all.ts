@@ -21,3 +21,4 @@ import './user-groups.js';
 import './scheduled-messages.js';
 import './saved-snippets.js';
 import './realm-user-settings-defaults.js';
+import './realm-domains.js';

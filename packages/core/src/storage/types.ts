@@ -25,6 +25,7 @@ import type { RealmEmojiStore } from './emoji-types.js';
 import type { CustomProfileFieldStore } from './profile-field-types.js';
 import type { NavigationViewStore } from './navigation-view-types.js';
 import type { SavedSnippetStore } from './saved-snippet-types.js';
+import type { RealmDomainStore } from './realm-domain-types.js';
 
 export * from './message-types.js';
 
@@ -43,6 +44,8 @@ export * from './profile-field-types.js';
 export * from './navigation-view-types.js';
 
 export * from './saved-snippet-types.js';
+
+export * from './realm-domain-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -210,6 +213,7 @@ export interface Stores {
   customProfileFields: CustomProfileFieldStore;
   navigationViews: NavigationViewStore;
   savedSnippets: SavedSnippetStore;
+  realmDomains: RealmDomainStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

@@ -17,6 +17,7 @@ import { realmEmojiStore } from './emoji-stores.js';
 import { customProfileFieldStore } from './profile-field-stores.js';
 import { navigationViewStore } from './navigation-view-stores.js';
 import { savedSnippetStore } from './saved-snippet-stores.js';
+import { realmDomainStore } from './realm-domain-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -72,6 +73,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     customProfileFields: customProfileFieldStore(statements),
     navigationViews: navigationViewStore(statements),
     savedSnippets: savedSnippetStore(statements),
+    realmDomains: realmDomainStore(statements),
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),
     defaultStreams: defaultStreamStore(statements),

@@ -14,6 +14,7 @@ import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
 import { USER_GROUPS_MIGRATION } from './user-group-schema.js';
 import { SAVED_SNIPPETS_MIGRATION } from './saved-snippet-schema.js';
+import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -92,4 +93,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 15: the settings new users of a realm start with, non-default values only (as migration 2) */ `
   ALTER TABLE realm ADD COLUMN user_settings_defaults TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(user_settings_defaults) AND json_type(user_settings_defaults) = 'object');
   `,
+  /* 16: the email domains a realm calls its own (see realm-domain-schema.ts) */ REALM_DOMAINS_MIGRATION,
 ];
