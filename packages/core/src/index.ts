@@ -75,3 +75,12 @@ export { doCreateScheduledMessage, doEditScheduledMessage, doDeleteScheduledMess
 export { getScheduledMessages } from './queries/scheduled-messages.js';
 export { deliverDueScheduledMessages } from './scheduled/deliver.js';
 export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/scheduler.js';
+export { doUploadFile } from './actions/uploads.js';
+export { doDeleteAttachment } from './actions/attachments.js';
+export { getAttachments } from './queries/attachments.js';
+export { getUploadedFile } from './queries/uploaded-files.js';
+export { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
+export { fileSystemBlobStore } from './uploads/fs-blob-store.js';
+export type { ServedFile } from './uploads/served-file.js';
+export type { AttachmentRecord } from './uploads/attachment-record.js';
+export { sweepUnusedUploads, startUploadSweep, type UploadSweep } from './uploads/sweep.js';
