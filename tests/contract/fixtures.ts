@@ -162,6 +162,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       realmDomains: wrap(tx.realmDomains),
       customProfileFields: wrap(tx.customProfileFields),
       navigationViews: wrap(tx.navigationViews),
+      attachments: wrap(tx.attachments),
       streams: wrap(tx.streams),
       subscriptions: wrap(tx.subscriptions),
       defaultStreams: wrap(tx.defaultStreams),

@@ -16,6 +16,7 @@ import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
 import { describeSavedSnippetStore } from './saved-snippets.case.js';
 import { describeRealmDomainStore } from './realm-domains.case.js';
+import { describeAttachmentStore } from './attachments.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -253,6 +254,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeNavigationViewStore(() => storage);
     describeSavedSnippetStore(() => storage);
     describeRealmDomainStore(() => storage);
+    describeAttachmentStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

@@ -1,16 +1,18 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type ContextOptions, type Ctx, createContext, findRealm, type Realm } from '@teamchat/core';
+import { type ContextOptions, type Ctx, createContext, fileSystemBlobStore, findRealm, type Realm } from '@teamchat/core';
 
 export const DEFAULT_DATA_DIR = './teamchat-data';
 export const DATABASE_FILE = 'teamchat.db';
 
 export const databasePath = (dir: string) => join(resolve(dir), DATABASE_FILE);
+/** Uploaded files' bytes live under this subdirectory. */
+export const uploadsPath = (dir: string) => join(resolve(dir), 'uploads');
 
-/** Opens (creating if needed) the data directory's database; `options` configure the rest of the context. */
-export function openDataDir(dir: string, options: Omit<ContextOptions, 'databaseFile' | 'storage'> = {}): Ctx {
+/** Opens (creating if needed) the data directory's database and uploads; `options` configure the rest of the context. */
+export function openDataDir(dir: string, options: Omit<ContextOptions, 'databaseFile' | 'storage' | 'uploads'> = {}): Ctx {
   mkdirSync(resolve(dir), { recursive: true });
-  return createContext({ ...options, databaseFile: databasePath(dir) });
+  return createContext({ ...options, databaseFile: databasePath(dir), uploads: fileSystemBlobStore(uploadsPath(dir)) });
 }
 
 export const isInitialised = async (ctx: Ctx) => (await findRealm(ctx)) !== undefined;

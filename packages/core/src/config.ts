@@ -43,6 +43,12 @@ export interface ServerConfig {
   moveMessagesBetweenStreamsLimitSeconds: number | null;
   /** POST /streams/{id}/delete_topic starts no new batch once a request has run this long (the reference: 50 s). */
   deleteTopicTimeBudgetMs: number;
+  /** Largest file POST /user_uploads accepts (register `max_file_upload_size_mib`; the reference: 100). */
+  maxFileUploadSizeMib: number;
+  /** Uploads no message links are deleted once this old (API.md 4.20: "a few weeks"). */
+  unusedUploadGraceSeconds: number;
+  /** How often the HTTP server's sweep looks for such uploads. */
+  uploadSweepIntervalSeconds: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -74,6 +80,9 @@ export const DEFAULT_CONFIG: ServerConfig = {
   moveMessagesWithinStreamLimitSeconds: 604800,
   moveMessagesBetweenStreamsLimitSeconds: 604800,
   deleteTopicTimeBudgetMs: 50000,
+  maxFileUploadSizeMib: 100,
+  unusedUploadGraceSeconds: 21 * 24 * 60 * 60,
+  uploadSweepIntervalSeconds: 60 * 60,
 };
 
 /** Reference limits that apply to users. */

@@ -8,6 +8,7 @@ import type { Mailer } from './mail/mailer.js';
 import { createSqliteStorage } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
+import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 
 /** Everything an operation needs besides its actor and input: the first argument of every action. */
 export interface Ctx {
@@ -25,6 +26,8 @@ export interface Ctx {
   loginFailures: RateLimiter;
   /** The video-call integration the server owner configured; absent or null: none. */
   videoCalls?: VideoCallProvider | null;
+  /** The bytes of uploaded files (rows in `storage.attachments` say whose they are). */
+  uploads: BlobStore;
 }
 
 export interface ContextOptions {
@@ -36,6 +39,11 @@ export interface ContextOptions {
   mailer?: Mailer | null;
   events?: EventBus;
   videoCalls?: VideoCallProvider | null;
+  /**
+   * Where uploaded files' bytes go; in memory when omitted. A server with durable storage
+   * passes a durable one (the CLI: fileSystemBlobStore under its data directory).
+   */
+  uploads?: BlobStore;
 }
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
@@ -60,6 +68,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     mailer: options.mailer ?? null,
     randomBytes,
     videoCalls: options.videoCalls ?? null,
+    uploads: options.uploads ?? memoryBlobStore(),
     loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
   };
 }

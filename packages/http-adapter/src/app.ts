@@ -1,20 +1,10 @@
-import {
-  ApiError,
-  authenticateApiKey,
-  type Caller,
-  type Ctx,
-  internalError,
-  methodNotAllowed,
-  notFound,
-  resolveRealm,
-} from '@teamchat/core';
+import { ApiError, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
 import { H3, type H3Event, HTTPError } from 'h3';
-import { err, ok, type Result } from 'neverthrow';
-import { readBasicCredentials } from './auth.js';
+import { identify } from './auth.js';
 import { ignoredParameters, readParams } from './params.js';
 import { failure, success } from './respond.js';
 import { serveFile } from './files.js';
-import { type AnyOperation, FILE_ROUTES, type Method, ROUTES, type Route } from './routes.js';
+import { FILE_ROUTES, type Method, ROUTES, type Route } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -62,7 +52,9 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event): Promise<Respons
   const operation = route.methods[method as Method];
   if (!operation) return failure(methodNotAllowed(), { allowed_methods: allowed });
 
-  const params = await readParams(request, queryString(request.url), ctx.config.maxRequestBodyBytes);
+  // Routes that take files (POST /user_uploads) accept bodies as large as their files may be.
+  const limit = Math.max(ctx.config.maxRequestBodyBytes, route.maxBodyBytes?.(ctx.config) ?? 0);
+  const params = await readParams(request, queryString(request.url), limit);
   if (params.isErr()) return failure(params.error);
   const pathParams = (event.context.params ?? {}) as Record<string, string>;
 
@@ -91,19 +83,4 @@ function decodePath(params: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) out[name] = decodeURIComponent(value);
   return out;
-}
-
-/**
- * Resolves the realm from the Host header and, where the operation uses identity, the user
- * from Basic credentials. Operations without identity ignore any credentials sent.
- */
-async function identify(ctx: Ctx, operation: AnyOperation, request: Request): Promise<Result<Caller, ApiError>> {
-  const realm = await resolveRealm(ctx, request.headers.get('host'));
-  if (realm.isErr()) return err(realm.error);
-  if (operation.auth === 'none') return ok({ realm: realm.value, user: null });
-  const credentials = readBasicCredentials(request.headers.get('authorization'));
-  if (credentials.isErr()) return err(credentials.error);
-  if (!credentials.value) return ok({ realm: realm.value, user: null });
-  const user = await authenticateApiKey(ctx, realm.value, credentials.value.email, credentials.value.apiKey);
-  return user.map((u) => ({ realm: realm.value, user: u }));
 }

@@ -1,5 +1,5 @@
 /** HTTP Basic credentials, decoded in the reference's order (FACTS.md 3.2). */
-import { type ApiError, badRequest, unauthorized } from '@teamchat/core';
+import { type ApiError, authenticateApiKey, badRequest, type Caller, type Ctx, type Operation, resolveRealm, unauthorized } from '@teamchat/core';
 import { err, ok, type Result } from 'neverthrow';
 
 export interface BasicCredentials {
@@ -25,4 +25,19 @@ export function readBasicCredentials(header: string | null): Result<BasicCredent
   const pieces = decoded.split(':');
   if (pieces.length !== 2) return err(invalid);
   return ok({ email: pieces[0]!.trim(), apiKey: pieces[1]!.trim() });
+}
+
+/**
+ * Resolves the realm from the Host header and, where the operation uses identity, the user
+ * from Basic credentials. Operations without identity ignore any credentials sent.
+ */
+export async function identify(ctx: Ctx, operation: Pick<Operation<unknown, unknown>, 'auth'>, request: Request): Promise<Result<Caller, ApiError>> {
+  const realm = await resolveRealm(ctx, request.headers.get('host'));
+  if (realm.isErr()) return err(realm.error);
+  if (operation.auth === 'none') return ok({ realm: realm.value, user: null });
+  const credentials = readBasicCredentials(request.headers.get('authorization'));
+  if (credentials.isErr()) return err(credentials.error);
+  if (!credentials.value) return ok({ realm: realm.value, user: null });
+  const user = await authenticateApiKey(ctx, realm.value, credentials.value.email, credentials.value.apiKey);
+  return user.map((u) => ({ realm: realm.value, user: u }));
 }

@@ -14,6 +14,12 @@ import {
   doDeleteSavedSnippet,
   doEditSavedSnippet,
   getSavedSnippets,
+  doUploadFile,
+  doDeleteAttachment,
+  getAttachments,
+  getUploadedFile,
+  type ServedFile,
+  type ServerConfig,
   doCreateUserGroup,
   doUpdateUserGroupMembers,
   getUserGroups,
@@ -104,7 +110,12 @@ export type AnyOperation = Operation<any, any>;
 export interface Route {
   path: string;
   methods: Partial<Record<Method, AnyOperation>>;
+  /** The largest body the route reads, when it may exceed `maxRequestBodyBytes` (file uploads). */
+  maxBodyBytes?: (config: ServerConfig) => number;
 }
+
+/** A file as large as the upload limit, plus room for the multipart framing around it. */
+const uploadBodyLimit = (config: ServerConfig) => config.maxFileUploadSizeMib * 1024 * 1024 + 64 * 1024;
 
 export const ROUTES: readonly Route[] = [
   { path: '/server_settings', methods: { GET: getServerSettings } },
@@ -161,14 +172,18 @@ export const ROUTES: readonly Route[] = [
   { path: '/saved_snippets', methods: { GET: getSavedSnippets, POST: doCreateSavedSnippet } },
   { path: '/saved_snippets/{saved_snippet_id}', methods: { PATCH: doEditSavedSnippet, DELETE: doDeleteSavedSnippet } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
+  { path: '/user_uploads', methods: { POST: doUploadFile }, maxBodyBytes: uploadBodyLimit },
+  { path: '/attachments', methods: { GET: getAttachments } },
+  { path: '/attachments/{attachment_id}', methods: { DELETE: doDeleteAttachment } },
 ];
 
-/** A route outside /api/v1 that answers GET with a file: a public operation giving bytes and their type. */
+/** A route outside /api/v1 that answers GET with a file: an operation giving bytes and how to serve them. */
 export interface FileRoute {
   path: string;
-  operation: Operation<unknown, EmojiImage>;
+  operation: Operation<unknown, ServedFile>;
 }
 
 export const FILE_ROUTES: readonly FileRoute[] = [
   { path: '/user_avatars/{realm_id}/emoji/images/{file}', operation: getRealmEmojiImage as Operation<unknown, EmojiImage> },
+  { path: '/user_uploads/{realm_id}/{+filename}', operation: getUploadedFile as Operation<unknown, ServedFile> },
 ];

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ApiError, type Ctx, startScheduledDelivery } from '@teamchat/core';
+import { ApiError, type Ctx, startScheduledDelivery, startUploadSweep } from '@teamchat/core';
 import { toNodeHandler } from 'h3';
 import { type AppOptions, createApp } from './app.js';
 import { errorPayload } from './respond.js';
@@ -39,6 +39,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
   // Scheduled messages are delivered while the server runs (and those that fell due while it
   // was down, at once). Tests that drive time themselves turn timers off.
   const scheduler = ctx.config.timers ? startScheduledDelivery(ctx) : undefined;
+  // Uploads no message uses are deleted after the grace period (API.md 4.20).
+  const uploadSweep = ctx.config.timers ? startUploadSweep(ctx) : undefined;
   let closing: Promise<void> | undefined;
   return {
     server,
@@ -59,6 +61,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
         });
         scheduler?.stop();
         await scheduler?.idle();
+        uploadSweep?.stop();
+        await uploadSweep?.idle();
         await ctx.storage.close();
       })();
       return closing;

@@ -10,9 +10,10 @@ import { type Actor, userOperation } from '../operation.js';
 import { DeleteMessageParams } from '../schemas/message-edit.js';
 import type { Message, Realm, Tx, User } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
+import { removeUnlinked } from '../uploads/remove.js';
 
 /**
- * Deletes messages with their copies and reactions. Everyone who held them gets delete_message
+ * Deletes messages with their copies and reactions, and the uploads only they linked. Everyone who held them gets delete_message
  * events after commit; the deleter only for the messages they could read (FL 457). Channels
  * whose oldest message went get their new first_message_id.
  */
@@ -25,7 +26,10 @@ export async function deleteMessages(ctx: Ctx, tx: Tx, realm: Realm, messages: r
     const visible = await readableIds(tx, deleter, messages);
     if (visible.length > 0) heldBy.set(deleter.id, [...new Set([...(heldBy.get(deleter.id) ?? []), ...visible])]);
   }
+  const uploads = await tx.attachments.linkedTo(messages.map((m) => m.id));
   await tx.messages.delete(realm.id, messages.map((m) => m.id));
+  // A file goes with the last message linking it (API.md 4.20).
+  await removeUnlinked(ctx, tx, realm.id, uploads);
   announceDeletion(ctx, tx, realm, messages, heldBy);
   await refreshFirstMessageIds(ctx, tx, realm, messages.flatMap((m) => (m.streamId === null ? [] : [m.streamId])));
 }

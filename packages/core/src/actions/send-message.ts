@@ -18,6 +18,7 @@ import { type Actor, userOperation } from '../operation.js';
 import { SendMessageParams } from '../schemas/messages.js';
 import { FLAG_BITS, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
+import { claimableUploads, linkUploads } from '../uploads/claim.js';
 
 export type Target =
   | { kind: 'stream'; stream: Stream; topic: string; recipientIds: number[] }
@@ -61,6 +62,7 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     if (params.read_by_sender !== false) flagsByUser.set(sender.id, flagsByUser.get(sender.id)! | FLAG_BITS.read);
 
     const dmKey = t.kind === 'private' ? dmKeyOf(recipientIds) : null;
+    const uploads = await claimableUploads(tx, sender, rendered.attachmentPathIds);
     const message = await tx.messages.insert(
       {
         realmId: realm.id,
@@ -78,11 +80,12 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
         editHistory: [],
         hasLink: rendered.hasLink,
         hasImage: rendered.hasImage,
-        hasAttachment: rendered.hasAttachment,
+        hasAttachment: uploads.length > 0,
         isMeMessage: rendered.isMeMessage,
       },
       [...flagsByUser].map(([userId, flags]) => ({ userId, flags })),
     );
+    await linkUploads(ctx, tx, message, uploads);
 
     const dmConversationIds = new Map<string, number>();
     if (dmKey) dmConversationIds.set(dmKey, await tx.messages.dmConversationId(realm.id, dmKey));

@@ -23,6 +23,8 @@ import { UpdateMessageParams } from '../schemas/message-edit.js';
 import type { EditHistoryEntry, Message, MessagePatch, Realm, Stream, Tx, User } from '../storage/types.js';
 import { checkMoveTimeLimit, isResolveChange, messagesToMove, moveCopies } from './message-moves.js';
 import { transactionAs } from './transaction.js';
+import { type AttachmentRecord, formatAttachment } from '../uploads/attachment-record.js';
+import { relinkUploads } from '../uploads/claim.js';
 
 type Params = (typeof UpdateMessageParams)['TYPE'];
 
@@ -124,6 +126,8 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
 
   const change: MessageChange = { editorId: user.id, timestamp: now, messageId: target.id, messageIds: moved.map((m) => m.id), stream: from };
   let targetPatch: MessagePatch = {};
+  // Files whose last link this content edit removed (SHAPES.md 6.3).
+  let detachedUploads: AttachmentRecord[] = [];
   // History entries name only what changed (SHAPES.md 5.1); the target's also has its content.
   const moveEntry: EditHistoryEntry = { user_id: user.id, timestamp: now };
   const targetEntry: EditHistoryEntry = { ...moveEntry };
@@ -132,6 +136,8 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
     const userGroups = await tx.userGroups.list(realm.id);
     const context = renderContextFor(realm, [...audiences.users.values()], linkableChannels(readable, user), new Date(ctx.clock.now()), realmEmoji, linkifiers, userGroups);
     const rendered = renderMessage(request.content, context);
+    const uploads = await relinkUploads(ctx, tx, user, target, rendered.attachmentPathIds);
+    detachedUploads = uploads.detached.map((a) => formatAttachment(a, []));
     change.content = { orig: target.content, origRendered: target.renderedContent, content: request.content, rendered: rendered.html, isMeMessage: rendered.isMeMessage };
     Object.assign(targetEntry, { prev_content: target.content, prev_rendered_content: target.renderedContent });
     targetPatch = {
@@ -139,7 +145,7 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
       renderedContent: rendered.html,
       hasLink: rendered.hasLink,
       hasImage: rendered.hasImage,
-      hasAttachment: rendered.hasAttachment,
+      hasAttachment: uploads.hasAttachment,
       isMeMessage: rendered.isMeMessage,
       lastEditTime: now,
     };
@@ -181,7 +187,7 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
     await announceLostAccess(ctx, tx, realm, moved, before, await audiences.byUser(after, streams));
     await refreshFirstMessageIds(ctx, tx, realm, [from!.id, request.stream.id]);
   }
-  return ok({ detached_uploads: [] });
+  return ok({ detached_uploads: detachedUploads });
 }
 
 /** Channels the editor may link to in the new content: the ones they may read, not archived. */

@@ -48,7 +48,7 @@ defineStateSection({
       max_stream_description_length: 1024,
       max_channel_folder_name_length: 60,
       max_channel_folder_description_length: 1024,
-      max_file_upload_size_mib: 100,
+      max_file_upload_size_mib: config.maxFileUploadSizeMib,
       max_avatar_file_size_mib: 5,
       max_icon_file_size_mib: 5,
       max_logo_file_size_mib: 5,

@@ -26,6 +26,7 @@ import type { CustomProfileFieldStore } from './profile-field-types.js';
 import type { NavigationViewStore } from './navigation-view-types.js';
 import type { SavedSnippetStore } from './saved-snippet-types.js';
 import type { RealmDomainStore } from './realm-domain-types.js';
+import type { AttachmentStore } from './attachment-types.js';
 
 export * from './message-types.js';
 
@@ -42,6 +43,7 @@ export * from './emoji-types.js';
 export * from './profile-field-types.js';
 
 export * from './navigation-view-types.js';
+export * from './attachment-types.js';
 
 export * from './saved-snippet-types.js';
 
@@ -214,6 +216,7 @@ export interface Stores {
   navigationViews: NavigationViewStore;
   savedSnippets: SavedSnippetStore;
   realmDomains: RealmDomainStore;
+  attachments: AttachmentStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

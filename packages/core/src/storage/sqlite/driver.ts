@@ -18,6 +18,7 @@ import { customProfileFieldStore } from './profile-field-stores.js';
 import { navigationViewStore } from './navigation-view-stores.js';
 import { savedSnippetStore } from './saved-snippet-stores.js';
 import { realmDomainStore } from './realm-domain-stores.js';
+import { attachmentStore } from './attachment-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -74,6 +75,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     navigationViews: navigationViewStore(statements),
     savedSnippets: savedSnippetStore(statements),
     realmDomains: realmDomainStore(statements),
+    attachments: attachmentStore(statements),
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),
     defaultStreams: defaultStreamStore(statements),

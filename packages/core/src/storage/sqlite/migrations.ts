@@ -15,6 +15,7 @@ import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
 import { USER_GROUPS_MIGRATION } from './user-group-schema.js';
 import { SAVED_SNIPPETS_MIGRATION } from './saved-snippet-schema.js';
 import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
+import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -94,4 +95,5 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE realm ADD COLUMN user_settings_defaults TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(user_settings_defaults) AND json_type(user_settings_defaults) = 'object');
   `,
   /* 16: the email domains a realm calls its own (see realm-domain-schema.ts) */ REALM_DOMAINS_MIGRATION,
+  /* 17: uploaded files and the messages linking them (see attachment-schema.ts) */ ATTACHMENTS_MIGRATION,
 ];

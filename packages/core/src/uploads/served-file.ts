@@ -1,0 +1,10 @@
+/** What a file route answers: the bytes and how to present them. */
+export interface ServedFile {
+  contentType: string;
+  bytes: Uint8Array;
+  /**
+   * For users' uploads: the name to offer and whether a browser may show it inline (otherwise
+   * it downloads). Such files are private to those who may read them; absent for public files.
+   */
+  upload?: { fileName: string; inline: boolean };
+}
