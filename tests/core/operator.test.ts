@@ -37,6 +37,8 @@ describe('createRealm', () => {
       webPublicAccessEnabled: false,
       emailAuthEnabled: true,
       defaultAvatarSource: 'G',
+      settings: {},
+      userSettingsDefaults: {},
     });
     expect(owner).toMatchObject({
       realmId: realm.id,
