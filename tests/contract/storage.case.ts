@@ -14,6 +14,7 @@ import { describeLinkifierStore } from './linkifiers.case.js';
 import { describeUserGroupStore } from './user-groups.case.js';
 import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
+import { describeUserTopicStore } from './user-topics.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -240,6 +241,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeUserGroupStore(() => storage);
     describeDraftStore(() => storage);
     describeNavigationViewStore(() => storage);
+    describeUserTopicStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

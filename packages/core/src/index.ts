@@ -75,3 +75,4 @@ export { doCreateScheduledMessage, doEditScheduledMessage, doDeleteScheduledMess
 export { getScheduledMessages } from './queries/scheduled-messages.js';
 export { deliverDueScheduledMessages } from './scheduled/deliver.js';
 export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/scheduler.js';
+export { doUpdateMutedTopic, doUpdateUserTopic } from './actions/user-topics.js';

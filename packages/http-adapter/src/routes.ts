@@ -84,6 +84,8 @@ import {
   getServerSettings,
   getUser,
   getUsers,
+  doUpdateUserTopic,
+  doUpdateMutedTopic,
   type Operation,
 } from '@teamchat/core';
 
@@ -147,6 +149,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/navigation_views', methods: { GET: getNavigationViews, POST: doAddNavigationView } },
   { path: '/navigation_views/{+fragment}', methods: { PATCH: doEditNavigationView, DELETE: doRemoveNavigationView } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
+  { path: '/user_topics', methods: { POST: doUpdateUserTopic } },
+  { path: '/users/me/subscriptions/muted_topics', methods: { PATCH: doUpdateMutedTopic } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: a public operation giving bytes and their type. */

@@ -13,6 +13,7 @@ import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
 import { USER_GROUPS_MIGRATION } from './user-group-schema.js';
+import { USER_TOPICS_MIGRATION } from './user-topic-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -84,4 +85,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 10: realm linkifiers in processing order (see linkifier-schema.ts) */ LINKIFIERS_MIGRATION,
   /* 11: realm user groups and their direct members (see user-group-schema.ts) */ USER_GROUPS_MIGRATION,
   /* 12: users' scheduled messages (FACTS.md 6.3; see scheduled-message-schema.ts) */ SCHEDULED_MESSAGES_MIGRATION,
+  /* 13: users' topic visibility policies (see user-topic-schema.ts) */ USER_TOPICS_MIGRATION,
 ];
