@@ -166,6 +166,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       streams: wrap(tx.streams),
       subscriptions: wrap(tx.subscriptions),
       defaultStreams: wrap(tx.defaultStreams),
+      userTopics: wrap(tx.userTopics),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

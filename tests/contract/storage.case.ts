@@ -17,6 +17,7 @@ import { describeNavigationViewStore } from './navigation-views.case.js';
 import { describeSavedSnippetStore } from './saved-snippets.case.js';
 import { describeRealmDomainStore } from './realm-domains.case.js';
 import { describeAttachmentStore } from './attachments.case.js';
+import { describeUserTopicStore } from './user-topics.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -255,6 +256,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeSavedSnippetStore(() => storage);
     describeRealmDomainStore(() => storage);
     describeAttachmentStore(() => storage);
+    describeUserTopicStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

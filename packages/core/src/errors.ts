@@ -106,3 +106,7 @@ export const channelAlreadyExists = (name: string) =>
 /** 429; `retry-after` (seconds) is also sent as the Retry-After header. */
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': retryAfterSeconds });
+
+/** The reference's IncompatibleParametersError: parameters that may not be given together. */
+export const incompatibleParameters = (names: readonly string[]) =>
+  badRequest(`Unsupported parameter combination: ${names.join(', ')}`, { parameters: names.join(', ') });

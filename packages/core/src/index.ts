@@ -92,3 +92,4 @@ export { fileSystemBlobStore } from './uploads/fs-blob-store.js';
 export type { ServedFile } from './uploads/served-file.js';
 export type { AttachmentRecord } from './uploads/attachment-record.js';
 export { sweepUnusedUploads, startUploadSweep, type UploadSweep } from './uploads/sweep.js';
+export { doUpdateMutedTopic, doUpdateUserTopic } from './actions/user-topics.js';

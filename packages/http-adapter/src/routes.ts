@@ -99,6 +99,8 @@ import {
   getServerSettings,
   getUser,
   getUsers,
+  doUpdateUserTopic,
+  doUpdateMutedTopic,
   type Operation,
 } from '@teamchat/core';
 
@@ -175,6 +177,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/user_uploads', methods: { POST: doUploadFile }, maxBodyBytes: uploadBodyLimit },
   { path: '/attachments', methods: { GET: getAttachments } },
   { path: '/attachments/{attachment_id}', methods: { DELETE: doDeleteAttachment } },
+  { path: '/user_topics', methods: { POST: doUpdateUserTopic } },
+  { path: '/users/me/subscriptions/muted_topics', methods: { PATCH: doUpdateMutedTopic } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: an operation giving bytes and how to serve them. */

@@ -42,7 +42,8 @@ function queueOptions(ctx: Ctx, params: RegisterInput, clientGravatar: boolean):
   return {
     eventTypes: params.event_types ? new Set(params.event_types) : null,
     narrow: params.narrow.map((term) =>
-      Array.isArray(term) ? ([term[0], String(term[1])] as const) : ([term.operator, String(term.operand)] as const),
+      // The object form's `negated` becomes the "-operator" spelling the matcher reads.
+      Array.isArray(term) ? ([term[0], String(term[1])] as const) : ([`${term.negated ? '-' : ''}${term.operator}`, String(term.operand)] as const),
     ),
     capabilities,
     clientGravatar,

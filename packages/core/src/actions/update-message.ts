@@ -25,6 +25,7 @@ import { checkMoveTimeLimit, isResolveChange, messagesToMove, moveCopies } from 
 import { transactionAs } from './transaction.js';
 import { type AttachmentRecord, formatAttachment } from '../uploads/attachment-record.js';
 import { relinkUploads } from '../uploads/claim.js';
+import { moveUserTopics, planUserTopicMove } from './user-topic-moves.js';
 
 type Params = (typeof UpdateMessageParams)['TYPE'];
 
@@ -120,6 +121,8 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
   }
   const streams = new Map(readable.allStreams.map((s) => [s.id, s]));
   const from = target.streamId === null ? null : streams.get(target.streamId)!;
+  const where = from && moving ? { from, fromTopic: target.topic, to: request.stream ?? from, toTopic: request.topic ?? target.topic } : null;
+  const topicMove = where ? await planUserTopicMove(tx, realm, user, readable, moved, params.propagate_mode === 'change_all', where) : null;
   const audiences = await Audiences.load(tx, realm.id);
   const linkifiers = await realmLinkifiers(tx, realm.id);
   const before = await audiences.byUser(moved, streams);
@@ -180,6 +183,7 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
     await tx.messages.update(realm.id, message.id, patch);
   }
   if (request.stream) await moveCopies(tx, realm, audiences.users, change.messageIds, request.stream);
+  if (topicMove) await moveUserTopics(ctx, tx, realm, topicMove, now);
 
   const after = await tx.messages.byIds(realm.id, change.messageIds);
   announceMessageUpdate(ctx, tx, realm, change, await holdersAfter(audiences, after, streams, target.id));

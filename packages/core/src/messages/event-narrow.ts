@@ -1,10 +1,12 @@
 /**
  * Whether a `message` event matches a queue's narrow (register's `narrow`, SHAPES.md 2.1).
  * Evaluated on the event as published, so it needs no storage: names and emails are read
- * from the message record. Operators that need history (search, has:reaction) let it through,
- * erring towards delivering, as a client filters again.
+ * from the message record. Operators it cannot decide without storage (search, has:reaction,
+ * is:followed, is:muted) let the message through, negated or not, erring towards delivering, as
+ * a client filters again.
  */
 import type { ApiEvent } from '../events/types.js';
+import { directMentionMarkup } from '../storage/types.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from './normalize.js';
 
 type Pair = readonly [string, string];
@@ -16,11 +18,13 @@ export function messageMatchesNarrow(narrow: readonly Pair[], event: ApiEvent): 
     const negated = rawOperator.startsWith('-');
     const operator = negated ? rawOperator.slice(1) : rawOperator;
     const result = termMatches(operator, operand, message, flags);
+    if (result === undefined) return true;
     return negated ? !result : result;
   });
 }
 
-function termMatches(operator: string, operand: string, message: Record<string, unknown>, flags: string[]): boolean {
+/** Whether the term matches; undefined when that cannot be told from the event. */
+function termMatches(operator: string, operand: string, message: Record<string, unknown>, flags: string[]): boolean | undefined {
   const isStream = message.type === 'stream';
   const lower = operand.toLowerCase();
   switch (operator) {
@@ -49,7 +53,8 @@ function termMatches(operator: string, operand: string, message: Record<string, 
         case 'resolved':
           return isStream && String(message.subject).startsWith('✔ ');
         default:
-          return true;
+          // followed, muted: the reader's topic policies are not in the event.
+          return undefined;
       }
     case 'dm':
     case 'pm-with': {
@@ -68,8 +73,15 @@ function termMatches(operator: string, operand: string, message: Record<string, 
     }
     case 'id':
       return String(message.id) === operand;
+    case 'mentions':
+      // Rendered content (apply_markdown queues) shows the direct mention; Markdown source cannot
+      // tell a user's mention from a name, so it is let through. The mentioned user's flag is not
+      // in the event, so a shown mention counts.
+      if (!/^[0-9]+$/.test(operand)) return false;
+      if (message.content_type !== 'text/html') return undefined;
+      return String(message.content).includes(directMentionMarkup(Number(operand)));
     default:
-      return true;
+      return undefined;
   }
 }
 

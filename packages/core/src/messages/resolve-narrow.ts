@@ -82,9 +82,9 @@ async function resolveTerm(term: NarrowTerm, context: NarrowContext): Promise<Re
         case 'resolved':
           return ok([{ kind: 'resolved' }]);
         case 'followed':
+          return ok([{ kind: 'followed' }]);
         case 'muted':
-          // Topic visibility policies arrive with their area; until then nothing is followed or muted.
-          return ok([{ kind: 'none' }]);
+          return ok([{ kind: 'muted' }]);
         default:
           return err(badNarrow("unknown 'is' operand"));
       }
@@ -104,6 +104,12 @@ async function resolveTerm(term: NarrowTerm, context: NarrowContext): Promise<Re
       return ok([]);
     case 'with':
       return resolveWith(operand, context);
+    case 'mentions': {
+      // User IDs only (FL 446): the operator is new, so it has no legacy email form.
+      const valid = typeof operand === 'number' || /^[0-9]+$/.test(String(operand));
+      const user = valid ? await context.tx.users.byId(context.realm.id, Number(operand)) : undefined;
+      return user ? ok([{ kind: 'mentions', userId: user.id }]) : err(badNarrow('unknown user'));
+    }
     default:
       return err(badNarrow('unknown operator'));
   }

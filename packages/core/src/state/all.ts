@@ -22,3 +22,4 @@ import './scheduled-messages.js';
 import './saved-snippets.js';
 import './realm-user-settings-defaults.js';
 import './realm-domains.js';
+import './user-topics.js';

@@ -91,7 +91,16 @@ export type MessageCondition = { negated: boolean } & (
   | { kind: 'search'; text: string }
   | { kind: 'id'; id: number }
   | { kind: 'none' }
+  /** Channel messages in topics the viewer follows. */
+  | { kind: 'followed' }
+  /** Channel messages in topics the viewer muted, or in channels they muted unless the topic is unmuted or followed. */
+  | { kind: 'muted' }
+  /** Messages with a visible (not silent) direct mention of the user, who has the `mentioned` flag on their copy. */
+  | { kind: 'mentions'; userId: number }
 );
+
+/** How rendered content marks a visible direct mention of a user (a silent one has class "user-mention silent"). */
+export const directMentionMarkup = (userId: number) => `<span class="user-mention" data-user-id="${userId}">`;
 
 /** Which messages a query may see before its conditions apply. */
 export interface MessageScope {

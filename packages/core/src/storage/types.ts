@@ -27,6 +27,7 @@ import type { NavigationViewStore } from './navigation-view-types.js';
 import type { SavedSnippetStore } from './saved-snippet-types.js';
 import type { RealmDomainStore } from './realm-domain-types.js';
 import type { AttachmentStore } from './attachment-types.js';
+import type { UserTopicStore } from './user-topic-types.js';
 
 export * from './message-types.js';
 
@@ -48,6 +49,8 @@ export * from './attachment-types.js';
 export * from './saved-snippet-types.js';
 
 export * from './realm-domain-types.js';
+
+export * from './user-topic-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -217,6 +220,7 @@ export interface Stores {
   savedSnippets: SavedSnippetStore;
   realmDomains: RealmDomainStore;
   attachments: AttachmentStore;
+  userTopics: UserTopicStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

@@ -19,6 +19,7 @@ import { navigationViewStore } from './navigation-view-stores.js';
 import { savedSnippetStore } from './saved-snippet-stores.js';
 import { realmDomainStore } from './realm-domain-stores.js';
 import { attachmentStore } from './attachment-stores.js';
+import { userTopicStore } from './user-topic-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -79,6 +80,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),
     defaultStreams: defaultStreamStore(statements),
+    userTopics: userTopicStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.

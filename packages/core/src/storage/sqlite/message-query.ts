@@ -1,4 +1,4 @@
-import type { MessageCondition, MessageScope } from '../message-types.js';
+import { directMentionMarkup, FLAG_BITS, type MessageCondition, type MessageScope } from '../message-types.js';
 
 /**
  * Compiles a scope and resolved narrow conditions to SQL over `message m` and the viewer's
@@ -57,14 +57,14 @@ export function compileMessageQuery(scope: MessageScope, conditions: readonly Me
       where.push(`(${flags} & ${condition.mask}) ${condition.set !== condition.negated ? '<>' : '='} 0`);
       continue;
     }
-    const [sql, values] = compileCondition(condition);
+    const [sql, values] = compileCondition(condition, scope.userId);
     where.push(condition.negated ? `NOT (${sql})` : sql);
     params.push(...values);
   }
   return { from, where, params, id: personal ? 'um.message_id' : 'm.id' };
 }
 
-function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>): [string, unknown[]] {
+function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>, viewerId: number): [string, unknown[]] {
   switch (c.kind) {
     case 'stream':
       return ['m.stream_id = ?', [c.streamId]];
@@ -91,8 +91,25 @@ function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>): [stri
       return ['m.id = ?', [c.id]];
     case 'none':
       return ['0', []];
+    case 'followed':
+      return [`(m.type = 'stream' AND ${topicPolicy('= 3')})`, [viewerId]];
+    case 'muted':
+      // The reference's is:muted: a muted topic, or a muted channel's topic that is not unmuted or followed.
+      return [
+        `(m.type = 'stream' AND (${topicPolicy('= 1')} OR (EXISTS (SELECT 1 FROM subscription s WHERE s.user_id = ? AND s.stream_id = m.stream_id AND s.active = 1 AND s.is_muted = 1) AND NOT ${topicPolicy('IN (2, 3)')})))`,
+        [viewerId, viewerId, viewerId],
+      ];
+    case 'mentions':
+      return [
+        `(EXISTS (SELECT 1 FROM user_message t WHERE t.user_id = ? AND t.message_id = m.id AND (t.flags & ${FLAG_BITS.mentioned}) <> 0) AND instr(m.rendered_content, ?) > 0)`,
+        [c.userId, directMentionMarkup(c.userId)],
+      ];
   }
 }
+
+/** Whether the viewer (the one parameter) has a policy matching `test` for the message's topic. */
+const topicPolicy = (test: string) =>
+  `EXISTS (SELECT 1 FROM user_topic ut WHERE ut.user_id = ? AND ut.stream_id = m.stream_id AND ut.topic = m.topic COLLATE NOCASE AND ut.visibility_policy ${test})`;
 
 /**
  * Keyword search: every word must occur (as a prefix of a word of the content or topic).

@@ -16,6 +16,7 @@ import { USER_GROUPS_MIGRATION } from './user-group-schema.js';
 import { SAVED_SNIPPETS_MIGRATION } from './saved-snippet-schema.js';
 import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
 import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
+import { USER_TOPICS_MIGRATION } from './user-topic-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -96,4 +97,5 @@ export const MIGRATIONS: readonly string[] = [
   `,
   /* 16: the email domains a realm calls its own (see realm-domain-schema.ts) */ REALM_DOMAINS_MIGRATION,
   /* 17: uploaded files and the messages linking them (see attachment-schema.ts) */ ATTACHMENTS_MIGRATION,
+  /* 18: users' topic visibility policies (see user-topic-schema.ts) */ USER_TOPICS_MIGRATION,
 ];
