@@ -160,6 +160,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       realmEmoji: wrap(tx.realmEmoji),
       customProfileFields: wrap(tx.customProfileFields),
       navigationViews: wrap(tx.navigationViews),
+      channelFolders: wrap(tx.channelFolders),
       streams: wrap(tx.streams),
       subscriptions: wrap(tx.subscriptions),
       defaultStreams: wrap(tx.defaultStreams),

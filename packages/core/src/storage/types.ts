@@ -24,6 +24,7 @@ import type { ScheduledMessageStore } from './scheduled-message-types.js';
 import type { RealmEmojiStore } from './emoji-types.js';
 import type { CustomProfileFieldStore } from './profile-field-types.js';
 import type { NavigationViewStore } from './navigation-view-types.js';
+import type { ChannelFolderStore } from './channel-folder-types.js';
 
 export * from './message-types.js';
 
@@ -40,6 +41,8 @@ export * from './emoji-types.js';
 export * from './profile-field-types.js';
 
 export * from './navigation-view-types.js';
+
+export * from './channel-folder-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -198,6 +201,7 @@ export interface Stores {
   realmEmoji: RealmEmojiStore;
   customProfileFields: CustomProfileFieldStore;
   navigationViews: NavigationViewStore;
+  channelFolders: ChannelFolderStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

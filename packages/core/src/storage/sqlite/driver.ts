@@ -16,6 +16,7 @@ import { scheduledMessageStore } from './scheduled-message-stores.js';
 import { realmEmojiStore } from './emoji-stores.js';
 import { customProfileFieldStore } from './profile-field-stores.js';
 import { navigationViewStore } from './navigation-view-stores.js';
+import { channelFolderStore } from './channel-folder-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -70,6 +71,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     realmEmoji: realmEmojiStore(statements),
     customProfileFields: customProfileFieldStore(statements),
     navigationViews: navigationViewStore(statements),
+    channelFolders: channelFolderStore(statements),
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),
     defaultStreams: defaultStreamStore(statements),
