@@ -5,6 +5,10 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doCreateChannelFolder,
+  doReorderChannelFolders,
+  doUpdateChannelFolder,
+  getChannelFolders,
   doCreateUserGroup,
   doUpdateUserGroupMembers,
   getUserGroups,
@@ -147,6 +151,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/navigation_views', methods: { GET: getNavigationViews, POST: doAddNavigationView } },
   { path: '/navigation_views/{+fragment}', methods: { PATCH: doEditNavigationView, DELETE: doRemoveNavigationView } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
+  { path: '/channel_folders', methods: { GET: getChannelFolders, PATCH: doReorderChannelFolders } },
+  { path: '/channel_folders/create', methods: { POST: doCreateChannelFolder } },
+  { path: '/channel_folders/{channel_folder_id}', methods: { PATCH: doUpdateChannelFolder } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: a public operation giving bytes and their type. */

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ApiError, type Ctx, startScheduledDelivery } from '@teamchat/core';
+import { ApiError, type Ctx, startRetentionSweeps, startScheduledDelivery } from '@teamchat/core';
 import { toNodeHandler } from 'h3';
 import { type AppOptions, createApp } from './app.js';
 import { errorPayload } from './respond.js';
@@ -39,6 +39,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
   // Scheduled messages are delivered while the server runs (and those that fell due while it
   // was down, at once). Tests that drive time themselves turn timers off.
   const scheduler = ctx.config.timers ? startScheduledDelivery(ctx) : undefined;
+  // Expired messages (channel retention policies) are deleted at start and then daily.
+  const retention = ctx.config.timers ? startRetentionSweeps(ctx) : undefined;
   let closing: Promise<void> | undefined;
   return {
     server,
@@ -58,7 +60,9 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
           }
         });
         scheduler?.stop();
+        retention?.stop();
         await scheduler?.idle();
+        await retention?.idle();
         await ctx.storage.close();
       })();
       return closing;

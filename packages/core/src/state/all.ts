@@ -19,3 +19,4 @@ import './linkifiers.js';
 import './video-calls.js';
 import './user-groups.js';
 import './scheduled-messages.js';
+import './channel-folders.js';
