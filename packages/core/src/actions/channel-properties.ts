@@ -1,6 +1,6 @@
 /**
- * The channel settings beyond privacy, name and description: its folder, message retention and
- * topics policy. Their parameter rules (the reference's parse_message_retention_days,
+ * The channel settings beyond privacy, name and description: its folder, message retention,
+ * topics policy and default push notifications (FL 507). Their parameter rules (the reference's parse_message_retention_days,
  * get_channel_folder_by_id) are shared by channel creation and PATCH /streams/{id}; each change
  * is a stream/update of that property to everyone who may see the channel.
  */
@@ -34,8 +34,13 @@ export async function checkFolder(tx: Tx, realm: Realm, folderId: number | null)
   return folder && !folder.isArchived ? ok(folder.id) : err(badRequest('Invalid channel folder ID'));
 }
 
-type Property = 'folder_id' | 'message_retention_days' | 'topics_policy';
-const FIELDS = { folder_id: 'folderId', message_retention_days: 'messageRetentionDays', topics_policy: 'topicsPolicy' } as const;
+type Property = 'folder_id' | 'message_retention_days' | 'topics_policy' | 'default_push_notifications';
+const FIELDS = {
+  folder_id: 'folderId',
+  message_retention_days: 'messageRetentionDays',
+  topics_policy: 'topicsPolicy',
+  default_push_notifications: 'defaultPushNotifications',
+} as const;
 
 /**
  * Sets one of these properties and announces it; a value equal to the stored one writes and

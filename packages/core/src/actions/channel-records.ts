@@ -42,6 +42,7 @@ export interface ChannelSpec {
   messageRetentionDays?: number | null;
   topicsPolicy?: TopicsPolicy;
   folderId?: number | null;
+  defaultPushNotifications?: boolean;
 }
 
 /**
@@ -66,7 +67,7 @@ export async function insertChannel(ctx: Ctx, tx: Tx, realm: Realm, creator: Use
     topicsPolicy: spec.topicsPolicy ?? 'inherit',
     isRecentlyActive: true,
     folderId: spec.folderId ?? null,
-    defaultPushNotifications: false,
+    defaultPushNotifications: spec.defaultPushNotifications ?? false,
     groupSettings: defaultChannelGroups(creator?.id ?? null),
   });
   announceStreamCreated(ctx, tx, realm, stream, 0, metadataAudience(audience, stream, new Set()));

@@ -38,8 +38,8 @@ function proposedPrivacy(actor: Actor, stream: Stream, subscribed: boolean, isDe
 
 /**
  * PATCH /streams/{stream_id}: privacy, default status, retention (owners only), unarchiving,
- * topics policy (can_set_topics_policy_group), description, name and folder, in the reference's
- * order, all in one transaction. Administrators and the channel's administrators (by default its
+ * topics policy (can_set_topics_policy_group), description, name, default push notifications
+ * (FL 507) and folder, in the reference's order, all in one transaction. Administrators and the channel's administrators (by default its
  * creator) may.
  */
 export const doUpdateStream = userOperation(UpdateStreamParams, async (ctx, requester: Actor, params) =>
@@ -90,6 +90,9 @@ export const doUpdateStream = userOperation(UpdateStreamParams, async (ctx, requ
         }
       }
       stream = await renameChannel(ctx, tx, realm, stream, name);
+    }
+    if (params.default_push_notifications !== undefined) {
+      stream = await changeChannelProperty(ctx, tx, realm, stream, 'default_push_notifications', params.default_push_notifications);
     }
     if (params.folder_id !== undefined) {
       const folderId = await checkFolder(tx, realm, params.folder_id);

@@ -109,6 +109,7 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
           messageRetentionDays: retentionDays.value,
           topicsPolicy: params.topics_policy,
           folderId: folderId.value,
+          defaultPushNotifications: params.default_push_notifications,
         }, audience),
       );
     }

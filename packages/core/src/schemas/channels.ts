@@ -47,6 +47,7 @@ export const SubscribeParams = type({
   message_retention_days: optional(RetentionDays),
   topics_policy: optional(TopicsPolicyParam),
   folder_id: optional(JsonInt),
+  default_push_notifications: optional(JsonBool),
 });
 
 export const UnsubscribeParams = type({
@@ -91,6 +92,7 @@ export const UpdateStreamParams = type({
   topics_policy: optional(TopicsPolicyParam),
   /** null takes the channel out of its folder. */
   folder_id: optional(json(nullable(Int))),
+  default_push_notifications: optional(JsonBool),
 });
 
 export const GetStreamIdParams = type({ stream: Str });
