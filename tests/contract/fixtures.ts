@@ -163,6 +163,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       customProfileFields: wrap(tx.customProfileFields),
       navigationViews: wrap(tx.navigationViews),
       attachments: wrap(tx.attachments),
+      channelFolders: wrap(tx.channelFolders),
       streams: wrap(tx.streams),
       subscriptions: wrap(tx.subscriptions),
       defaultStreams: wrap(tx.defaultStreams),

@@ -18,6 +18,7 @@ import { describeSavedSnippetStore } from './saved-snippets.case.js';
 import { describeRealmDomainStore } from './realm-domains.case.js';
 import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
+import { describeChannelFolderStore } from './channel-folders.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -257,6 +258,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeRealmDomainStore(() => storage);
     describeAttachmentStore(() => storage);
     describeUserTopicStore(() => storage);
+    describeChannelFolderStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

@@ -60,6 +60,8 @@ export { getProfileFields } from './queries/profile-fields.js';
 export { FIELD_TYPES, DEFAULT_EXTERNAL_ACCOUNTS } from './profile-fields/types.js';
 export { doAddNavigationView, doEditNavigationView, doRemoveNavigationView, BUILT_IN_NAVIGATION_VIEWS } from './actions/navigation-views.js';
 export { getNavigationViews } from './queries/navigation-views.js';
+export { doCreateChannelFolder, doReorderChannelFolders, doUpdateChannelFolder } from './actions/channel-folders.js';
+export { getChannelFolders } from './queries/channel-folders.js';
 export { doCreateDrafts, doDeleteDraft, doEditDraft } from './actions/drafts.js';
 export { getDrafts } from './queries/drafts.js';
 export { doAddLinkifier, doRemoveLinkifier, doReorderLinkifiers, doUpdateLinkifier } from './actions/linkifiers.js';
@@ -75,6 +77,8 @@ export { doCreateScheduledMessage, doEditScheduledMessage, doDeleteScheduledMess
 export { getScheduledMessages } from './queries/scheduled-messages.js';
 export { deliverDueScheduledMessages } from './scheduled/deliver.js';
 export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/scheduler.js';
+export { retentionDays, sweepExpiredMessages } from './retention/sweep.js';
+export { startRetentionSweeps, type RetentionSweeps } from './retention/timer.js';
 export { hasRealmPermission } from './access/realm-rules.js';
 export { systemGroupId, groupSettingForApi } from './access/system-groups.js';
 export * from './settings/realm-settings.js';

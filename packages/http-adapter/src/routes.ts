@@ -20,6 +20,10 @@ import {
   getUploadedFile,
   type ServedFile,
   type ServerConfig,
+  doCreateChannelFolder,
+  doReorderChannelFolders,
+  doUpdateChannelFolder,
+  getChannelFolders,
   doCreateUserGroup,
   doUpdateUserGroupMembers,
   getUserGroups,
@@ -179,6 +183,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/attachments/{attachment_id}', methods: { DELETE: doDeleteAttachment } },
   { path: '/user_topics', methods: { POST: doUpdateUserTopic } },
   { path: '/users/me/subscriptions/muted_topics', methods: { PATCH: doUpdateMutedTopic } },
+  { path: '/channel_folders', methods: { GET: getChannelFolders, PATCH: doReorderChannelFolders } },
+  { path: '/channel_folders/create', methods: { POST: doCreateChannelFolder } },
+  { path: '/channel_folders/{channel_folder_id}', methods: { PATCH: doUpdateChannelFolder } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: an operation giving bytes and how to serve them. */

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ApiError, type Ctx, startScheduledDelivery, startUploadSweep } from '@teamchat/core';
+import { ApiError, type Ctx, startRetentionSweeps, startScheduledDelivery, startUploadSweep } from '@teamchat/core';
 import { toNodeHandler } from 'h3';
 import { type AppOptions, createApp } from './app.js';
 import { errorPayload } from './respond.js';
@@ -41,6 +41,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
   const scheduler = ctx.config.timers ? startScheduledDelivery(ctx) : undefined;
   // Uploads no message uses are deleted after the grace period (API.md 4.20).
   const uploadSweep = ctx.config.timers ? startUploadSweep(ctx) : undefined;
+  // Expired messages (channel retention policies) are deleted at start and then daily.
+  const retention = ctx.config.timers ? startRetentionSweeps(ctx) : undefined;
   let closing: Promise<void> | undefined;
   return {
     server,
@@ -60,9 +62,11 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
           }
         });
         scheduler?.stop();
+        retention?.stop();
         await scheduler?.idle();
         uploadSweep?.stop();
         await uploadSweep?.idle();
+        await retention?.idle();
         await ctx.storage.close();
       })();
       return closing;

@@ -6,21 +6,25 @@ import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { renderChannelDescription } from '../format/channel.js';
 import { MAX_CHANNEL_NAME_LENGTH } from '../schemas/channels.js';
-import type { Realm, Stream, Tx, User } from '../storage/types.js';
+import type { Realm, Stream, TopicsPolicy, Tx, User } from '../storage/types.js';
 import { announceStreamCreated } from './channel-events.js';
 
 /** Control characters, surrogates and the 66 Unicode noncharacters (is_character_printable). */
 const UNPRINTABLE = /[\p{Cc}\p{Cs}\u{FDD0}-\u{FDEF}]|[\u{FFFE}\u{FFFF}\u{1FFFE}\u{1FFFF}\u{2FFFE}\u{2FFFF}\u{3FFFE}\u{3FFFF}\u{4FFFE}\u{4FFFF}\u{5FFFE}\u{5FFFF}\u{6FFFE}\u{6FFFF}\u{7FFFE}\u{7FFFF}\u{8FFFE}\u{8FFFF}\u{9FFFE}\u{9FFFF}\u{AFFFE}\u{AFFFF}\u{BFFFE}\u{BFFFF}\u{CFFFE}\u{CFFFF}\u{DFFFE}\u{DFFFF}\u{EFFFE}\u{EFFFF}\u{FFFFE}\u{FFFFF}\u{10FFFE}\u{10FFFF}]/u;
 
+/** check_string_is_printable: the 1-based position of the first unprintable character, or 0 when there is none. */
+export function unprintablePosition(text: string): number {
+  return [...text].findIndex((c) => UNPRINTABLE.test(c)) + 1;
+}
+
 /** check_stream_name on a stripped name: not empty, at most 60 characters, printable. */
 export function checkChannelName(name: string): Result<string, ApiError> {
   if (name.trim() === '') return err(badRequest("Channel name can't be empty."));
-  const chars = [...name];
-  if (chars.length > MAX_CHANNEL_NAME_LENGTH) {
+  if ([...name].length > MAX_CHANNEL_NAME_LENGTH) {
     return err(badRequest(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`));
   }
-  const position = chars.findIndex((c) => UNPRINTABLE.test(c));
-  if (position >= 0) return err(badRequest(`Invalid character in channel name, at position ${position + 1}.`));
+  const position = unprintablePosition(name);
+  if (position > 0) return err(badRequest(`Invalid character in channel name, at position ${position}.`));
   return ok(name);
 }
 
@@ -34,6 +38,11 @@ export interface ChannelSpec {
   isWebPublic: boolean;
   /** For private channels; public channels always share their history. */
   historyPublicToSubscribers?: boolean;
+  /** The creation parameters of channel-properties.ts; left out, the reference's defaults. */
+  messageRetentionDays?: number | null;
+  topicsPolicy?: TopicsPolicy;
+  folderId?: number | null;
+  defaultPushNotifications?: boolean;
 }
 
 /**
@@ -53,12 +62,12 @@ export async function insertChannel(ctx: Ctx, tx: Tx, realm: Realm, creator: Use
     isWebPublic: spec.isWebPublic,
     historyPublicToSubscribers: spec.inviteOnly ? (spec.historyPublicToSubscribers ?? false) : true,
     isArchived: false,
-    messageRetentionDays: null,
+    messageRetentionDays: spec.messageRetentionDays ?? null,
     firstMessageId: null,
-    topicsPolicy: 'inherit',
+    topicsPolicy: spec.topicsPolicy ?? 'inherit',
     isRecentlyActive: true,
-    folderId: null,
-    defaultPushNotifications: false,
+    folderId: spec.folderId ?? null,
+    defaultPushNotifications: spec.defaultPushNotifications ?? false,
     groupSettings: defaultChannelGroups(creator?.id ?? null),
   });
   announceStreamCreated(ctx, tx, realm, stream, 0, metadataAudience(audience, stream, new Set()));

@@ -1,13 +1,15 @@
 import { err, ok, type Result } from 'neverthrow';
 import { canCreatePrivateChannels, canCreatePublicChannels, canCreateWebPublicChannels, hasContentAccess, hasMetadataAccess } from '../access/channel-rules.js';
 import { accessStreamById, accessStreamForAdministration } from '../access/channels.js';
-import { isAdmin } from '../access/roles.js';
-import { type ApiError, badRequest, channelAlreadyExists, insufficientPermission, mustBeAdmin } from '../errors.js';
+import { isAdmin, isOwner } from '../access/roles.js';
+import { hasRealmPermission } from '../access/realm-rules.js';
+import { type ApiError, badRequest, channelAlreadyExists, insufficientPermission, mustBeAdmin, mustBeOwner } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';
 import { DefaultStreamParams, StreamPathParams, UpdateStreamParams } from '../schemas/channels.js';
 import type { Stream } from '../storage/types.js';
 import { announceDefaultStreams } from './channel-events.js';
 import { checkChannelName } from './channel-records.js';
+import { changeChannelProperty, checkFolder, parseRetentionDays } from './channel-properties.js';
 import { archiveChannel, changeDescription, changePrivacy, type Privacy, renameChannel, unarchiveChannel } from './channel-changes.js';
 import { transactionAs } from './transaction.js';
 
@@ -35,9 +37,10 @@ function proposedPrivacy(actor: Actor, stream: Stream, subscribed: boolean, isDe
 }
 
 /**
- * PATCH /streams/{stream_id}: privacy, default status, unarchiving, description and name, in
- * the reference's order, all in one transaction. Administrators and the channel's
- * administrators (by default its creator) may.
+ * PATCH /streams/{stream_id}: privacy, default status, retention (owners only), unarchiving,
+ * topics policy (can_set_topics_policy_group), description, name, default push notifications
+ * (FL 507) and folder, in the reference's order, all in one transaction. Administrators and the channel's administrators (by default its
+ * creator) may.
  */
 export const doUpdateStream = userOperation(UpdateStreamParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
@@ -58,10 +61,20 @@ export const doUpdateStream = userOperation(UpdateStreamParams, async (ctx, requ
         await announceDefaultStreams(ctx, tx, realm);
       }
     }
+    if (params.message_retention_days !== undefined) {
+      if (!isOwner(user)) return err(mustBeOwner());
+      const days = parseRetentionDays(params.message_retention_days);
+      if (days.isErr()) return err(days.error);
+      stream = await changeChannelProperty(ctx, tx, realm, stream, 'message_retention_days', days.value);
+    }
     if (params.is_archived === false) {
       const unarchived = await unarchiveChannel(ctx, tx, realm, stream);
       if (unarchived.isErr()) return err(unarchived.error);
       stream = unarchived.value;
+    }
+    if (params.topics_policy !== undefined) {
+      if (!hasRealmPermission(user, realm, 'can_set_topics_policy_group')) return err(insufficientPermission());
+      stream = await changeChannelProperty(ctx, tx, realm, stream, 'topics_policy', params.topics_policy);
     }
     if (params.description !== undefined) stream = await changeDescription(ctx, tx, realm, stream, params.description);
     if (params.new_name !== undefined) {
@@ -77,6 +90,14 @@ export const doUpdateStream = userOperation(UpdateStreamParams, async (ctx, requ
         }
       }
       stream = await renameChannel(ctx, tx, realm, stream, name);
+    }
+    if (params.default_push_notifications !== undefined) {
+      stream = await changeChannelProperty(ctx, tx, realm, stream, 'default_push_notifications', params.default_push_notifications);
+    }
+    if (params.folder_id !== undefined) {
+      const folderId = await checkFolder(tx, realm, params.folder_id);
+      if (folderId.isErr()) return err(folderId.error);
+      stream = await changeChannelProperty(ctx, tx, realm, stream, 'folder_id', folderId.value);
     }
     return ok({});
   }),

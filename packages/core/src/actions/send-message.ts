@@ -11,6 +11,7 @@ import { contentFlags, topicSenders } from '../messages/content-flags.js';
 import { channelIndicator, directRecipients } from '../messages/addressee.js';
 import { announceMessage } from '../messages/message-events.js';
 import { dmKeyOf, normalizeContent, normalizeTopic } from '../messages/normalize.js';
+import { checkTopicsPolicy } from '../messages/topics-policy.js';
 import { renderContextFor } from '../messages/render-context.js';
 import { realmLinkifiers, topicLinksWith } from '../linkifiers/for-render.js';
 import { channelMessageLink, channelMessageUrl, directMessageUrl } from '../messages/urls.js';
@@ -141,9 +142,8 @@ export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, 
   if (rawTopic === undefined) return err(badRequest('Missing topic'));
   const topic = normalizeTopic(rawTopic, ctx.config);
   if (topic.isErr()) return err(topic.error);
-  if (topic.value === '' && stream.topicsPolicy === 'disable_empty_topic') {
-    return err(badRequest('Sending messages to the general chat is not allowed in this channel.'));
-  }
+  const allowed = await checkTopicsPolicy(tx, stream, topic.value, true);
+  if (allowed.isErr()) return err(allowed.error);
   const recipientIds = await tx.subscriptions.activeSubscriberIds(sender.realmId, stream.id);
   return ok({ kind: 'stream', stream, topic: topic.value, recipientIds });
 }

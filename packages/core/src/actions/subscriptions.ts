@@ -10,8 +10,9 @@ import {
 } from '../access/channel-rules.js';
 import { accessStreamById, activeUsers } from '../access/channels.js';
 import { controlsUser, resolvePrincipals } from '../access/principals.js';
-import { isAdmin, isGuest } from '../access/roles.js';
-import { type ApiError, badRequest, insufficientPermission, notAllowedForGuests, streamDoesNotExist } from '../errors.js';
+import { isAdmin, isGuest, isOwner } from '../access/roles.js';
+import { hasRealmPermission } from '../access/realm-rules.js';
+import { type ApiError, badRequest, insufficientPermission, mustBeOwner, notAllowedForGuests, streamDoesNotExist } from '../errors.js';
 import { NOTIFICATION_FIELDS, type NotificationSetting } from '../format/channel.js';
 import { apiEmail } from '../format/user.js';
 import { type Actor, userOperation } from '../operation.js';
@@ -19,6 +20,7 @@ import { SubscribeParams, SubscriptionPropertiesParams, UnsubscribeParams } from
 import type { Stream, SubscriptionPatch, Tx } from '../storage/types.js';
 import { announceDefaultStreams, announceSubscriptionUpdate } from './channel-events.js';
 import { checkChannelName, insertChannel } from './channel-records.js';
+import { checkFolder, parseRetentionDays } from './channel-properties.js';
 import { bulkAddSubscriptions, bulkRemoveSubscriptions, type Membership } from './subscription-records.js';
 import { transactionAs } from './transaction.js';
 
@@ -27,9 +29,13 @@ type SubscribeInput = (typeof SubscribeParams)['TYPE'];
 /** check_color: `#` and three to six hex digits. */
 const HEX_COLOR = /^#[0-9a-fA-F]{3,6}$/;
 
-/** check_channel_creation_permissions, in the reference's order. */
-function checkCreation(actor: Actor, params: SubscribeInput): Result<void, ApiError> {
+/** check_channel_creation_permissions, in the reference's order, then the owner-only and topics-policy settings. */
+function checkCreation(actor: Actor, params: SubscribeInput, retentionDays: number | null): Result<void, ApiError> {
   const { user, realm } = actor;
+  if (retentionDays !== null && !isOwner(user)) return err(mustBeOwner());
+  if (params.topics_policy !== undefined && params.topics_policy !== 'inherit' && !hasRealmPermission(user, realm, 'can_set_topics_policy_group')) {
+    return err(insufficientPermission());
+  }
   if (params.invite_only ? !canCreatePrivateChannels(user) : !canCreatePublicChannels(user)) return err(insufficientPermission());
   if (params.is_default_stream && !isAdmin(user)) return err(insufficientPermission());
   if (params.invite_only && params.is_default_stream) return err(badRequest('A default channel cannot be private.'));
@@ -71,9 +77,14 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
     if (!requests.has(key)) requests.set(key, { name: name.value, description: entry.description ?? '', color: entry.color });
   }
 
+  const retentionDays = parseRetentionDays(params.message_retention_days ?? 'realm_default');
+  if (retentionDays.isErr()) return err(retentionDays.error);
+
   return transactionAs(ctx, requester, async (tx, actor) => {
     const { realm, user } = actor;
     if (isGuest(user)) return err(notAllowedForGuests());
+    const folderId = await checkFolder(tx, realm, params.folder_id ?? null);
+    if (folderId.isErr()) return err(folderId.error);
     const existing: Stream[] = [];
     const missing: { name: string; description: string }[] = [];
     for (const request of requests.values()) {
@@ -82,7 +93,7 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
       else missing.push(request);
     }
     if (missing.length > 0) {
-      const allowed = checkCreation(actor, params);
+      const allowed = checkCreation(actor, params, retentionDays.value);
       if (allowed.isErr()) return err(allowed.error);
     }
     const audience = await activeUsers(tx, realm.id);
@@ -95,6 +106,10 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
           inviteOnly: params.invite_only,
           isWebPublic: params.is_web_public,
           historyPublicToSubscribers: params.history_public_to_subscribers,
+          messageRetentionDays: retentionDays.value,
+          topicsPolicy: params.topics_policy,
+          folderId: folderId.value,
+          defaultPushNotifications: params.default_push_notifications,
         }, audience),
       );
     }

@@ -13,6 +13,7 @@ import { refreshFirstMessageIds } from '../messages/first-message.js';
 import { CONTENT_FLAG_MASK } from '../messages/flags.js';
 import { Audiences, type Holders } from '../messages/holders.js';
 import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
+import { checkTopicsPolicy } from '../messages/topics-policy.js';
 import { checkChannelMove, checkContentEdit, checkTopicMove } from '../messages/permissions.js';
 import { renderContextFor } from '../messages/render-context.js';
 import { realmLinkifiers } from '../linkifiers/for-render.js';
@@ -104,9 +105,8 @@ async function checkRequest(ctx: Ctx, tx: Tx, user: User, target: Message, param
     request.stream = to.value.stream;
   }
   const destination = request.stream ?? from;
-  if ((request.topic ?? target.topic) === '' && (request.topic !== undefined || request.stream) && destination.topicsPolicy === 'disable_empty_topic') {
-    return err(badRequest('Sending messages to the general chat is not allowed in this channel.'));
-  }
+  const allowed = await checkTopicsPolicy(tx, destination, request.topic ?? target.topic, request.topic !== undefined || request.stream !== undefined);
+  if (allowed.isErr()) return err(allowed.error);
   return ok(request);
 }
 

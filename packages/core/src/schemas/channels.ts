@@ -1,12 +1,29 @@
 /** Input of the channel and subscription endpoints (SHAPES.md 6.8–6.10; the OpenAPI's parameters). */
-import { array, defaulted, object, optional, type, union } from 'superstruct';
+import { array, coerce, defaulted, object, optional, string, type, union } from 'superstruct';
+import type { TopicsPolicy } from '../storage/types.js';
 import { IncludeSubscribers } from './events.js';
-import { Bool, Int, json, JsonBool, JsonInt, List, PathInt, Str, Text } from './wire.js';
+import { Bool, Int, json, JsonBool, JsonInt, List, nullable, OneOf, PathInt, Str, Text } from './wire.js';
 
 /** The reference's limit on channel descriptions (max_stream_description_length). */
 export const MAX_DESCRIPTION_LENGTH = 1024;
 /** The reference's limit on channel names (max_stream_name_length). */
 export const MAX_CHANNEL_NAME_LENGTH = 60;
+
+/**
+ * message_retention_days: JSON, an integer or "unlimited" / "realm_default" (checked by
+ * parseRetentionDays). The two words are accepted unquoted too, as clients often send them.
+ */
+const RetentionDays = coerce(json(union([Int, Str])), string(), (s) => (s === 'unlimited' || s === 'realm_default' ? JSON.stringify(s) : s));
+
+/**
+ * topics_policy: raw text on PATCH, JSON text on channel creation in the reference; both
+ * spellings are accepted on both.
+ */
+const TopicsPolicyParam = coerce(
+  OneOf(['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const satisfies readonly TopicsPolicy[]),
+  string(),
+  (s) => (s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1) : s),
+);
 
 /** User IDs (preferred) or API emails; one kind per list. */
 const Principals = json(union([array(Int), array(Str)]));
@@ -27,6 +44,10 @@ export const SubscribeParams = type({
   is_web_public: defaulted(JsonBool, false),
   is_default_stream: defaulted(JsonBool, false),
   history_public_to_subscribers: optional(JsonBool),
+  message_retention_days: optional(RetentionDays),
+  topics_policy: optional(TopicsPolicyParam),
+  folder_id: optional(JsonInt),
+  default_push_notifications: optional(JsonBool),
 });
 
 export const UnsubscribeParams = type({
@@ -67,6 +88,11 @@ export const UpdateStreamParams = type({
   history_public_to_subscribers: optional(JsonBool),
   is_default_stream: optional(JsonBool),
   is_archived: optional(JsonBool),
+  message_retention_days: optional(RetentionDays),
+  topics_policy: optional(TopicsPolicyParam),
+  /** null takes the channel out of its folder. */
+  folder_id: optional(json(nullable(Int))),
+  default_push_notifications: optional(JsonBool),
 });
 
 export const GetStreamIdParams = type({ stream: Str });

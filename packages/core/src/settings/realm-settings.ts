@@ -43,6 +43,10 @@ export const REALM_SETTING_DEFAULTS = {
   zulip_update_announcements_stream_id: -1,
   moderation_request_channel_id: -1,
   welcome_message_custom_text: '',
+  /** What channels whose topics_policy is `inherit` follow: `allow_empty_topic` or `disable_empty_topic`. */
+  topics_policy: 'allow_empty_topic',
+  /** Days messages are kept; -1 is forever (the reference's "unlimited"). */
+  message_retention_days: -1,
 } as const satisfies Record<string, SettingValue>;
 
 export type RealmSettingName = keyof typeof REALM_SETTING_DEFAULTS;

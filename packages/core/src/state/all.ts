@@ -23,3 +23,4 @@ import './saved-snippets.js';
 import './realm-user-settings-defaults.js';
 import './realm-domains.js';
 import './user-topics.js';
+import './channel-folders.js';

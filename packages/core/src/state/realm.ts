@@ -60,8 +60,8 @@ defineStateSection({
       server_presence_ping_interval_seconds: 60,
       server_presence_offline_threshold_seconds: 140,
       realm_empty_topic_display_name: 'general chat',
-      realm_topics_policy: 'allow_empty_topic',
-      realm_mandatory_topics: false,
+      // Deprecated (FL 392): true exactly when the realm's topics_policy refuses the empty topic.
+      realm_mandatory_topics: realmSetting(realm, 'topics_policy') === 'disable_empty_topic',
       realm_name: realm.name,
       realm_description: renderPlainParagraphs(realm.description),
       realm_url: realm.url,

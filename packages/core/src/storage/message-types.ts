@@ -168,6 +168,8 @@ export interface MessageStore {
   dmConversationId(realmId: number, dmKey: string): Promise<number>;
   /** The oldest message of a channel, or null. */
   firstMessageId(realmId: number, streamId: number): Promise<number | null>;
+  /** IDs of the channel's messages sent before `before` (UNIX seconds), oldest first, at most `limit` (retention). */
+  idsSentBefore(realmId: number, streamId: number, before: number, limit: number): Promise<number[]>;
 }
 
 export interface ReactionStore {

@@ -28,6 +28,7 @@ import type { SavedSnippetStore } from './saved-snippet-types.js';
 import type { RealmDomainStore } from './realm-domain-types.js';
 import type { AttachmentStore } from './attachment-types.js';
 import type { UserTopicStore } from './user-topic-types.js';
+import type { ChannelFolderStore } from './channel-folder-types.js';
 
 export * from './message-types.js';
 
@@ -51,6 +52,8 @@ export * from './saved-snippet-types.js';
 export * from './realm-domain-types.js';
 
 export * from './user-topic-types.js';
+
+export * from './channel-folder-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -221,6 +224,7 @@ export interface Stores {
   realmDomains: RealmDomainStore;
   attachments: AttachmentStore;
   userTopics: UserTopicStore;
+  channelFolders: ChannelFolderStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

@@ -20,6 +20,7 @@ import { savedSnippetStore } from './saved-snippet-stores.js';
 import { realmDomainStore } from './realm-domain-stores.js';
 import { attachmentStore } from './attachment-stores.js';
 import { userTopicStore } from './user-topic-stores.js';
+import { channelFolderStore } from './channel-folder-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -77,6 +78,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     savedSnippets: savedSnippetStore(statements),
     realmDomains: realmDomainStore(statements),
     attachments: attachmentStore(statements),
+    channelFolders: channelFolderStore(statements),
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),
     defaultStreams: defaultStreamStore(statements),

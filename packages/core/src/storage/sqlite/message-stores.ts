@@ -96,6 +96,11 @@ export function messageStore(q: Statements): MessageStore {
       if (userIds.length === 0) return;
       q.run('DELETE FROM user_message WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?))', messageId, json(userIds));
     },
+    async idsSentBefore(realmId, streamId, before, limit) {
+      return q
+        .all(ID, 'SELECT id FROM message WHERE stream_id = ? AND realm_id = ? AND date_sent < ? ORDER BY id LIMIT ?', streamId, realmId, before, limit)
+        .map((row) => row.id);
+    },
     async idsBySender(realmId, senderId) {
       return q.all(ID, 'SELECT id FROM message WHERE sender_id = ? AND realm_id = ? ORDER BY id', senderId, realmId).map((row) => row.id);
     },

@@ -17,6 +17,7 @@ import { SAVED_SNIPPETS_MIGRATION } from './saved-snippet-schema.js';
 import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
 import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
 import { USER_TOPICS_MIGRATION } from './user-topic-schema.js';
+import { CHANNEL_FOLDERS_MIGRATION } from './channel-folder-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -98,4 +99,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 16: the email domains a realm calls its own (see realm-domain-schema.ts) */ REALM_DOMAINS_MIGRATION,
   /* 17: uploaded files and the messages linking them (see attachment-schema.ts) */ ATTACHMENTS_MIGRATION,
   /* 18: users' topic visibility policies (see user-topic-schema.ts) */ USER_TOPICS_MIGRATION,
+  /* 19: realm channel folders (API.md section 6 channel_folder; see channel-folder-schema.ts) */ CHANNEL_FOLDERS_MIGRATION,
 ];
