@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   REACTION_ALREADY_EXISTS: 400,
   REACTION_DOES_NOT_EXIST: 400,
   MOVE_MESSAGES_TIME_LIMIT_EXCEEDED: 400,
+  /** A group setting's `old` value is not its current value (PreviousSettingValueMismatchedError). */
+  EXPECTATION_MISMATCH: 400,
   BAD_EVENT_QUEUE_ID: 400,
   BAD_NARROW: 400,
   CANNOT_DEACTIVATE_LAST_USER: 400,
@@ -106,3 +108,6 @@ export const channelAlreadyExists = (name: string) =>
 /** 429; `retry-after` (seconds) is also sent as the Retry-After header. */
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': retryAfterSeconds });
+
+/** A `{new, old}` group-setting change whose `old` is not the setting's current value. */
+export const settingValueMismatch = () => new ApiError('EXPECTATION_MISMATCH', "'old' value does not match the expected value.");

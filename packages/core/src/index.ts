@@ -78,3 +78,14 @@ export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/sche
 export { hasRealmPermission } from './access/realm-rules.js';
 export { systemGroupId, groupSettingForApi } from './access/system-groups.js';
 export * from './settings/realm-settings.js';
+export { doUpdateRealm } from './actions/realm-settings.js';
+export { REALM_GROUP_PERMISSIONS, CHANNEL_GROUP_PERMISSIONS, type GroupPermissionConfig } from './settings/realm-group-permissions.js';
+export {
+  canonicalGroupSetting,
+  groupSettingChanges,
+  resolveGroupSetting,
+  sameGroupSetting,
+  type ApiGroupSettingValue,
+  type GroupDirectory,
+} from './schemas/group-setting.js';
+export { checkDirectMessagePermission } from './access/direct-message-rules.js';

@@ -5,6 +5,7 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doUpdateRealm,
   doCreateUserGroup,
   doUpdateUserGroupMembers,
   getUserGroups,
@@ -133,6 +134,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/streams/{stream_id}/delete_topic', methods: { POST: doDeleteTopic } },
   { path: '/users/me/{stream_id}/topics', methods: { GET: getStreamTopics } },
   { path: '/messages/{message_id}/reactions', methods: { POST: doAddReaction, DELETE: doRemoveReaction } },
+  { path: '/realm', methods: { PATCH: doUpdateRealm } },
   { path: '/realm/emoji', methods: { GET: getRealmEmoji } },
   { path: '/realm/linkifiers', methods: { GET: getLinkifiers, PATCH: doReorderLinkifiers } },
   { path: '/realm/filters', methods: { POST: doAddLinkifier } },

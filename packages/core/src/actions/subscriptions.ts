@@ -30,7 +30,7 @@ const HEX_COLOR = /^#[0-9a-fA-F]{3,6}$/;
 /** check_channel_creation_permissions, in the reference's order. */
 function checkCreation(actor: Actor, params: SubscribeInput): Result<void, ApiError> {
   const { user, realm } = actor;
-  if (params.invite_only ? !canCreatePrivateChannels(user) : !canCreatePublicChannels(user)) return err(insufficientPermission());
+  if (params.invite_only ? !canCreatePrivateChannels(user, realm) : !canCreatePublicChannels(user, realm)) return err(insufficientPermission());
   if (params.is_default_stream && !isAdmin(user)) return err(insufficientPermission());
   if (params.invite_only && params.is_default_stream) return err(badRequest('A default channel cannot be private.'));
   if (params.is_web_public) {
@@ -110,7 +110,7 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
     }
     const principals = params.principals ?? [];
     const others = principals.length > 0 && namesOthers(actor, principals);
-    if (others && authorized.length > 0 && !canSubscribeOthers(user)) return err(insufficientPermission());
+    if (others && authorized.length > 0 && !canSubscribeOthers(user, realm)) return err(insufficientPermission());
     const subscribers = others ? await resolvePrincipals(tx, realm, principals) : ok([user]);
     if (subscribers.isErr()) return err(subscribers.error);
 
