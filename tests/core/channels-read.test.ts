@@ -16,7 +16,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { channel, channelWorld, ids, STREAM_KEYS, SUBSCRIPTION_KEYS, setStream, subscribe } from './channel-helpers.js';
-import { expectBadRequest, expectError, secondRealm, setUser } from './fixtures.js';
+import { expectBadRequest, expectError, MODERATORS_CREATE_WEB_PUBLIC, secondRealm, setUser } from './fixtures.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON checked field by field.
 const namesOf = (objects: any[]) => objects.map((o) => o.name);
@@ -150,7 +150,7 @@ describe('GET /streams', () => {
     const cw = await setup();
     const { w, guest, moderator, member } = cw;
     await subscribe(w, member, ['public one'], { principals: `[${guest.id}]` });
-    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true }));
+    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
     await subscribe(w, moderator, ['web'], { is_web_public: 'true' });
     expect(await streamNames(cw, guest)).toEqual(['public one']);
     expect(await streamNames(cw, guest, { include_web_public: 'true' })).toEqual(['public one', 'web']);

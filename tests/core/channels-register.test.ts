@@ -4,6 +4,7 @@
  * fresh snapshot, for each way of registering (subscribers or not, archived_channels,
  * notification_settings_null).
  */
+import { MODERATORS_CREATE_WEB_PUBLIC } from './fixtures.js';
 import {
   doAddDefaultStream,
   doArchiveStream,
@@ -118,7 +119,7 @@ describe('register: subscriptions, unsubscribed, never_subscribed, streams, real
 
   it('gives spectators the web-public channels as if subscribed', async () => {
     const { w, moderator } = await setup();
-    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true }));
+    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
     await subscribe(w, moderator, ['web'], { is_web_public: 'true' });
     const realm = { ...w.realm, webPublicAccessEnabled: true };
     const snapshot = must(await doRegister(w.ctx, { realm, user: null }, { fetch_event_types: SECTIONS })) as Snapshot;
@@ -224,7 +225,7 @@ describe('verify_action: snapshot + events = fresh snapshot', () => {
     // Clients without the capability only hear stream/create: their subscription cannot come back (as in the reference).
     const capable = VARIANTS.filter((v) => String(v.client_capabilities ?? '').includes('archived_channels'));
     await verifyAction(w, viewers(), () => doUpdateStream(w.ctx, w.as(admin), { stream_id: String(stream.id), is_archived: 'false' }), capable);
-    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true }));
+    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
     await step(() => subscribe(w, moderator, ['web'], { is_web_public: 'true' }));
     const web = await channel(w, 'web');
     await step(() => doUpdateStream(w.ctx, w.as(admin), { stream_id: String(web.id), is_web_public: 'false' }));

@@ -25,7 +25,7 @@ describe('delete_topic', () => {
   });
 
   it('answers complete:false when the time budget runs out, and the client repeats', async () => {
-    const e = await editWorld({ deleteTopicTimeBudgetMs: 0 });
+    const e = await editWorld({}, { deleteTopicTimeBudgetMs: 0 });
     for (let i = 0; i < DELETE_TOPIC_BATCH_SIZE + 1; i++) await e.send(e.alice, 'general', 'big');
     const first = await e.send(e.alice, 'general', 'general chat is empty');
     e.drain();

@@ -84,3 +84,6 @@ export function expectError(
 /** A BAD_REQUEST of HTTP 400 with no extra fields. */
 export const expectBadRequest = (result: Parameters<typeof failure>[0], msg: string) =>
   expectError(result, 'BAD_REQUEST', msg, 400);
+
+/** Realm settings that let moderators create web-public channels (the reference's default is owners only). */
+export const MODERATORS_CREATE_WEB_PUBLIC = { can_create_web_public_channel_group: 'role:moderators' };

@@ -39,7 +39,7 @@ describe('DELETE /messages/{id}', () => {
   });
 
   it('refuses others, guests of others, late senders; DMs for participants only', async () => {
-    const e = await editWorld({ messageContentDeleteLimitSeconds: 60 });
+    const e = await editWorld({ message_content_delete_limit_seconds: 60 });
     const id = await e.send(e.alice, 'general', 'lunch');
     const dm = await e.dm(e.alice, [e.bob]);
     e.drain();

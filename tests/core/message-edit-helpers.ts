@@ -3,7 +3,7 @@
  * (history not shared) and a second public channel, a settable clock, message sending, what was
  * published (with its audience), and queues registered with chosen capabilities.
  */
-import { doRegister, doSendMessage, doSubscribe, getEvents, type PublishedEvent, type ServerConfig, type User } from '@teamchat/core';
+import { doRegister, doSendMessage, doSubscribe, getEvents, type PublishedEvent, type RealmStoredSettings, type ServerConfig, type User, updateRealmAsOperator } from '@teamchat/core';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { fakeClock } from './fixtures.js';
 
@@ -31,9 +31,11 @@ export interface EditWorld {
   queue(user: User, capabilities?: Record<string, boolean>): Promise<() => Promise<Array<Record<string, unknown>>>>;
 }
 
-export async function editWorld(config: Partial<ServerConfig> = {}): Promise<EditWorld> {
+/** `settings`: realm settings by API name (the editing limits), stored as the realm's own; `config`: the server's. */
+export async function editWorld(settings: RealmStoredSettings = {}, config: Partial<ServerConfig> = {}): Promise<EditWorld> {
   const clock = fakeClock();
   const w = await makeWorld({ clock, config: { timers: false, ...config } });
+  must(await updateRealmAsOperator(w.ctx, w.realm, { settings }));
   const { owner } = w;
   const alice = await w.addUser({ email: 'alice@example.com', fullName: 'Alice Adams' });
   const bob = await w.addUser({ email: 'bob@example.com', fullName: 'Bob Brown' });

@@ -59,7 +59,8 @@ describe('topic moves', () => {
   });
 
   it('guests may not move topics; moves past the limit are refused below moderator (FL 505)', async () => {
-    const e = await editWorld({ moveMessagesWithinStreamLimitSeconds: 3600 });
+    // The reference's default lets everyone (guests too) move topics; this realm limits it to members.
+    const e = await editWorld({ move_messages_within_stream_limit_seconds: 3600, can_move_messages_between_topics_group: 'role:members' });
     const old1 = await e.send(e.owner, 'general', 'history');
     const old2 = await e.send(e.owner, 'general', 'history');
     e.clock.advance(2 * 3600_000);
@@ -118,7 +119,7 @@ describe('channel moves', () => {
   });
 
   it('checks the destination, the permission and the channel limit', async () => {
-    const e = await editWorld({ moveMessagesBetweenStreamsLimitSeconds: 60 });
+    const e = await editWorld({ move_messages_between_streams_limit_seconds: 60 });
     const id = await e.send(e.alice, 'general', 'plans');
     expectBadRequest(await move(e, e.alice, id, { stream_id: String(e.secret) }), 'Invalid channel ID');
     expectBadRequest(await move(e, e.alice, id, { stream_id: '9999' }), 'Invalid channel ID');

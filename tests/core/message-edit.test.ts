@@ -67,7 +67,7 @@ describe('content edits', () => {
   });
 
   it('refuses with the reference texts and publishes nothing', async () => {
-    const e = await editWorld({ messageContentEditLimitSeconds: 600 });
+    const e = await editWorld({ message_content_edit_limit_seconds: 600 });
     const id = await e.send(e.alice, 'general', 'lunch');
     const secretId = await e.send(e.bob, 'secret', 'plans');
     const dmId = await e.dm(e.bob, [e.owner]);
@@ -106,10 +106,10 @@ describe('content edits', () => {
   });
 
   it('follows the realm settings: editing off, or no limit', async () => {
-    const off = await editWorld({ allowMessageEditing: false });
+    const off = await editWorld({ allow_message_editing: false });
     const id = await off.send(off.alice, 'general', 'lunch');
     expectBadRequest(await doUpdateMessage(off.w.ctx, off.w.as(off.alice), { message_id: String(id), content: 'x' }), 'Your organization has turned off message editing');
-    const open = await editWorld({ messageContentEditLimitSeconds: null });
+    const open = await editWorld({ message_content_edit_limit_seconds: null });
     const old = await open.send(open.alice, 'general', 'lunch');
     open.clock.advance(365 * 86_400_000);
     must(await doUpdateMessage(open.w.ctx, open.w.as(open.alice), { message_id: String(old), content: 'years later' }));

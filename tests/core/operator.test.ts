@@ -37,6 +37,7 @@ describe('createRealm', () => {
       webPublicAccessEnabled: false,
       emailAuthEnabled: true,
       defaultAvatarSource: 'G',
+      // A new realm stores no setting: every one is at its default.
       settings: {},
       userSettingsDefaults: {},
     });

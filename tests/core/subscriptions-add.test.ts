@@ -3,7 +3,7 @@ import { doSubscribe, doUpdateSettings, updateRealmAsOperator } from '@teamchat/
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { channel, channelWorld, ids, names, queued, recipientsOf, register, row, setSubscription, subscribe, subscribersOf } from './channel-helpers.js';
-import { expectBadRequest, expectError, secondRealm, setUser, T0 } from './fixtures.js';
+import { expectBadRequest, expectError, MODERATORS_CREATE_WEB_PUBLIC, secondRealm, setUser, T0 } from './fixtures.js';
 
 describe('creating channels and joining them', () => {
   it('creates missing channels with the reference’s defaults and subscribes the requester', async () => {
@@ -117,7 +117,7 @@ describe('creating channels and joining them', () => {
   it('creates web-public channels only where spectators are allowed, for moderators and above', async () => {
     const { w, member, moderator } = await channelWorld();
     expectBadRequest(await doSubscribe(w.ctx, w.as(moderator), { subscriptions: names('web'), is_web_public: 'true' }), 'Web-public channels are not enabled.');
-    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true }));
+    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
     expectBadRequest(await doSubscribe(w.ctx, w.as(member), { subscriptions: names('web'), is_web_public: 'true' }), 'Insufficient permission');
     expectBadRequest(
       await doSubscribe(w.ctx, w.as(moderator), { subscriptions: names('web'), is_web_public: 'true', invite_only: 'true' }),
@@ -261,7 +261,7 @@ describe('events', () => {
       ['subscription/add', [guest.id]],
       ['subscription/peer_add', ids(w.owner, admin, moderator, member, other, bot)],
     ]);
-    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true }));
+    must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
     await subscribe(w, moderator, ['web'], { is_web_public: 'true' });
     expect(recipientsOf(drain(), 'stream', 'create')).toEqual([ids(w.owner, admin, moderator, member, other, guest, bot)]);
   });

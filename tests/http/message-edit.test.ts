@@ -1,12 +1,14 @@
 /** PATCH/DELETE /messages/{id}, delete_topic, topics and edit typing over HTTP: shapes, statuses, form values. */
 import { afterEach, expect, it } from 'vitest';
-import { makeWorld } from '../helpers/core.js';
+import { updateRealmAsOperator } from '@teamchat/core';
+import { makeWorld, must } from '../helpers/core.js';
 import { call, closeServers, expectError, expectSuccess, form, multipart, startServer } from '../helpers/http.js';
 
 afterEach(closeServers);
 
 async function setup() {
-  const world = await makeWorld({ config: { timers: false, moveMessagesWithinStreamLimitSeconds: 0 } });
+  const world = await makeWorld({ config: { timers: false } });
+  must(await updateRealmAsOperator(world.ctx, world.realm, { settings: { move_messages_within_stream_limit_seconds: 0 } }));
   const bob = await world.addUser({ email: 'bob@example.com', fullName: 'Bob' });
   const server = await startServer(world);
   expectSuccess(await call(server, 'POST', '/users/me/subscriptions', { auth: world.owner, body: form({ subscriptions: '[{"name":"general"}]', principals: `[${bob.id}]` }) }));

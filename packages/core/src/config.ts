@@ -32,15 +32,6 @@ export interface ServerConfig {
   /** Failed password logins allowed per email within the window, then 429 (the reference: 5 per 30 min). */
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
-  /**
-   * The realm's message-editing settings (register `realm_*`, SHAPES.md 2.5). Realms do not
-   * store their own values yet, so every realm follows these; null means "no limit".
-   */
-  allowMessageEditing: boolean;
-  messageContentEditLimitSeconds: number | null;
-  messageContentDeleteLimitSeconds: number | null;
-  moveMessagesWithinStreamLimitSeconds: number | null;
-  moveMessagesBetweenStreamsLimitSeconds: number | null;
   /** POST /streams/{id}/delete_topic starts no new batch once a request has run this long (the reference: 50 s). */
   deleteTopicTimeBudgetMs: number;
   /** Largest file POST /user_uploads accepts (register `max_file_upload_size_mib`; the reference: 100). */
@@ -74,11 +65,6 @@ export const DEFAULT_CONFIG: ServerConfig = {
   timers: true,
   loginFailureLimit: 5,
   loginFailureWindowSeconds: 1800,
-  allowMessageEditing: true,
-  messageContentEditLimitSeconds: 600,
-  messageContentDeleteLimitSeconds: null,
-  moveMessagesWithinStreamLimitSeconds: 604800,
-  moveMessagesBetweenStreamsLimitSeconds: 604800,
   deleteTopicTimeBudgetMs: 50000,
   maxFileUploadSizeMib: 100,
   unusedUploadGraceSeconds: 21 * 24 * 60 * 60,

@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   REACTION_ALREADY_EXISTS: 400,
   REACTION_DOES_NOT_EXIST: 400,
   MOVE_MESSAGES_TIME_LIMIT_EXCEEDED: 400,
+  /** A group setting's `old` value is not its current value (PreviousSettingValueMismatchedError). */
+  EXPECTATION_MISMATCH: 400,
   BAD_EVENT_QUEUE_ID: 400,
   BAD_NARROW: 400,
   CANNOT_DEACTIVATE_LAST_USER: 400,
@@ -110,3 +112,5 @@ export const rateLimited = (retryAfterSeconds: number) =>
 /** The reference's IncompatibleParametersError: parameters that may not be given together. */
 export const incompatibleParameters = (names: readonly string[]) =>
   badRequest(`Unsupported parameter combination: ${names.join(', ')}`, { parameters: names.join(', ') });
+/** A `{new, old}` group-setting change whose `old` is not the setting's current value. */
+export const settingValueMismatch = () => new ApiError('EXPECTATION_MISMATCH', "'old' value does not match the expected value.");

@@ -97,3 +97,14 @@ export type { ServedFile } from './uploads/served-file.js';
 export type { AttachmentRecord } from './uploads/attachment-record.js';
 export { sweepUnusedUploads, startUploadSweep, type UploadSweep } from './uploads/sweep.js';
 export { doUpdateMutedTopic, doUpdateUserTopic } from './actions/user-topics.js';
+export { doUpdateRealm } from './actions/realm-settings.js';
+export { REALM_GROUP_PERMISSIONS, CHANNEL_GROUP_PERMISSIONS, type GroupPermissionConfig } from './settings/realm-group-permissions.js';
+export {
+  canonicalGroupSetting,
+  groupSettingChanges,
+  resolveGroupSetting,
+  sameGroupSetting,
+  type ApiGroupSettingValue,
+  type GroupDirectory,
+} from './schemas/group-setting.js';
+export { checkDirectMessagePermission } from './access/direct-message-rules.js';

@@ -4,10 +4,11 @@
  * the user is subscribed; every endpoint and every event audience goes through them.
  */
 import type { Realm, Stream, StoredGroupSetting, User } from '../storage/types.js';
-import { isAdmin, isGuest, isModeratorOrAbove } from './roles.js';
-import { inGroupSetting } from './system-groups.js';
+import { hasRealmPermission } from './realm-rules.js';
+import { isAdmin, isGuest } from './roles.js';
+import { type GroupMember, inGroupSetting } from './system-groups.js';
 
-type Person = Pick<User, 'id' | 'role'>;
+type Person = GroupMember;
 
 /** The channel-level `can_*_group` settings (SHAPES.md 5.3) and their defaults for a new channel. */
 export const CHANNEL_GROUP_SETTINGS = [
@@ -97,15 +98,17 @@ export function canRemoveSubscribers(user: Person, stream: Stream, subscribed: b
   return hasMetadataAccess(user, stream, subscribed) && inNonGuestGroup(user, stream, 'can_remove_subscribers_group');
 }
 
-/** Whether the user may subscribe others to channels they can access (the realm's can_add_subscribers_group: members). */
-export const canSubscribeOthers = (user: Person) => !isGuest(user);
+type RealmPermissions = Pick<Realm, 'settings'>;
 
-/** Realm defaults of the channel-creation group settings (FACTS.md 8.1): members may create public and private channels. */
-export const canCreatePublicChannels = (user: Person) => !isGuest(user);
-export const canCreatePrivateChannels = (user: Person) => !isGuest(user);
-/** Web-public channels: moderators and above, where the realm allows spectators at all. */
-export const canCreateWebPublicChannels = (user: Person, realm: Pick<Realm, 'webPublicAccessEnabled'>) =>
-  isModeratorOrAbove(user) && realm.webPublicAccessEnabled;
+/** Whether the user may subscribe others to channels they can access (the realm's can_add_subscribers_group). */
+export const canSubscribeOthers = (user: Person, realm: RealmPermissions) => hasRealmPermission(user, realm, 'can_add_subscribers_group');
+
+/** The realm's channel-creation group settings (FACTS.md 8.1). */
+export const canCreatePublicChannels = (user: Person, realm: RealmPermissions) => hasRealmPermission(user, realm, 'can_create_public_channel_group');
+export const canCreatePrivateChannels = (user: Person, realm: RealmPermissions) => hasRealmPermission(user, realm, 'can_create_private_channel_group');
+/** Web-public channels: the realm's can_create_web_public_channel_group, where the realm allows spectators at all. */
+export const canCreateWebPublicChannels = (user: Person, realm: Pick<Realm, 'webPublicAccessEnabled' | 'settings'>) =>
+  realm.webPublicAccessEnabled && hasRealmPermission(user, realm, 'can_create_web_public_channel_group');
 
 /** The deprecated `stream_post_policy` the reference derives from can_send_message_group. */
 export function streamPostPolicy(stream: Stream): number {

@@ -5,6 +5,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest } from '../errors.js';
 import type { Stream, Subscription, Tx, User } from '../storage/types.js';
+import { withUserGroupIds } from './group-membership.js';
 import { canAdministerChannel, canSeeSubscribers, hasContentAccess, hasMetadataAccess } from './channel-rules.js';
 
 export const invalidChannelId = () => badRequest('Invalid channel ID');
@@ -59,9 +60,12 @@ export async function accessStreamForAdministration(tx: Tx, user: User, streamId
   return err(hasContentAccess(user, stream, subscribed) ? cannotAdministerChannel() : invalidChannelId());
 }
 
-/** The realm's active users: the population every channel audience is taken from. */
+/**
+ * The realm's active users: the population every channel audience is taken from. Each carries
+ * its user-defined groups, which channel group settings may name.
+ */
 export async function activeUsers(tx: Tx, realmId: number): Promise<User[]> {
-  return (await tx.users.list(realmId)).filter((u) => u.isActive);
+  return withUserGroupIds(tx, realmId, (await tx.users.list(realmId)).filter((u) => u.isActive));
 }
 
 /** Users who may see that the channel exists: the audience of stream events. */

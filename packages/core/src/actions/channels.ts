@@ -27,7 +27,7 @@ function proposedPrivacy(actor: Actor, stream: Stream, subscribed: boolean, isDe
   if (inviteOnly && willBeDefault) return err(badRequest('A default channel cannot be private.'));
   if (params.is_private !== undefined) {
     if (!hasContentAccess(user, stream, subscribed)) return err(badRequest('Channel content access is required.'));
-    if (params.is_private ? !canCreatePrivateChannels(user) : !canCreatePublicChannels(user)) return err(insufficientPermission());
+    if (params.is_private ? !canCreatePrivateChannels(user, realm) : !canCreatePublicChannels(user, realm)) return err(insufficientPermission());
   }
   if (params.is_web_public) {
     if (!realm.webPublicAccessEnabled) return err(badRequest('Web-public channels are not enabled.'));

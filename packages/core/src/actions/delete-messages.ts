@@ -60,7 +60,7 @@ export const doDeleteMessage = userOperation(DeleteMessageParams, async (ctx, re
     const message = access.value;
     const sender = await tx.users.byId(actor.realm.id, message.senderId);
     const stream = message.streamId === null ? undefined : await tx.streams.byId(actor.realm.id, message.streamId);
-    const allowed = checkDelete(ctx.config, actor.user, message, sender?.isBot ? sender.botOwnerId : null, stream, unixSeconds(ctx.clock));
+    const allowed = checkDelete(actor.realm, actor.user, message, sender?.isBot ? sender.botOwnerId : null, stream, unixSeconds(ctx.clock));
     if (allowed.isErr()) return err(allowed.error);
     await deleteMessages(ctx, tx, actor.realm, [message], actor.user);
     return ok({});

@@ -4,7 +4,6 @@
  */
 import { err, ok, type Result } from 'neverthrow';
 import { hasContentAccess } from '../access/channel-rules.js';
-import type { ServerConfig } from '../config.js';
 import { ApiError } from '../errors.js';
 import { moveLimitPassed, moveLimitSeconds, pastMoveLimit } from '../messages/permissions.js';
 import type { Readable } from '../queries/messages.js';
@@ -39,7 +38,7 @@ export async function messagesToMove(tx: Tx, realm: Realm, user: User, target: M
  * target itself is past it, FL 505); otherwise the target must be within the limit.
  */
 export function checkMoveTimeLimit(
-  config: ServerConfig,
+  realm: Pick<Realm, 'settings'>,
   user: User,
   target: Message,
   moved: readonly Message[],
@@ -47,7 +46,7 @@ export function checkMoveTimeLimit(
   change: { topic: boolean; channel: boolean },
   nowSeconds: number,
 ): Result<void, ApiError> {
-  const limit = moveLimitSeconds(config, user, change.topic, change.channel);
+  const limit = moveLimitSeconds(realm, user, change.topic, change.channel);
   if (limit === null) return ok(undefined);
   if (mode !== 'change_all') return pastMoveLimit(target, nowSeconds, limit) ? err(moveLimitPassed(change.channel)) : ok(undefined);
   const allowed = moved.filter((m) => !pastMoveLimit(m, nowSeconds, limit));

@@ -113,14 +113,19 @@ export async function changeUserAsOperator(
   });
 }
 
-/** Realm settings the operator may set (the realm settings API arrives later). */
+/**
+ * Realm settings the operator may set without an acting user or events: columns, and stored
+ * settings (`settings` is merged into the realm's, unchecked; PATCH /realm is the checked way).
+ */
 export async function updateRealmAsOperator(
   ctx: Ctx,
   realm: Realm,
-  patch: Partial<Pick<Realm, 'name' | 'description' | 'url' | 'webPublicAccessEnabled' | 'emailAuthEnabled' | 'deactivated' | 'defaultAvatarSource'>>,
+  patch: Partial<Pick<Realm, 'name' | 'description' | 'url' | 'webPublicAccessEnabled' | 'emailAuthEnabled' | 'deactivated' | 'defaultAvatarSource' | 'settings'>>,
 ): Promise<Result<Realm, ApiError>> {
   return ctx.storage.transaction(async (tx) => {
-    await tx.realms.update(realm.id, patch);
+    const current = await tx.realms.byId(realm.id);
+    if (!current) return err(badRequest('Invalid realm'));
+    await tx.realms.update(realm.id, patch.settings ? { ...patch, settings: { ...current.settings, ...patch.settings } } : patch);
     const updated = await tx.realms.byId(realm.id);
     return updated ? ok(updated) : err(badRequest('Invalid realm'));
   });

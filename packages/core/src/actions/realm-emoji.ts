@@ -4,7 +4,8 @@
  */
 import { err, ok } from 'neverthrow';
 import { isAdmin } from '../access/roles.js';
-import { inGroupSetting } from '../access/system-groups.js';
+import { hasRealmPermission } from '../access/realm-rules.js';
+import { REALM_GROUP_SETTING_DEFAULTS } from '../settings/realm-settings.js';
 import { checkCustomEmojiName } from '../emoji/custom-name.js';
 import { detectImageType, MAX_EMOJI_FILE_SIZE_MIB } from '../emoji/image.js';
 import { unicodeEmojiByName } from '../emoji/unicode.js';
@@ -17,10 +18,10 @@ import { announceRealmEmoji } from './realm-emoji-events.js';
 import { transactionAs } from './transaction.js';
 
 /**
- * The realm's `can_add_custom_emoji_group`. Realm group settings are not stored yet, so every
- * realm has the reference's default: members (guests excluded).
+ * The default of the realm's `can_add_custom_emoji_group` (kept for embedders that read it;
+ * each realm's own value is its stored setting).
  */
-export const CAN_ADD_CUSTOM_EMOJI_GROUP: StoredGroupSetting = 'role:members';
+export const CAN_ADD_CUSTOM_EMOJI_GROUP: StoredGroupSetting = REALM_GROUP_SETTING_DEFAULTS.can_add_custom_emoji_group;
 
 /**
  * POST /realm/emoji/{emoji_name} with exactly one image file. Spaces in the name become
@@ -31,7 +32,7 @@ export const doAddRealmEmoji = userOperation(RealmEmojiNameParams, async (ctx, r
   if (name.isErr()) return err(name.error);
   const files = uploadedFiles(params);
   return transactionAs(ctx, requester, async (tx, actor) => {
-    if (!inGroupSetting(actor.user, CAN_ADD_CUSTOM_EMOJI_GROUP)) return err(insufficientPermission());
+    if (!hasRealmPermission(actor.user, actor.realm, 'can_add_custom_emoji_group')) return err(insufficientPermission());
     const all = await tx.realmEmoji.list(actor.realm.id);
     if (all.some((e) => !e.deactivated && e.name === name.value)) return err(badRequest('A custom emoji with this name already exists.'));
     if (files.length !== 1) return err(badRequest('You must upload exactly one file.'));

@@ -10,6 +10,7 @@ import { renderMessage } from '../markdown/index.js';
 import { contentFlags, topicSenders } from '../messages/content-flags.js';
 import { channelIndicator, directRecipients } from '../messages/addressee.js';
 import { announceMessage } from '../messages/message-events.js';
+import { checkDirectMessagePermission } from '../access/direct-message-rules.js';
 import { dmKeyOf, normalizeContent, normalizeTopic } from '../messages/normalize.js';
 import { checkTopicsPolicy } from '../messages/topics-policy.js';
 import { renderContextFor } from '../messages/render-context.js';
@@ -46,6 +47,10 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
       ? await channelTarget(ctx, tx, sender, params.to, params.topic ?? params.subject)
       : directTarget(realm, sender, users, params.to);
     if (target.isErr()) return err(target.error);
+    if (target.value.kind === 'private') {
+      const allowed = await checkDirectMessagePermission(tx, realm, sender, target.value.participants);
+      if (allowed.isErr()) return err(allowed.error);
+    }
 
     const streams = await tx.streams.list(realm.id);
     const now = ctx.clock.now();

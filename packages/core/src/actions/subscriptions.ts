@@ -36,7 +36,7 @@ function checkCreation(actor: Actor, params: SubscribeInput, retentionDays: numb
   if (params.topics_policy !== undefined && params.topics_policy !== 'inherit' && !hasRealmPermission(user, realm, 'can_set_topics_policy_group')) {
     return err(insufficientPermission());
   }
-  if (params.invite_only ? !canCreatePrivateChannels(user) : !canCreatePublicChannels(user)) return err(insufficientPermission());
+  if (params.invite_only ? !canCreatePrivateChannels(user, realm) : !canCreatePublicChannels(user, realm)) return err(insufficientPermission());
   if (params.is_default_stream && !isAdmin(user)) return err(insufficientPermission());
   if (params.invite_only && params.is_default_stream) return err(badRequest('A default channel cannot be private.'));
   if (params.is_web_public) {
@@ -125,7 +125,7 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
     }
     const principals = params.principals ?? [];
     const others = principals.length > 0 && namesOthers(actor, principals);
-    if (others && authorized.length > 0 && !canSubscribeOthers(user)) return err(insufficientPermission());
+    if (others && authorized.length > 0 && !canSubscribeOthers(user, realm)) return err(insufficientPermission());
     const subscribers = others ? await resolvePrincipals(tx, realm, principals) : ok([user]);
     if (subscribers.isErr()) return err(subscribers.error);
 

@@ -52,19 +52,19 @@ export const doUpdateMessage = userOperation(UpdateMessageParams, async (ctx, re
     if (access.isErr()) return err(access.error);
     const target = access.value;
     const now = unixSeconds(ctx.clock);
-    const request = await checkRequest(ctx, tx, actor.user, target, params, now);
+    const request = await checkRequest(ctx, tx, actor, target, params, now);
     if (request.isErr()) return err(request.error);
     return applyEdit(ctx, tx, actor, target, params, request.value, now);
   });
 });
 
-async function checkRequest(ctx: Ctx, tx: Tx, user: User, target: Message, params: Params, now: number): Promise<Result<EditRequest, ApiError>> {
+async function checkRequest(ctx: Ctx, tx: Tx, { user, realm }: Actor, target: Message, params: Params, now: number): Promise<Result<EditRequest, ApiError>> {
   if (params.prev_content_sha256 !== undefined && createHash('sha256').update(target.content).digest('hex') !== params.prev_content_sha256) {
     return err(badRequest("'prev_content_sha256' value does not match the expected value."));
   }
   const request: EditRequest = {};
   if (params.content !== undefined) {
-    const allowed = checkContentEdit(ctx.config, user, target, now);
+    const allowed = checkContentEdit(realm, user, target, now);
     if (allowed.isErr()) return err(allowed.error);
     // Emptying a message is how clients "delete" its text, as in the reference.
     const content = normalizeContent(params.content.trim() === '' ? '(deleted)' : params.content, ctx.config);
@@ -93,11 +93,11 @@ async function checkRequest(ctx: Ctx, tx: Tx, user: User, target: Message, param
 
   const from = (await tx.streams.byId(user.realmId, target.streamId!))!;
   if (request.topic !== undefined) {
-    const allowed = checkTopicMove(user, from, streamId === undefined && isResolveChange(target.topic, request.topic));
+    const allowed = checkTopicMove(realm, user, from, streamId === undefined && isResolveChange(target.topic, request.topic));
     if (allowed.isErr()) return err(allowed.error);
   }
   if (streamId !== undefined) {
-    const allowed = checkChannelMove(user, from);
+    const allowed = checkChannelMove(realm, user, from);
     if (allowed.isErr()) return err(allowed.error);
     const to = await accessStreamById(tx, user, streamId);
     if (to.isErr()) return err(to.error);
@@ -116,7 +116,7 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
   const readable = await readableBy(tx, user);
   const moved = moving ? await messagesToMove(tx, realm, user, target, params.propagate_mode, readable) : [target];
   if (moving) {
-    const limit = checkMoveTimeLimit(ctx.config, user, target, moved, params.propagate_mode, { topic: request.topic !== undefined, channel: request.stream !== undefined }, now);
+    const limit = checkMoveTimeLimit(realm, user, target, moved, params.propagate_mode, { topic: request.topic !== undefined, channel: request.stream !== undefined }, now);
     if (limit.isErr()) return err(limit.error);
   }
   const streams = new Map(readable.allStreams.map((s) => [s.id, s]));

@@ -1,16 +1,17 @@
 /**
- * User groups (the reference's actions/user_groups.py): members and above create groups, and
+ * User groups (the reference's actions/user_groups.py): the realm's can_create_groups create groups, and
  * whoever manages a group (its creator, or an administrator) changes its members. Each change
  * sends its `user_group` event after commit.
  */
 import { err, ok, type Result } from 'neverthrow';
+import { hasRealmPermission } from '../access/realm-rules.js';
 import { isAdmin, isGuest } from '../access/roles.js';
 import { inGroupSetting } from '../access/system-groups.js';
 import { type ApiError, badRequest, insufficientPermission } from '../errors.js';
 import { formatUserGroup } from '../format/user-group.js';
 import { type Actor, userOperation } from '../operation.js';
 import { CreateUserGroupParams, UpdateUserGroupMembersParams } from '../schemas/user-groups.js';
-import type { StoredUserGroup, Tx, User } from '../storage/types.js';
+import type { Realm, StoredUserGroup, Tx, User } from '../storage/types.js';
 import { announceUserGroup } from './user-group-events.js';
 import { transactionAs } from './transaction.js';
 
@@ -35,14 +36,15 @@ async function activeUsers(tx: Tx, realmId: number, ids: readonly number[]): Pro
   return missing === undefined ? ok([...new Set(ids)]) : err(badRequest(`Invalid user ID: ${missing}`));
 }
 
-// Whoever is in the group's can_manage_group setting (its creator), and administrators.
-const mayManage = (user: User, group: StoredUserGroup) =>
-  isAdmin(user) || (!isGuest(user) && inGroupSetting(user, { direct_members: group.creatorId === null ? [] : [group.creatorId], direct_subgroups: [] }));
+// Whoever is in the group's can_manage_group setting (its creator), the realm's
+// can_manage_all_groups, and administrators.
+const mayManage = (user: User, realm: Realm, group: StoredUserGroup) =>
+  isAdmin(user) || hasRealmPermission(user, realm, 'can_manage_all_groups') || (!isGuest(user) && inGroupSetting(user, { direct_members: group.creatorId === null ? [] : [group.creatorId], direct_subgroups: [] }));
 
 /** POST /user_groups/create: a group with its initial members; returns its `id`. */
 export const doCreateUserGroup = userOperation(CreateUserGroupParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
-    if (isGuest(actor.user)) return err(insufficientPermission());
+    if (!hasRealmPermission(actor.user, actor.realm, 'can_create_groups')) return err(insufficientPermission());
     const name = checkName(params.name, await tx.userGroups.list(actor.realm.id));
     if (name.isErr()) return err(name.error);
     const members = await activeUsers(tx, actor.realm.id, params.members);
@@ -68,7 +70,7 @@ export const doUpdateUserGroupMembers = userOperation(UpdateUserGroupMembersPara
     if (add.length === 0 && remove.length === 0) {
       return err(badRequest('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".'));
     }
-    if (!mayManage(actor.user, group)) return err(insufficientPermission());
+    if (!mayManage(actor.user, actor.realm, group)) return err(insufficientPermission());
     const added = await activeUsers(tx, actor.realm.id, add);
     if (added.isErr()) return err(added.error);
     const present = new Set(group.members);

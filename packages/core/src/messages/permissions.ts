@@ -1,15 +1,16 @@
 /**
  * Who may edit, move and delete which messages: the reference's rules (actions/message_edit.py,
  * views/message_edit.py) over the realm's message settings and the channel's group settings.
- * The realm's settings come from the server config until realms store their own.
+ * The realm's settings are its stored ones (settings/realm-settings.ts).
  */
 import { err, ok, type Result } from 'neverthrow';
 import { channelGroup, type ChannelGroupSetting } from '../access/channel-rules.js';
 import { isAdmin, isGuest, isModeratorOrAbove } from '../access/roles.js';
-import { inGroupSetting } from '../access/system-groups.js';
-import type { ServerConfig } from '../config.js';
+import { type GroupMember, inGroupSetting } from '../access/system-groups.js';
+import { hasRealmPermission } from '../access/realm-rules.js';
+import { realmSetting } from '../settings/realm-settings.js';
 import { type ApiError, badRequest } from '../errors.js';
-import type { Message, Stream, User } from '../storage/types.js';
+import type { Message, Realm, Stream } from '../storage/types.js';
 
 /**
  * Slack on every time limit, as the reference gives it: a client offers an edit until 15 s
@@ -17,21 +18,9 @@ import type { Message, Stream, User } from '../storage/types.js';
  */
 export const EDIT_LIMIT_BUFFER_SECONDS = 20;
 
-/**
- * The realm-level group settings of message changes, as the reference's defaults (SHAPES.md
- * 2.5): members move messages and resolve topics; administrators delete any message.
- */
-const REALM_GROUPS = {
-  can_move_messages_between_topics_group: 'role:members',
-  can_move_messages_between_channels_group: 'role:members',
-  can_resolve_topics_group: 'role:members',
-  can_delete_own_message_group: 'role:members',
-  can_delete_any_message_group: 'role:administrators',
-} as const;
+type Person = GroupMember;
 
-type Person = Pick<User, 'id' | 'role'>;
-
-const inRealmGroup = (user: Person, name: keyof typeof REALM_GROUPS) => inGroupSetting(user, REALM_GROUPS[name]);
+type RealmSettings = Pick<Realm, 'settings'>;
 /** Channel-level grants never include guests (the reference's allow_everyone_group=False). */
 const inChannelGroup = (user: Person, stream: Stream, name: ChannelGroupSetting) => !isGuest(user) && inGroupSetting(user, channelGroup(stream, name));
 
@@ -42,40 +31,40 @@ const past = (message: Message, nowSeconds: number, limit: number | null) =>
 export const cannotEdit = () => badRequest("You don't have permission to edit this message");
 
 /** Content edits: the sender only, while the realm allows editing and within its time limit. */
-export function checkContentEdit(config: ServerConfig, user: Person, message: Message, nowSeconds: number): Result<void, ApiError> {
-  if (!config.allowMessageEditing) return err(badRequest('Your organization has turned off message editing'));
+export function checkContentEdit(realm: RealmSettings, user: Person, message: Message, nowSeconds: number): Result<void, ApiError> {
+  if (!realmSetting(realm, 'allow_message_editing')) return err(badRequest('Your organization has turned off message editing'));
   if (message.senderId !== user.id) return err(cannotEdit());
-  if (past(message, nowSeconds, config.messageContentEditLimitSeconds)) return err(badRequest('The time limit for editing this message has passed'));
+  if (past(message, nowSeconds, realmSetting(realm, 'message_content_edit_limit_seconds'))) return err(badRequest('The time limit for editing this message has passed'));
   return ok(undefined);
 }
 
 /** Topic changes within the channel; resolving and unresolving have their own group. */
-export function checkTopicMove(user: Person, stream: Stream, resolving: boolean): Result<void, ApiError> {
+export function checkTopicMove(realm: RealmSettings, user: Person, stream: Stream, resolving: boolean): Result<void, ApiError> {
   if (resolving) {
-    if (inRealmGroup(user, 'can_resolve_topics_group') || inChannelGroup(user, stream, 'can_resolve_topics_group')) return ok(undefined);
+    if (hasRealmPermission(user, realm, 'can_resolve_topics_group') || inChannelGroup(user, stream, 'can_resolve_topics_group')) return ok(undefined);
     return err(badRequest("You don't have permission to resolve topics in this channel."));
   }
-  if (inRealmGroup(user, 'can_move_messages_between_topics_group') || inChannelGroup(user, stream, 'can_move_messages_within_channel_group')) {
+  if (hasRealmPermission(user, realm, 'can_move_messages_between_topics_group') || inChannelGroup(user, stream, 'can_move_messages_within_channel_group')) {
     return ok(undefined);
   }
   return err(cannotEdit());
 }
 
 /** Moves out of a channel. */
-export function checkChannelMove(user: Person, stream: Stream): Result<void, ApiError> {
-  if (inRealmGroup(user, 'can_move_messages_between_channels_group') || inChannelGroup(user, stream, 'can_move_messages_out_of_channel_group')) {
+export function checkChannelMove(realm: RealmSettings, user: Person, stream: Stream): Result<void, ApiError> {
+  if (hasRealmPermission(user, realm, 'can_move_messages_between_channels_group') || inChannelGroup(user, stream, 'can_move_messages_out_of_channel_group')) {
     return ok(undefined);
   }
   return err(badRequest("You don't have permission to move this message"));
 }
 
 /** The time limit of a move (the stricter one when both topic and channel change); null when none applies. */
-export function moveLimitSeconds(config: ServerConfig, user: Person, topicChanged: boolean, channelChanged: boolean): number | null {
+export function moveLimitSeconds(realm: RealmSettings, user: Person, topicChanged: boolean, channelChanged: boolean): number | null {
   // Administrators and moderators move messages of any age.
   if (isModeratorOrAbove(user)) return null;
   const limits = [
-    topicChanged ? config.moveMessagesWithinStreamLimitSeconds : null,
-    channelChanged ? config.moveMessagesBetweenStreamsLimitSeconds : null,
+    topicChanged ? realmSetting(realm, 'move_messages_within_stream_limit_seconds') : null,
+    channelChanged ? realmSetting(realm, 'move_messages_between_streams_limit_seconds') : null,
   ].filter((limit): limit is number => limit !== null);
   return limits.length === 0 ? null : Math.min(...limits);
 }
@@ -91,14 +80,14 @@ export const moveLimitPassed = (channelChanged: boolean) =>
  * Deleting: administrators (and the channel's can_delete_any_message_group) delete any message;
  * a sender deletes their own messages (and their bots') within the realm's delete limit.
  */
-export function checkDelete(config: ServerConfig, user: Person, message: Message, senderBotOwnerId: number | null, stream: Stream | undefined, nowSeconds: number): Result<void, ApiError> {
+export function checkDelete(realm: RealmSettings, user: Person, message: Message, senderBotOwnerId: number | null, stream: Stream | undefined, nowSeconds: number): Result<void, ApiError> {
   const denied = () => err(badRequest("You don't have permission to delete this message"));
-  if (isAdmin(user) || inRealmGroup(user, 'can_delete_any_message_group')) return ok(undefined);
+  if (isAdmin(user) || hasRealmPermission(user, realm, 'can_delete_any_message_group')) return ok(undefined);
   if (stream && inChannelGroup(user, stream, 'can_delete_any_message_group')) return ok(undefined);
   if (message.senderId !== user.id && senderBotOwnerId !== user.id) return denied();
-  const mayDeleteOwn = inRealmGroup(user, 'can_delete_own_message_group') || (stream !== undefined && inChannelGroup(user, stream, 'can_delete_own_message_group'));
+  const mayDeleteOwn = hasRealmPermission(user, realm, 'can_delete_own_message_group') || (stream !== undefined && inChannelGroup(user, stream, 'can_delete_own_message_group'));
   if (!mayDeleteOwn) return denied();
-  const limit = config.messageContentDeleteLimitSeconds;
+  const limit = realmSetting(realm, 'message_content_delete_limit_seconds');
   if (limit !== null && age(message, nowSeconds) > limit) return err(badRequest('The time limit for deleting this message has passed'));
   return ok(undefined);
 }

@@ -36,17 +36,29 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
 
 export type RealmGroupSettingName = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 
-/** The realm's plain settings and their defaults; -1 is the API's "no channel". */
+/**
+ * The realm's plain settings and their defaults; -1 is the API's "no channel", null "no time
+ * limit". The editing limits keep the values the server used before realms stored their own.
+ */
 export const REALM_SETTING_DEFAULTS = {
   new_stream_announcements_stream_id: -1,
   signup_announcements_stream_id: -1,
   zulip_update_announcements_stream_id: -1,
   moderation_request_channel_id: -1,
   welcome_message_custom_text: '',
-  /** What channels whose topics_policy is `inherit` follow: `allow_empty_topic` or `disable_empty_topic`. */
-  topics_policy: 'allow_empty_topic',
   /** Days messages are kept; -1 is forever (the reference's "unlimited"). */
   message_retention_days: -1,
+  allow_message_editing: true,
+  message_content_edit_limit_seconds: 600 as number | null,
+  message_content_delete_limit_seconds: null as number | null,
+  move_messages_within_stream_limit_seconds: 604800 as number | null,
+  move_messages_between_streams_limit_seconds: 604800 as number | null,
+  message_edit_history_visibility_policy: 'all',
+  /** What channels whose topics_policy is `inherit` follow: `allow_empty_topic` or `disable_empty_topic`. */
+  topics_policy: 'allow_empty_topic',
+  waiting_period_threshold: 0,
+  default_language: 'en',
+  video_chat_provider: 1,
 } as const satisfies Record<string, SettingValue>;
 
 export type RealmSettingName = keyof typeof REALM_SETTING_DEFAULTS;
@@ -57,9 +69,10 @@ export function realmGroupSetting(realm: Pick<Realm, 'settings'>, name: RealmGro
 }
 
 /** A realm's plain setting, or its default. */
-export function realmSetting<N extends RealmSettingName>(
-  realm: Pick<Realm, 'settings'>,
-  name: N,
-): (typeof REALM_SETTING_DEFAULTS)[N] extends number ? number : SettingValue {
-  return ((realm.settings[name] as SettingValue | undefined) ?? REALM_SETTING_DEFAULTS[name]) as never;
+export function realmSetting<N extends RealmSettingName>(realm: Pick<Realm, 'settings'>, name: N): Widen<(typeof REALM_SETTING_DEFAULTS)[N]> {
+  const stored = realm.settings[name] as SettingValue | undefined;
+  return (stored === undefined ? REALM_SETTING_DEFAULTS[name] : stored) as never;
 }
+
+/** A default's type without its literal: `600 as number | null` stays so, `true` becomes boolean. */
+type Widen<T> = T extends boolean ? boolean : T extends string ? string : T;

@@ -5,6 +5,8 @@ import {
   canCreateWebPublicChannels,
   canSubscribeOthers,
 } from '../access/channel-rules.js';
+import { withUserGroupIds } from '../access/group-membership.js';
+import { hasRealmPermission } from '../access/realm-rules.js';
 import { avatarUrl } from '../format/avatar.js';
 import { profileDataByUser } from '../format/profile-field.js';
 import { apiEmail, formatUser } from '../format/user.js';
@@ -30,8 +32,9 @@ defineStateSection({
       cross_realm_bots: [],
     };
     if (!viewer) return state;
-    const me = users.find((u) => u.id === viewer.id) ?? viewer;
-    const member = me.role <= 400;
+    // With the user-defined groups the viewer is in, which the realm's permission settings may name.
+    const [me] = await withUserGroupIds(tx, realm.id, [users.find((u) => u.id === viewer.id) ?? viewer]);
+    if (!me) return state;
     return {
       ...state,
       user_id: me.id,
@@ -45,12 +48,12 @@ defineStateSection({
       is_owner: me.role === 100,
       is_moderator: isModeratorOrAbove(me),
       is_guest: me.role === 600,
-      can_create_streams: canCreatePublicChannels(me) || canCreatePrivateChannels(me),
-      can_create_public_streams: canCreatePublicChannels(me),
-      can_create_private_streams: canCreatePrivateChannels(me),
+      can_create_streams: canCreatePublicChannels(me, realm) || canCreatePrivateChannels(me, realm),
+      can_create_public_streams: canCreatePublicChannels(me, realm),
+      can_create_private_streams: canCreatePrivateChannels(me, realm),
       can_create_web_public_streams: canCreateWebPublicChannels(me, realm),
-      can_subscribe_other_users: canSubscribeOthers(me),
-      can_invite_others_to_realm: member,
+      can_subscribe_other_users: canSubscribeOthers(me, realm),
+      can_invite_others_to_realm: hasRealmPermission(me, realm, 'can_invite_users_group'),
     };
   },
 });

@@ -60,8 +60,9 @@ defineStateSection({
       server_presence_ping_interval_seconds: 60,
       server_presence_offline_threshold_seconds: 140,
       realm_empty_topic_display_name: 'general chat',
-      // Deprecated (FL 392): true exactly when the realm's topics_policy refuses the empty topic.
+      // The deprecated boolean forms of topics_policy and message_edit_history_visibility_policy.
       realm_mandatory_topics: realmSetting(realm, 'topics_policy') === 'disable_empty_topic',
+      realm_allow_edit_history: realmSetting(realm, 'message_edit_history_visibility_policy') !== 'none',
       realm_name: realm.name,
       realm_description: renderPlainParagraphs(realm.description),
       realm_url: realm.url,
@@ -70,7 +71,6 @@ defineStateSection({
       realm_icon_url: icon,
       realm_icon_source: 'G',
       realm_uuid: realm.uuid,
-      realm_default_language: 'en',
       realm_enable_spectator_access: realm.webPublicAccessEnabled,
       realm_web_public_access_enabled: realm.webPublicAccessEnabled,
       realm_default_avatar_source: realm.defaultAvatarSource,
@@ -80,7 +80,6 @@ defineStateSection({
       realm_presence_disabled: false,
       realm_plan_type: 1,
       realm_org_type: 0,
-      realm_waiting_period_threshold: 0,
       realm_upload_quota_mib: null,
       password_min_length: USER_LIMITS.passwordMin,
       password_max_length: USER_LIMITS.passwordMax,

@@ -5,13 +5,18 @@
 
 /**
  * A group-setting value as stored (SHAPES.md 1.3): a system group by name (`role:members`,
- * `role:nobody`, ...) or an anonymous group of users and system groups. The core maps system
- * group names to the API's group IDs; storage keeps names so that the IDs can follow the
- * user-groups area without a migration.
+ * `role:nobody`, ...), a user-defined group of the realm by ID, or an anonymous group of users
+ * and groups (system groups by name, user-defined ones by ID). The core maps system group
+ * names to the API's group IDs; storage keeps names so that the IDs can follow the user-groups
+ * area without a migration. Values stored before user-defined groups existed stay valid.
  */
-export type StoredGroupSetting =
-  | string
-  | { readonly direct_members: readonly number[]; readonly direct_subgroups: readonly string[] };
+export type StoredGroupSetting = string | number | StoredAnonymousGroup;
+
+/** An anonymous group-setting value: direct members and direct subgroups. */
+export interface StoredAnonymousGroup {
+  readonly direct_members: readonly number[];
+  readonly direct_subgroups: readonly (string | number)[];
+}
 
 /** A channel's `can_*_group` settings by API name; a setting left out takes the core's default. */
 export type StreamGroupSettings = Readonly<Record<string, StoredGroupSetting>>;
