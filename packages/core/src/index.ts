@@ -78,3 +78,6 @@ export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/sche
 export { hasRealmPermission } from './access/realm-rules.js';
 export { systemGroupId, groupSettingForApi } from './access/system-groups.js';
 export * from './settings/realm-settings.js';
+export { NOTIFICATION_BOT_EMAIL, NOTIFICATION_BOT_NAME, ensureNotificationBots, notificationBot } from './system-bots/notification-bot.js';
+export { sendNotificationBotMessage, sendNotificationBotMessageNow, type Notice, type NoticeAddress } from './system-bots/send.js';
+export { insertMessage, type SentMessage } from './actions/message-insert.js';

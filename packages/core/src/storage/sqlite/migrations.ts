@@ -87,4 +87,7 @@ export const MIGRATIONS: readonly string[] = [
   /* 13: realm settings, as one JSON object of the non-default values (as for users' settings, migration 2) */ `
   ALTER TABLE realm ADD COLUMN settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings) AND json_type(settings) = 'object');
   `,
+  /* 14: system bots (the Notification Bot), one per realm, kept apart from the realm's people */ `
+  ALTER TABLE user ADD COLUMN is_system_bot INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -11,7 +11,7 @@ const REALM: TableMap<Realm> = {
 };
 const USER: TableMap<User> = {
   table: 'user',
-  booleans: ['isActive', 'isBot', 'isImportedStub', 'awaitingFirstLogin', 'canCreateUsers', 'canChangeUserEmails'],
+  booleans: ['isActive', 'isBot', 'isImportedStub', 'awaitingFirstLogin', 'canCreateUsers', 'canChangeUserEmails', 'isSystemBot'],
   json: ['settings'],
 };
 /** The column is `to_address` because `to` reads badly in SQL. */
