@@ -21,6 +21,8 @@ export interface InsertOptions {
   readBySender?: boolean;
   /** The sender's queue that should get `local_message_id`. */
   localEcho?: { queueId: string; localId: string };
+  /** Recipients whose copy starts read (the reference's mark_as_read, e.g. whoever caused a notice). */
+  readBy?: readonly number[];
   /** The `client` the message shows; the reference's internal sends say "Internal". */
   sendingClient?: string;
 }
@@ -51,6 +53,10 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   const alert = { content, words: await tx.alertWords.forUsers(realm.id, copyHolders) };
   const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert, userGroups });
   if (options.readBySender !== false) flagsByUser.set(sender.id, flagsByUser.get(sender.id)! | FLAG_BITS.read);
+  for (const id of options.readBy ?? []) {
+    const flags = flagsByUser.get(id);
+    if (flags !== undefined) flagsByUser.set(id, flags | FLAG_BITS.read);
+  }
 
   const dmKey = t.kind === 'private' ? dmKeyOf(recipientIds) : null;
   const message = await tx.messages.insert(

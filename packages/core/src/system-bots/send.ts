@@ -5,7 +5,7 @@
  * server decides where its notices go.
  */
 import { err, ok, type Result } from 'neverthrow';
-import { insertMessage, type SentMessage } from '../actions/message-insert.js';
+import { type InsertOptions, insertMessage, type SentMessage } from '../actions/message-insert.js';
 import type { Target } from '../actions/send-message.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
@@ -26,7 +26,13 @@ export interface Notice {
  * commits (and is announced) together with the change it reports. An archived or missing
  * channel, or a direct message with no active recipient, sends nothing and is an error.
  */
-export async function sendNotificationBotMessage(ctx: Ctx, tx: Tx, realm: Realm, notice: Notice): Promise<Result<SentMessage, ApiError>> {
+export async function sendNotificationBotMessage(
+  ctx: Ctx,
+  tx: Tx,
+  realm: Realm,
+  notice: Notice,
+  options: Pick<InsertOptions, 'readBy'> = {},
+): Promise<Result<SentMessage, ApiError>> {
   const content = normalizeContent(notice.content, ctx.config);
   if (content.isErr()) return err(content.error);
   const bot = await notificationBot(ctx, tx, realm);
@@ -36,7 +42,7 @@ export async function sendNotificationBotMessage(ctx: Ctx, tx: Tx, realm: Realm,
     target.value.kind === 'private'
       ? { kind: 'private', participants: [bot, ...target.value.participants].sort((a, b) => a.id - b.id) }
       : target.value;
-  return ok(await insertMessage(ctx, tx, realm, bot, withBot, content.value, { sendingClient: 'Internal' }));
+  return ok(await insertMessage(ctx, tx, realm, bot, withBot, content.value, { ...options, sendingClient: 'Internal' }));
 }
 
 /** The same, in a transaction of its own: for notices that report no other write. */
