@@ -108,3 +108,6 @@ export {
   type GroupDirectory,
 } from './schemas/group-setting.js';
 export { checkDirectMessagePermission } from './access/direct-message-rules.js';
+export { NOTIFICATION_BOT_EMAIL, NOTIFICATION_BOT_NAME, ensureNotificationBots, notificationBot } from './system-bots/notification-bot.js';
+export { sendNotificationBotMessage, sendNotificationBotMessageNow, type Notice, type NoticeAddress } from './system-bots/send.js';
+export { insertMessage, type SentMessage } from './actions/message-insert.js';

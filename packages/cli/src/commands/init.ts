@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { closeContext, createRealm } from '@teamchat/core';
+import { closeContext, createRealm, ensureNotificationBots } from '@teamchat/core';
 import { CliError, DEFAULT_DATA_DIR, isInitialised, openDataDir } from '../data-dir.js';
 import { required } from '../options.js';
 import { orFail, printJson } from '../output.js';
@@ -32,6 +32,8 @@ export async function initCommand(argv: string[]): Promise<void> {
         owner: { email, fullName: values['full-name'] ?? email.split('@')[0]!, password: required('password', values.password) },
       }),
     );
+    // The reference's realms have their system bots from the start.
+    await ensureNotificationBots(ctx);
     const summary = { realm_url: realm.url, user_id: owner.id, email: owner.deliveryEmail, api_key: owner.apiKey };
     if (values.json) printJson(summary);
     else process.stdout.write(`Created realm ${realm.name} at ${realm.url}\nOwner: ${owner.deliveryEmail}\nAPI key: ${owner.apiKey}\n`);

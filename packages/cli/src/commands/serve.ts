@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createLinkVideoCallProvider, createRealm, findRealm, updateRealmAsOperator } from '@teamchat/core';
+import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findRealm, updateRealmAsOperator } from '@teamchat/core';
 import { serve } from '@teamchat/http-adapter';
 import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
 import { orFail, zuliprc } from '../output.js';
@@ -62,6 +62,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ].join('\n'),
     );
   }
+  // Every realm has its Notification Bot from the start (realms of older data directories too).
+  await ensureNotificationBots(ctx);
   process.stdout.write(`teamchat is listening on ${running.url} (data: ${resolve(values.data)})\n`);
 
   const stop = async (signal: string) => {

@@ -9,7 +9,8 @@ import type { Realm, Tx, User } from '../storage/types.js';
  * deactivated one "User is deactivated". Bots may be named. Duplicates collapse; order is kept.
  */
 export async function resolvePrincipals(tx: Tx, realm: Realm, principals: readonly number[] | readonly string[]): Promise<Result<User[], ApiError>> {
-  const users = await tx.users.list(realm.id);
+  // System bots are not the realm's users (the reference keeps them in another realm).
+  const users = (await tx.users.list(realm.id)).filter((u) => !u.isSystemBot);
   const found: User[] = [];
   for (const principal of principals) {
     const user =

@@ -6,6 +6,8 @@ import { isAdmin } from './roles.js';
 export interface UserAccessOptions {
   allowDeactivated?: boolean;
   allowBots?: boolean;
+  /** System bots (the Notification Bot) too: only reads may name them (GET /users/{id}). */
+  allowSystemBots?: boolean;
   /** The requester must be an administrator ("Insufficient permission" otherwise). */
   forAdmin?: boolean;
 }
@@ -20,6 +22,8 @@ export async function accessUserById(
   const target = await tx.users.byId(requester.realmId, userId);
   if (!target) return err(noSuchUser());
   if (target.isBot && !options.allowBots) return err(noSuchUser());
+  // The reference keeps system bots in another realm: no change to a realm's users reaches them.
+  if (target.isSystemBot && !options.allowSystemBots) return err(noSuchUser());
   if (!target.isActive && !options.allowDeactivated) return err(badRequest('User is deactivated'));
   if (options.forAdmin && !isAdmin(requester)) return err(insufficientPermission());
   return ok(target);

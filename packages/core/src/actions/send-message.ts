@@ -1,26 +1,20 @@
 import { err, ok, type Result } from 'neverthrow';
 import { hasContentAccess, canPostToChannel } from '../access/channel-rules.js';
-import { activeUsers, metadataAudience } from '../access/channels.js';
-import { isGuest } from '../access/roles.js';
-import { announceStreamUpdate } from './channel-events.js';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { apiEmail } from '../format/user.js';
 import { renderMessage } from '../markdown/index.js';
-import { contentFlags, topicSenders } from '../messages/content-flags.js';
 import { channelIndicator, directRecipients } from '../messages/addressee.js';
-import { announceMessage } from '../messages/message-events.js';
 import { checkDirectMessagePermission } from '../access/direct-message-rules.js';
-import { dmKeyOf, normalizeContent, normalizeTopic } from '../messages/normalize.js';
+import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
 import { checkTopicsPolicy } from '../messages/topics-policy.js';
 import { renderContextFor } from '../messages/render-context.js';
-import { realmLinkifiers, topicLinksWith } from '../linkifiers/for-render.js';
-import { channelMessageLink, channelMessageUrl, directMessageUrl } from '../messages/urls.js';
+import { realmLinkifiers } from '../linkifiers/for-render.js';
 import { type Actor, userOperation } from '../operation.js';
 import { SendMessageParams } from '../schemas/messages.js';
-import { FLAG_BITS, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
+import type { Realm, Stream, Tx, User } from '../storage/types.js';
+import { insertMessage } from './message-insert.js';
 import { transactionAs } from './transaction.js';
-import { claimableUploads, linkUploads } from '../uploads/claim.js';
 
 export type Target =
   | { kind: 'stream'; stream: Stream; topic: string; recipientIds: number[] }
@@ -42,82 +36,18 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
 
   return transactionAs(ctx, requester, async (tx, actor) => {
     const { realm, user: sender } = actor;
-    const users = await tx.users.list(realm.id);
     const target = channel
       ? await channelTarget(ctx, tx, sender, params.to, params.topic ?? params.subject)
-      : directTarget(realm, sender, users, params.to);
+      : directTarget(realm, sender, await tx.users.list(realm.id), params.to);
     if (target.isErr()) return err(target.error);
     if (target.value.kind === 'private') {
       const allowed = await checkDirectMessagePermission(tx, realm, sender, target.value.participants);
       if (allowed.isErr()) return err(allowed.error);
     }
 
-    const streams = await tx.streams.list(realm.id);
-    const now = ctx.clock.now();
-    const linkifiers = await realmLinkifiers(tx, realm.id);
-    const userGroups = await tx.userGroups.list(realm.id);
-    const rendered = await renderAs(tx, realm, sender, content.value, now);
-
-    const t = target.value;
-    const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
-    const topicParticipants = t.kind === 'stream' && rendered.wildcards.topic ? await topicSenders(tx, realm, t.stream.id, t.topic) : new Set<number>();
-    const copyHolders = [...new Set([...recipientIds, sender.id])];
-    // Each recipient's own alert words (the sender's too: the reference flags them as well).
-    const alert = { content: content.value, words: await tx.alertWords.forUsers(realm.id, copyHolders) };
-    const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert, userGroups });
-    if (params.read_by_sender !== false) flagsByUser.set(sender.id, flagsByUser.get(sender.id)! | FLAG_BITS.read);
-
-    const dmKey = t.kind === 'private' ? dmKeyOf(recipientIds) : null;
-    const uploads = await claimableUploads(tx, sender, rendered.attachmentPathIds);
-    const message = await tx.messages.insert(
-      {
-        realmId: realm.id,
-        senderId: sender.id,
-        type: t.kind,
-        streamId: t.kind === 'stream' ? t.stream.id : null,
-        topic: t.kind === 'stream' ? t.topic : '',
-        dmKey,
-        content: content.value,
-        renderedContent: rendered.html,
-        dateSent: Math.floor(now / 1000),
-        sendingClient: 'API',
-        lastEditTime: null,
-        lastMovedTime: null,
-        editHistory: [],
-        hasLink: rendered.hasLink,
-        hasImage: rendered.hasImage,
-        hasAttachment: uploads.length > 0,
-        isMeMessage: rendered.isMeMessage,
-      },
-      [...flagsByUser].map(([userId, flags]) => ({ userId, flags })),
-    );
-    await linkUploads(ctx, tx, message, uploads);
-
-    const dmConversationIds = new Map<string, number>();
-    if (dmKey) dmConversationIds.set(dmKey, await tx.messages.dmConversationId(realm.id, dmKey));
-    const byId = new Map(users.map((u) => [u.id, u]));
     const localEcho = params.queue_id && params.local_id ? { queueId: params.queue_id, localId: params.local_id } : undefined;
-    announceMessage(
-      ctx,
-      tx,
-      realm,
-      message,
-      { realm, users: byId, streamNames: new Map(streams.map((s) => [s.id, s.name])), dmConversationIds, topicLinks: topicLinksWith(linkifiers) },
-      flagsByUser,
-      {
-        localEcho,
-        // Queues registered with all_public_streams see every public channel's messages.
-        publicAudience: t.kind === 'stream' && !t.stream.inviteOnly ? users.filter((u) => u.isActive && !isGuest(u)).map((u) => u.id) : [],
-      },
-    );
-
-    if (t.kind === 'stream') {
-      if (t.stream.firstMessageId === null) await recordFirstMessage(ctx, tx, realm, t.stream, message.id);
-      const url = channelMessageUrl(realm, t.stream, t.topic, message.id);
-      return ok({ id: message.id, message_url: url, message_link: channelMessageLink(t.stream.name, t.topic, url) });
-    }
-    const url = directMessageUrl(realm, recipientIds.filter((id) => id !== sender.id).length ? recipientIds : [sender.id], message.id);
-    return ok({ id: message.id, message_url: url, message_link: url });
+    const sent = await insertMessage(ctx, tx, realm, sender, target.value, content.value, { readBySender: params.read_by_sender !== false, localEcho });
+    return ok(sent);
   });
 });
 
@@ -183,15 +113,6 @@ export function directTarget(realm: Realm, sender: User, users: readonly User[],
   }
   return ok({ kind: 'private', participants: [...participants.values()].sort((a, b) => a.id - b.id) });
 }
-
-/** A channel's first message: `first_message_id` is recorded and announced (FL 256). */
-async function recordFirstMessage(ctx: Ctx, tx: Tx, realm: Realm, stream: Stream, messageId: number): Promise<void> {
-  await tx.streams.update(realm.id, stream.id, { firstMessageId: messageId });
-  const users = await activeUsers(tx, realm.id);
-  const subscribers = new Set(await tx.subscriptions.activeSubscriberIds(realm.id, stream.id));
-  announceStreamUpdate(ctx, tx, realm, stream, metadataAudience(users, stream, subscribers), 'first_message_id', messageId);
-}
-
 
 /** Renders `content` as `sender` would send it at `nowMs` (only channels they may read are linked). */
 export async function renderAs(tx: Tx, realm: Realm, sender: User, content: string, nowMs: number) {

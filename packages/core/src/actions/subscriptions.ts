@@ -23,6 +23,7 @@ import { checkChannelName, insertChannel } from './channel-records.js';
 import { checkFolder, parseRetentionDays } from './channel-properties.js';
 import { bulkAddSubscriptions, bulkRemoveSubscriptions, type Membership } from './subscription-records.js';
 import { transactionAs } from './transaction.js';
+import { announceNewChannels } from '../system-bots/new-channels.js';
 
 type SubscribeInput = (typeof SubscribeParams)['TYPE'];
 
@@ -140,6 +141,10 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
       if (color !== undefined) colors.set(stream.id, color);
     }
     const result = await bulkAddSubscriptions(ctx, tx, realm, streams, subscribers.value, { colors });
+    if (params.announce) {
+      const announced = await announceNewChannels(ctx, tx, realm, user, created);
+      if (announced.isErr()) return err(announced.error);
+    }
     return ok({
       subscribed: byUser(result.subscribed),
       already_subscribed: byUser(result.alreadySubscribed),

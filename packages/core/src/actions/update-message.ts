@@ -27,6 +27,7 @@ import { transactionAs } from './transaction.js';
 import { type AttachmentRecord, formatAttachment } from '../uploads/attachment-record.js';
 import { relinkUploads } from '../uploads/claim.js';
 import { moveUserTopics, planUserTopicMove } from './user-topic-moves.js';
+import { sendMoveNotices } from '../system-bots/move-notices.js';
 
 type Params = (typeof UpdateMessageParams)['TYPE'];
 
@@ -115,6 +116,8 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
   const moving = request.topic !== undefined || request.stream !== undefined;
   const readable = await readableBy(tx, user);
   const moved = moving ? await messagesToMove(tx, realm, user, target, params.propagate_mode, readable) : [target];
+  // For the move notices: did the mover take every message of the topic they could read?
+  const visibleInTopic = moving && params.propagate_mode !== 'change_all' ? (await messagesToMove(tx, realm, user, target, 'change_all', readable)).length : moved.length;
   if (moving) {
     const limit = checkMoveTimeLimit(realm, user, target, moved, params.propagate_mode, { topic: request.topic !== undefined, channel: request.stream !== undefined }, now);
     if (limit.isErr()) return err(limit.error);
@@ -190,6 +193,22 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
   if (request.stream) {
     await announceLostAccess(ctx, tx, realm, moved, before, await audiences.byUser(after, streams));
     await refreshFirstMessageIds(ctx, tx, realm, [from!.id, request.stream.id]);
+  }
+  if (moving) {
+    const notices = await sendMoveNotices(ctx, tx, realm, {
+      mover: user,
+      targetId: target.id,
+      movedIds: change.messageIds,
+      movedAllVisible: moved.length === visibleInTopic,
+      from: { stream: from!, topic: target.topic },
+      to: { stream: request.stream ?? from!, topic: request.topic ?? target.topic },
+      topicEdited: request.topic !== undefined,
+      contentEdited: request.content !== undefined,
+      sendToOldThread: params.send_notification_to_old_thread ?? false,
+      sendToNewThread: params.send_notification_to_new_thread ?? true,
+      readable,
+    });
+    if (notices.isErr()) return err(notices.error);
   }
   return ok({ detached_uploads: detachedUploads });
 }

@@ -32,7 +32,7 @@ function checkName(name: string, groups: readonly StoredUserGroup[]): Result<str
 /** The requested users, each an active user of the realm, once each in the given order. */
 async function activeUsers(tx: Tx, realmId: number, ids: readonly number[]): Promise<Result<number[], ApiError>> {
   const users = new Map((await tx.users.list(realmId)).map((u) => [u.id, u]));
-  const missing = ids.find((id) => !users.get(id)?.isActive);
+  const missing = ids.find((id) => !users.get(id)?.isActive || users.get(id)?.isSystemBot);
   return missing === undefined ? ok([...new Set(ids)]) : err(badRequest(`Invalid user ID: ${missing}`));
 }
 

@@ -40,7 +40,8 @@ export async function authenticateApiKey(
   const key = apiKey.trim();
   if (!hasApiKeyFormat(key)) return err(unauthorized('Malformed API key'));
   const user = await ctx.storage.read((tx) => tx.users.byDeliveryEmail(realm.id, email.trim()));
-  if (!user || !apiKeysEqual(user.apiKey, key)) {
+  // System bots never log in: their key is never shown, and refused if it were guessed.
+  if (!user || user.isSystemBot || !apiKeysEqual(user.apiKey, key)) {
     // Valid credentials of another realm's user get the reference's more helpful message.
     const elsewhere = await ctx.storage.read((tx) => tx.users.byApiKey(key));
     const sameEmail = elsewhere && elsewhere.deliveryEmail.toLowerCase() === email.trim().toLowerCase();

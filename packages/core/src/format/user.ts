@@ -40,6 +40,7 @@ export function formatUser(realm: Realm, user: User, view: UserView): Record<str
   };
   if (!view.viewer) hidePersonalDetails(record);
   if (user.isBot) record.bot_owner_id = user.botOwnerId;
+  if (user.isSystemBot) record.is_system_bot = true;
   if (view.includeCustomProfileFields && !user.isBot) record.profile_data = view.profileData?.get(user.id) ?? {};
   return record;
 }

@@ -4,6 +4,7 @@ import { badRequest, noSuchUser, unauthorized } from '../errors.js';
 import { profileDataByUser } from '../format/profile-field.js';
 import { apiEmail, formatUser } from '../format/user.js';
 import { type Actor, spectatorOperation, userOperation } from '../operation.js';
+import { isRealmMember } from '../system-bots/notification-bot.js';
 import { GetOwnUserParams, GetUserParams, GetUsersParams } from '../schemas/users.js';
 
 /**
@@ -13,7 +14,8 @@ import { GetOwnUserParams, GetUserParams, GetUsersParams } from '../schemas/user
 export const getUsers = spectatorOperation(GetUsersParams, async (ctx, caller, params) => {
   if (!caller.user && !caller.realm.webPublicAccessEnabled) return err(unauthorized());
   const [users, profileData] = await ctx.storage.read(async (tx) => [
-    await tx.users.list(caller.realm.id, params.user_ids),
+    // System bots are register's cross_realm_bots, not members (the reference keeps them in another realm).
+    (await tx.users.list(caller.realm.id, params.user_ids)).filter(isRealmMember),
     params.include_custom_profile_fields ? await profileDataByUser(tx, caller.realm.id, params.user_ids) : undefined,
   ] as const);
   if (params.user_ids) {
@@ -35,7 +37,7 @@ export const getUser = userOperation(GetUserParams, async (ctx, actor: Actor, pa
   const key = params.user_id.trim();
   const target = await ctx.storage.read(async (tx) => {
     if (/^[0-9]+$/.test(key)) {
-      const access = await accessUserById(tx, actor.user, Number(key), { allowBots: true, allowDeactivated: true });
+      const access = await accessUserById(tx, actor.user, Number(key), { allowBots: true, allowSystemBots: true, allowDeactivated: true });
       return access.isOk() ? access.value : undefined;
     }
     // By email: the real address where the requester may see it, or the API email.

@@ -11,6 +11,13 @@ import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
 import type { ScheduledMessage } from '../storage/types.js';
 import { formatScheduledMessage } from './fields.js';
+import { sendNotificationBotMessage } from '../system-bots/send.js';
+
+/** send_failed_scheduled_message_notification's text; the time is a global-time widget. */
+function failureNotice(m: ScheduledMessage, error: string): string {
+  const when = `<time:${new Date(m.deliveryTimestamp * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
+  return `The message you scheduled for ${when} was not sent because of the following error:\n\n> ${error}\n\n[View scheduled messages](#scheduled)`;
+}
 
 export interface DeliveryReport {
   sent: number[];
@@ -46,6 +53,11 @@ async function deliver(ctx: Ctx, m: ScheduledMessage): Promise<boolean> {
     }
     const failed = await tx.scheduledMessages.update(m.realmId, m.senderId, m.id, { ...m, failed: true });
     if (failed) publishOnCommit(ctx, tx, { realmId: m.realmId, userIds: [m.senderId], event: { type: 'scheduled_messages', op: 'update', scheduled_message: formatScheduledMessage(failed) } });
+    // The reference tells the sender why, unless the sender or the realm is deactivated.
+    if (failed && actor && sent?.isErr()) {
+      const notice = await sendNotificationBotMessage(ctx, tx, actor.realm, { to: { userIds: [m.senderId] }, content: failureNotice(m, sent.error.msg) });
+      if (notice.isErr()) console.error('teamchat: could not notify of a failed scheduled message', notice.error);
+    }
     return okResult(undefined);
   });
   return ok;

@@ -8,7 +8,7 @@ defineStateSection({
   async fetch(_ctx, tx, { realm, user }) {
     if (!user) return { realm_bots: [] };
     const bots = (await tx.users.list(realm.id)).filter(
-      (u) => u.isBot && u.isActive && (isAdmin(user) || u.botOwnerId === user.id),
+      (u) => u.isBot && !u.isSystemBot && u.isActive && (isAdmin(user) || u.botOwnerId === user.id),
     );
     return { realm_bots: bots.map(formatBot) };
   },

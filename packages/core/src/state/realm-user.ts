@@ -14,12 +14,13 @@ import { defineStateSection } from './sections.js';
 
 /**
  * The `realm_user` section (SHAPES.md 2.6): active and deactivated users, the cross-realm
- * system bots (none on this server), and the requester's own keys.
+ * system bots (cross_realm_bots, with is_system_bot), and the requester's own keys.
  */
 defineStateSection({
   key: 'realm_user',
   async fetch(_ctx, tx, { realm, user: viewer }, options) {
-    const users = await tx.users.list(realm.id);
+    const everyone = await tx.users.list(realm.id);
+    const users = everyone.filter((u) => !u.isSystemBot);
     const view = {
       viewer,
       clientGravatar: options.clientGravatar,
@@ -29,7 +30,11 @@ defineStateSection({
     const state: Record<string, unknown> = {
       realm_users: users.filter((u) => u.isActive).map((u) => formatUser(realm, u, view)),
       realm_non_active_users: users.filter((u) => !u.isActive).map((u) => formatUser(realm, u, view)),
-      cross_realm_bots: [],
+      // The reference hides that they are self-owned: bot_owner_id is null.
+      cross_realm_bots: everyone
+        .filter((u) => u.isSystemBot)
+        .sort((a, b) => a.fullName.localeCompare(b.fullName))
+        .map((u) => formatUser(realm, u, view)),
     };
     if (!viewer) return state;
     // With the user-defined groups the viewer is in, which the realm's permission settings may name.

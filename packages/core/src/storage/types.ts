@@ -128,6 +128,12 @@ export interface User {
   /** 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded; null for humans. */
   botType: number | null;
   botOwnerId: number | null;
+  /**
+   * A system bot of the server (the Notification Bot): it sends the server's own messages,
+   * cannot log in, and is listed in register's cross_realm_bots rather than among the realm's
+   * users. Absent means false (the SQLite driver always reads it).
+   */
+  isSystemBot?: boolean;
   timezone: string;
   avatarSource: AvatarSource;
   avatarVersion: number;

@@ -6,6 +6,11 @@
 export interface TableMap<T> {
   table: string;
   booleans: readonly (keyof T)[];
+  /**
+   * Optional boolean fields (`flag?: boolean`): stored as 0/1 like the others, but a false one
+   * is left out of the record, as absent means false.
+   */
+  optionalBooleans?: readonly (keyof T)[];
   /** Fields stored as JSON text. */
   json?: readonly (keyof T)[];
   /** Columns whose field is not the camelCase of the column name, e.g. `to_address` → `to`. */
@@ -24,11 +29,16 @@ export function rowDecoder<T>(map: TableMap<T>, columns: readonly string[]): (va
   const booleans = new Set<string>(map.booleans as readonly string[]);
   const jsons = new Set<string>((map.json ?? []) as readonly string[]);
   const fields = columns.map((column) => (map.renamed?.[column] as string | undefined) ?? camel(column));
-  const kinds = fields.map((field) => (booleans.has(field) ? BOOLEAN : jsons.has(field) ? JSON_TEXT : PLAIN));
+  const optional = new Set<string>((map.optionalBooleans ?? []) as readonly string[]);
+  const kinds = fields.map((field) => (booleans.has(field) ? BOOLEAN : optional.has(field) ? OPTIONAL_BOOLEAN : jsons.has(field) ? JSON_TEXT : PLAIN));
   return (values) => {
     const out: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
       const kind = kinds[i];
+      if (kind === OPTIONAL_BOOLEAN) {
+        if (values[i]) out[fields[i]!] = true;
+        continue;
+      }
       out[fields[i]!] = kind === PLAIN ? values[i] : kind === BOOLEAN ? toBoolean(values[i]) : parseJson(values[i] as string);
     }
     return out as T;
@@ -41,6 +51,7 @@ const toBoolean = (value: unknown) => (value === null ? null : Boolean(value));
 const PLAIN = 0;
 const BOOLEAN = 1;
 const JSON_TEXT = 2;
+const OPTIONAL_BOOLEAN = 3;
 
 /** Most users keep every default: their `{}` decodes to one shared, frozen object. */
 const EMPTY_OBJECT = Object.freeze({});

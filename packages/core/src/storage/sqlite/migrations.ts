@@ -100,4 +100,7 @@ export const MIGRATIONS: readonly string[] = [
   /* 17: uploaded files and the messages linking them (see attachment-schema.ts) */ ATTACHMENTS_MIGRATION,
   /* 18: users' topic visibility policies (see user-topic-schema.ts) */ USER_TOPICS_MIGRATION,
   /* 19: realm channel folders (API.md section 6 channel_folder; see channel-folder-schema.ts) */ CHANNEL_FOLDERS_MIGRATION,
+  /* 20: system bots (the Notification Bot), one per realm, kept apart from the realm's people */ `
+  ALTER TABLE user ADD COLUMN is_system_bot INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -12,6 +12,7 @@ const REALM: TableMap<Realm> = {
 const USER: TableMap<User> = {
   table: 'user',
   booleans: ['isActive', 'isBot', 'isImportedStub', 'awaitingFirstLogin', 'canCreateUsers', 'canChangeUserEmails'],
+  optionalBooleans: ['isSystemBot'],
   json: ['settings'],
 };
 /** The column is `to_address` because `to` reads badly in SQL. */

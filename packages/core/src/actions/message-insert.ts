@@ -1,0 +1,120 @@
+/**
+ * The second half of every send: a message whose target is already resolved and allowed is
+ * rendered, stored with each recipient's flags and announced after commit. POST /messages
+ * reaches it after its permission checks; internal senders (the Notification Bot) reach it
+ * directly, as the reference's internal_send_* functions skip the user-facing checks.
+ */
+import type { Ctx } from '../context.js';
+import { activeUsers, metadataAudience } from '../access/channels.js';
+import { isGuest } from '../access/roles.js';
+import { realmLinkifiers, topicLinksWith } from '../linkifiers/for-render.js';
+import { contentFlags, topicSenders } from '../messages/content-flags.js';
+import { announceMessage } from '../messages/message-events.js';
+import { dmKeyOf } from '../messages/normalize.js';
+import { channelMessageLink, channelMessageUrl, directMessageUrl } from '../messages/urls.js';
+import { FLAG_BITS, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
+import { announceStreamUpdate } from './channel-events.js';
+import { renderAs, type Target } from './send-message.js';
+import { claimableUploads, linkUploads } from '../uploads/claim.js';
+
+export interface InsertOptions {
+  /** The sender's own copy starts read (POST /messages' read_by_sender, default true). */
+  readBySender?: boolean;
+  /** The sender's queue that should get `local_message_id`. */
+  localEcho?: { queueId: string; localId: string };
+  /** Recipients whose copy starts read (the reference's mark_as_read, e.g. whoever caused a notice). */
+  readBy?: readonly number[];
+  /** The `client` the message shows; the reference's internal sends say "Internal". */
+  sendingClient?: string;
+}
+
+/** What POST /messages answers: the new message's ID and its permanent links. */
+export interface SentMessage {
+  id: number;
+  message_url: string;
+  message_link: string;
+}
+
+/**
+ * Stores `content` (already normalized) from `sender` to `target` and announces it after
+ * commit. Runs inside the caller's transaction, so the message commits with the caller's writes.
+ */
+export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User, t: Target, content: string, options: InsertOptions = {}): Promise<SentMessage> {
+  const users = await tx.users.list(realm.id);
+  const streams = await tx.streams.list(realm.id);
+  const now = ctx.clock.now();
+  const linkifiers = await realmLinkifiers(tx, realm.id);
+  const userGroups = await tx.userGroups.list(realm.id);
+  const rendered = await renderAs(tx, realm, sender, content, now);
+  const uploads = await claimableUploads(tx, sender, rendered.attachmentPathIds);
+
+  const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
+  const topicParticipants = t.kind === 'stream' && rendered.wildcards.topic ? await topicSenders(tx, realm, t.stream.id, t.topic) : new Set<number>();
+  const copyHolders = [...new Set([...recipientIds, sender.id])];
+  // Each recipient's own alert words (the sender's too: the reference flags them as well).
+  const alert = { content, words: await tx.alertWords.forUsers(realm.id, copyHolders) };
+  const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert, userGroups });
+  if (options.readBySender !== false) flagsByUser.set(sender.id, flagsByUser.get(sender.id)! | FLAG_BITS.read);
+  for (const id of options.readBy ?? []) {
+    const flags = flagsByUser.get(id);
+    if (flags !== undefined) flagsByUser.set(id, flags | FLAG_BITS.read);
+  }
+
+  const dmKey = t.kind === 'private' ? dmKeyOf(recipientIds) : null;
+  const message = await tx.messages.insert(
+    {
+      realmId: realm.id,
+      senderId: sender.id,
+      type: t.kind,
+      streamId: t.kind === 'stream' ? t.stream.id : null,
+      topic: t.kind === 'stream' ? t.topic : '',
+      dmKey,
+      content,
+      renderedContent: rendered.html,
+      dateSent: Math.floor(now / 1000),
+      sendingClient: options.sendingClient ?? 'API',
+      lastEditTime: null,
+      lastMovedTime: null,
+      editHistory: [],
+      hasLink: rendered.hasLink,
+      hasImage: rendered.hasImage,
+      hasAttachment: uploads.length > 0,
+      isMeMessage: rendered.isMeMessage,
+    },
+    [...flagsByUser].map(([userId, flags]) => ({ userId, flags })),
+  );
+  await linkUploads(ctx, tx, message, uploads);
+
+  const dmConversationIds = new Map<string, number>();
+  if (dmKey) dmConversationIds.set(dmKey, await tx.messages.dmConversationId(realm.id, dmKey));
+  const byId = new Map(users.map((u) => [u.id, u]));
+  announceMessage(
+    ctx,
+    tx,
+    realm,
+    message,
+    { realm, users: byId, streamNames: new Map(streams.map((s) => [s.id, s.name])), dmConversationIds, topicLinks: topicLinksWith(linkifiers) },
+    flagsByUser,
+    {
+      localEcho: options.localEcho,
+      // Queues registered with all_public_streams see every public channel's messages.
+      publicAudience: t.kind === 'stream' && !t.stream.inviteOnly ? users.filter((u) => u.isActive && !isGuest(u)).map((u) => u.id) : [],
+    },
+  );
+
+  if (t.kind === 'stream') {
+    if (t.stream.firstMessageId === null) await recordFirstMessage(ctx, tx, realm, t.stream, message.id);
+    const url = channelMessageUrl(realm, t.stream, t.topic, message.id);
+    return { id: message.id, message_url: url, message_link: channelMessageLink(t.stream.name, t.topic, url) };
+  }
+  const url = directMessageUrl(realm, recipientIds.filter((id) => id !== sender.id).length ? recipientIds : [sender.id], message.id);
+  return { id: message.id, message_url: url, message_link: url };
+}
+
+/** A channel's first message: `first_message_id` is recorded and announced (FL 256). */
+async function recordFirstMessage(ctx: Ctx, tx: Tx, realm: Realm, stream: Stream, messageId: number): Promise<void> {
+  await tx.streams.update(realm.id, stream.id, { firstMessageId: messageId });
+  const users = await activeUsers(tx, realm.id);
+  const subscribers = new Set(await tx.subscriptions.activeSubscriberIds(realm.id, stream.id));
+  announceStreamUpdate(ctx, tx, realm, stream, metadataAudience(users, stream, subscribers), 'first_message_id', messageId);
+}
