@@ -163,6 +163,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       streams: wrap(tx.streams),
       subscriptions: wrap(tx.subscriptions),
       defaultStreams: wrap(tx.defaultStreams),
+      invitations: wrap(tx.invitations),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

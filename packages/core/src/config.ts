@@ -43,6 +43,8 @@ export interface ServerConfig {
   moveMessagesBetweenStreamsLimitSeconds: number | null;
   /** POST /streams/{id}/delete_topic starts no new batch once a request has run this long (the reference: 50 s). */
   deleteTopicTimeBudgetMs: number;
+  /** Lifetime of an invitation created without invite_expires_in_minutes (the reference: 10 days). */
+  invitationLinkValidityMinutes: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -74,6 +76,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   moveMessagesWithinStreamLimitSeconds: 604800,
   moveMessagesBetweenStreamsLimitSeconds: 604800,
   deleteTopicTimeBudgetMs: 50000,
+  invitationLinkValidityMinutes: 14400,
 };
 
 /** Reference limits that apply to users. */

@@ -106,3 +106,15 @@ export const channelAlreadyExists = (name: string) =>
 /** 429; `retry-after` (seconds) is also sent as the Retry-After header. */
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': retryAfterSeconds });
+
+/** One refused invitee: [email, reason, whether the address belongs to a deactivated account]. */
+export type InviteeError = [email: string, reason: string, deactivated: boolean];
+
+/** POST /invites refused some addresses (FACTS.md 6.4); `sentInvitations` when the others were invited. */
+export const invitationFailed = (msg: string, errors: InviteeError[], sentInvitations: boolean) =>
+  new ApiError('INVITATION_FAILED', msg, {
+    errors,
+    sent_invitations: sentInvitations,
+    license_limit_reached: false,
+    daily_limit_reached: false,
+  });

@@ -78,3 +78,7 @@ export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/sche
 export { hasRealmPermission } from './access/realm-rules.js';
 export { systemGroupId, groupSettingForApi } from './access/system-groups.js';
 export * from './settings/realm-settings.js';
+export { doInviteUsers, doCreateMultiuseInvite, parseInviteeEmails } from './actions/invites.js';
+export { doRevokeInvite, doRevokeMultiuseInvite, doResendInvite } from './actions/invite-changes.js';
+export { doAcceptInvite } from './actions/accept-invite.js';
+export { getInvites } from './queries/invites.js';

@@ -85,6 +85,13 @@ import {
   getUser,
   getUsers,
   type Operation,
+  doInviteUsers,
+  doCreateMultiuseInvite,
+  doRevokeInvite,
+  doRevokeMultiuseInvite,
+  doResendInvite,
+  doAcceptInvite,
+  getInvites,
 } from '@teamchat/core';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -147,6 +154,12 @@ export const ROUTES: readonly Route[] = [
   { path: '/navigation_views', methods: { GET: getNavigationViews, POST: doAddNavigationView } },
   { path: '/navigation_views/{+fragment}', methods: { PATCH: doEditNavigationView, DELETE: doRemoveNavigationView } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
+  { path: '/invites', methods: { GET: getInvites, POST: doInviteUsers } },
+  { path: '/invites/multiuse', methods: { POST: doCreateMultiuseInvite } },
+  { path: '/invites/accept', methods: { POST: doAcceptInvite } },
+  { path: '/invites/{invite_id}', methods: { DELETE: doRevokeInvite } },
+  { path: '/invites/multiuse/{invite_id}', methods: { DELETE: doRevokeMultiuseInvite } },
+  { path: '/invites/{invite_id}/resend', methods: { POST: doResendInvite } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: a public operation giving bytes and their type. */

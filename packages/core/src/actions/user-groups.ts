@@ -35,8 +35,8 @@ async function activeUsers(tx: Tx, realmId: number, ids: readonly number[]): Pro
   return missing === undefined ? ok([...new Set(ids)]) : err(badRequest(`Invalid user ID: ${missing}`));
 }
 
-// Whoever is in the group's can_manage_group setting (its creator), and administrators.
-const mayManage = (user: User, group: StoredUserGroup) =>
+/** Whether the user may change the group's members: whoever is in its can_manage_group setting (its creator), and administrators. */
+export const mayManage = (user: User, group: StoredUserGroup) =>
   isAdmin(user) || (!isGuest(user) && inGroupSetting(user, { direct_members: group.creatorId === null ? [] : [group.creatorId], direct_subgroups: [] }));
 
 /** POST /user_groups/create: a group with its initial members; returns its `id`. */

@@ -18,6 +18,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   streams: ['insert', 'update'],
   subscriptions: ['upsert', 'update'],
   defaultStreams: ['add', 'remove'],
+  invitations: ['insert', 'updatePending'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -76,6 +77,7 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       streams: guard('streams'),
       subscriptions: guard('subscriptions'),
       defaultStreams: guard('defaultStreams'),
+      invitations: guard('invitations'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

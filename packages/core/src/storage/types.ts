@@ -24,6 +24,7 @@ import type { ScheduledMessageStore } from './scheduled-message-types.js';
 import type { RealmEmojiStore } from './emoji-types.js';
 import type { CustomProfileFieldStore } from './profile-field-types.js';
 import type { NavigationViewStore } from './navigation-view-types.js';
+import type { InvitationStore } from './invitation-types.js';
 
 export * from './message-types.js';
 
@@ -40,6 +41,7 @@ export * from './emoji-types.js';
 export * from './profile-field-types.js';
 
 export * from './navigation-view-types.js';
+export * from './invitation-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -198,6 +200,7 @@ export interface Stores {
   realmEmoji: RealmEmojiStore;
   customProfileFields: CustomProfileFieldStore;
   navigationViews: NavigationViewStore;
+  invitations: InvitationStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

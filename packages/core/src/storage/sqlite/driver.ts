@@ -16,6 +16,7 @@ import { scheduledMessageStore } from './scheduled-message-stores.js';
 import { realmEmojiStore } from './emoji-stores.js';
 import { customProfileFieldStore } from './profile-field-stores.js';
 import { navigationViewStore } from './navigation-view-stores.js';
+import { invitationStore } from './invitation-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -73,6 +74,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     streams: streamStore(statements),
     subscriptions: subscriptionStore(statements),
     defaultStreams: defaultStreamStore(statements),
+    invitations: invitationStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.

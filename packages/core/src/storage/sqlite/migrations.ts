@@ -13,6 +13,7 @@ import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
 import { USER_GROUPS_MIGRATION } from './user-group-schema.js';
+import { INVITATIONS_MIGRATION } from './invitation-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -87,4 +88,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 13: realm settings, as one JSON object of the non-default values (as for users' settings, migration 2) */ `
   ALTER TABLE realm ADD COLUMN settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings) AND json_type(settings) = 'object');
   `,
+  /* 14: email invitations and reusable invitation links (see invitation-schema.ts) */ INVITATIONS_MIGRATION,
 ];
