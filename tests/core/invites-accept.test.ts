@@ -82,6 +82,17 @@ describe('POST /invites/accept: email invitations', () => {
     expectBadRequest(await m.accept({ key: second!.key }), 'The invitation link has expired or been deactivated.');
   });
 
+  it('lets exactly one of two concurrent accepts of one email invitation create the account', async () => {
+    const m = await inviteWorld();
+    must(await m.invite(m.member));
+    const key = await newestKey(m);
+    const results = await Promise.all([m.accept({ key, full_name: 'First Try' }), m.accept({ key, full_name: 'Second Try' })]);
+    expect(results.filter((r) => r.isOk())).toHaveLength(1);
+    expectBadRequest(results.find((r) => r.isErr())!, 'This invitation has already been used.');
+    const users = await m.w.ctx.storage.read((tx) => tx.users.list(m.w.realm.id));
+    expect(users.filter((u) => u.deliveryEmail === 'new@example.com')).toHaveLength(1);
+  });
+
   it('refuses an expired key (expiry is exclusive) and writes nothing', async () => {
     const m = await inviteWorld();
     must(await m.invite(m.member, { invite_expires_in_minutes: '10' }));
