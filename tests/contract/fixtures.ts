@@ -168,6 +168,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       subscriptions: wrap(tx.subscriptions),
       defaultStreams: wrap(tx.defaultStreams),
       userTopics: wrap(tx.userTopics),
+      invitations: wrap(tx.invitations),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

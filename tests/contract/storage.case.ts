@@ -19,6 +19,7 @@ import { describeRealmDomainStore } from './realm-domains.case.js';
 import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
 import { describeChannelFolderStore } from './channel-folders.case.js';
+import { describeInvitationStore } from './invitations.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -259,6 +260,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeAttachmentStore(() => storage);
     describeUserTopicStore(() => storage);
     describeChannelFolderStore(() => storage);
+    describeInvitationStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

@@ -40,6 +40,8 @@ export interface ServerConfig {
   unusedUploadGraceSeconds: number;
   /** How often the HTTP server's sweep looks for such uploads. */
   uploadSweepIntervalSeconds: number;
+  /** Lifetime of an invitation created without invite_expires_in_minutes (the reference: 10 days). */
+  invitationLinkValidityMinutes: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -69,6 +71,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   maxFileUploadSizeMib: 100,
   unusedUploadGraceSeconds: 21 * 24 * 60 * 60,
   uploadSweepIntervalSeconds: 60 * 60,
+  invitationLinkValidityMinutes: 14400,
 };
 
 /** Reference limits that apply to users. */

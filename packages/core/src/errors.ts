@@ -114,3 +114,14 @@ export const incompatibleParameters = (names: readonly string[]) =>
   badRequest(`Unsupported parameter combination: ${names.join(', ')}`, { parameters: names.join(', ') });
 /** A `{new, old}` group-setting change whose `old` is not the setting's current value. */
 export const settingValueMismatch = () => new ApiError('EXPECTATION_MISMATCH', "'old' value does not match the expected value.");
+/** One refused invitee: [email, reason, whether the address belongs to a deactivated account]. */
+export type InviteeError = [email: string, reason: string, deactivated: boolean];
+
+/** POST /invites refused some addresses (FACTS.md 6.4); `sentInvitations` when the others were invited. */
+export const invitationFailed = (msg: string, errors: InviteeError[], sentInvitations: boolean) =>
+  new ApiError('INVITATION_FAILED', msg, {
+    errors,
+    sent_invitations: sentInvitations,
+    license_limit_reached: false,
+    daily_limit_reached: false,
+  });

@@ -107,6 +107,13 @@ import {
   doUpdateUserTopic,
   doUpdateMutedTopic,
   type Operation,
+  doInviteUsers,
+  doCreateMultiuseInvite,
+  doRevokeInvite,
+  doRevokeMultiuseInvite,
+  doResendInvite,
+  doAcceptInvite,
+  getInvites,
 } from '@teamchat/core';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -188,6 +195,12 @@ export const ROUTES: readonly Route[] = [
   { path: '/channel_folders', methods: { GET: getChannelFolders, PATCH: doReorderChannelFolders } },
   { path: '/channel_folders/create', methods: { POST: doCreateChannelFolder } },
   { path: '/channel_folders/{channel_folder_id}', methods: { PATCH: doUpdateChannelFolder } },
+  { path: '/invites', methods: { GET: getInvites, POST: doInviteUsers } },
+  { path: '/invites/multiuse', methods: { POST: doCreateMultiuseInvite } },
+  { path: '/invites/accept', methods: { POST: doAcceptInvite } },
+  { path: '/invites/{invite_id}', methods: { DELETE: doRevokeInvite } },
+  { path: '/invites/multiuse/{invite_id}', methods: { DELETE: doRevokeMultiuseInvite } },
+  { path: '/invites/{invite_id}/resend', methods: { POST: doResendInvite } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: an operation giving bytes and how to serve them. */

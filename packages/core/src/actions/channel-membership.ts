@@ -16,9 +16,16 @@ import { bulkAddSubscriptions } from './subscription-records.js';
  */
 export async function joinDefaultChannels(ctx: Ctx, tx: Tx, realm: Realm, user: User): Promise<void> {
   if (user.isBot) return;
-  const ids = await tx.defaultStreams.list(realm.id);
+  await joinChannelsOnCreation(ctx, tx, realm, user, await tx.defaultStreams.list(realm.id));
+}
+
+/**
+ * Subscribes a new user to the given channels (an invitation's), skipping IDs that are not
+ * unarchived channels of the realm (any more); announced as for the default channels.
+ */
+export async function joinChannelsOnCreation(ctx: Ctx, tx: Tx, realm: Realm, user: User, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  const streams = (await tx.streams.list(realm.id, ids)).filter((s) => !s.isArchived);
+  const streams = (await tx.streams.list(realm.id, [...new Set(ids)])).filter((s) => !s.isArchived);
   await bulkAddSubscriptions(ctx, tx, realm, streams, [user], { fromUserCreation: true });
 }
 

@@ -36,9 +36,8 @@ async function activeUsers(tx: Tx, realmId: number, ids: readonly number[]): Pro
   return missing === undefined ? ok([...new Set(ids)]) : err(badRequest(`Invalid user ID: ${missing}`));
 }
 
-// Whoever is in the group's can_manage_group setting (its creator), the realm's
-// can_manage_all_groups, and administrators.
-const mayManage = (user: User, realm: Realm, group: StoredUserGroup) =>
+/** Whether the user may change the group's members: whoever is in its can_manage_group setting (its creator), the realm's can_manage_all_groups, and administrators. */
+export const mayManage = (user: User, realm: Realm, group: StoredUserGroup) =>
   isAdmin(user) || hasRealmPermission(user, realm, 'can_manage_all_groups') || (!isGuest(user) && inGroupSetting(user, { direct_members: group.creatorId === null ? [] : [group.creatorId], direct_subgroups: [] }));
 
 /** POST /user_groups/create: a group with its initial members; returns its `id`. */

@@ -4,7 +4,8 @@ import { isoTimestamp } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { announceUserAdded } from '../events/realm-user.js';
-import { joinDefaultChannels } from './channel-membership.js';
+import { joinChannelsOnCreation, joinDefaultChannels } from './channel-membership.js';
+import { announceInvitesChanged, revokeInvitationsTo } from './invite-records.js';
 import { newUserSettings } from '../settings/realm-user-defaults.js';
 import type { Realm, Role, Tx, User } from '../storage/types.js';
 
@@ -21,6 +22,8 @@ export interface UserSpec {
   createdThroughApi?: boolean;
   canCreateUsers?: boolean;
   canChangeUserEmails?: boolean;
+  /** Channels to join instead of the realm's default channels (an invitation's choice). */
+  channelIds?: readonly number[];
 }
 
 /** Inserts a user after checking that the email is free in the realm. Runs inside a transaction. */
@@ -51,6 +54,12 @@ export async function insertUser(ctx: Ctx, tx: Tx, realm: Realm, spec: UserSpec)
     ...newUserSettings(realm),
   });
   await announceUserAdded(ctx, tx, realm, user);
-  await joinDefaultChannels(ctx, tx, realm, user);
+  if (spec.channelIds) await joinChannelsOnCreation(ctx, tx, realm, user, spec.channelIds);
+  else await joinDefaultChannels(ctx, tx, realm, user);
+  if (!isBot) {
+    // Pending invitations to this address can no longer be accepted.
+    const referrers = await revokeInvitationsTo(ctx, tx, realm, user.deliveryEmail);
+    if (referrers.length > 0) await announceInvitesChanged(ctx, tx, realm, referrers);
+  }
   return ok(user);
 }

@@ -23,6 +23,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   subscriptions: ['upsert', 'update'],
   defaultStreams: ['add', 'remove'],
   userTopics: ['set'],
+  invitations: ['insert', 'updatePending'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -86,6 +87,7 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       subscriptions: guard('subscriptions'),
       defaultStreams: guard('defaultStreams'),
       userTopics: guard('userTopics'),
+      invitations: guard('invitations'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

@@ -29,6 +29,7 @@ import type { RealmDomainStore } from './realm-domain-types.js';
 import type { AttachmentStore } from './attachment-types.js';
 import type { UserTopicStore } from './user-topic-types.js';
 import type { ChannelFolderStore } from './channel-folder-types.js';
+import type { InvitationStore } from './invitation-types.js';
 
 export * from './message-types.js';
 
@@ -54,6 +55,7 @@ export * from './realm-domain-types.js';
 export * from './user-topic-types.js';
 
 export * from './channel-folder-types.js';
+export * from './invitation-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -231,6 +233,7 @@ export interface Stores {
   attachments: AttachmentStore;
   userTopics: UserTopicStore;
   channelFolders: ChannelFolderStore;
+  invitations: InvitationStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

@@ -21,6 +21,7 @@ import { realmDomainStore } from './realm-domain-stores.js';
 import { attachmentStore } from './attachment-stores.js';
 import { userTopicStore } from './user-topic-stores.js';
 import { channelFolderStore } from './channel-folder-stores.js';
+import { invitationStore } from './invitation-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -83,6 +84,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     subscriptions: subscriptionStore(statements),
     defaultStreams: defaultStreamStore(statements),
     userTopics: userTopicStore(statements),
+    invitations: invitationStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.

@@ -18,6 +18,7 @@ import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
 import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
 import { USER_TOPICS_MIGRATION } from './user-topic-schema.js';
 import { CHANNEL_FOLDERS_MIGRATION } from './channel-folder-schema.js';
+import { INVITATIONS_MIGRATION } from './invitation-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -103,4 +104,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 20: system bots (the Notification Bot), one per realm, kept apart from the realm's people */ `
   ALTER TABLE user ADD COLUMN is_system_bot INTEGER NOT NULL DEFAULT 0;
   `,
+  /* 21: email invitations and reusable invitation links (see invitation-schema.ts) */ INVITATIONS_MIGRATION,
 ];
