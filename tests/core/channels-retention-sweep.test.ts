@@ -61,7 +61,7 @@ describe('sweepExpiredMessages', () => {
 
 describe('startRetentionSweeps', () => {
   it('sweeps at start and then every interval, until stopped', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       const c = await channelWorld();
       await subscribe(c.w, c.w.owner, ['Short'], { principals: JSON.stringify([c.member.id]) });

@@ -6,6 +6,7 @@
 import { ok } from 'neverthrow';
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
+import { type PeriodicJob, startPeriodicJob } from '../jobs/periodic.js';
 import { uploadUrl } from './path-id.js';
 import { removeAttachment } from './remove.js';
 
@@ -30,35 +31,7 @@ export async function sweepUnusedUploads(ctx: Ctx): Promise<number> {
   return result.isOk() ? result.value : 0;
 }
 
-export interface UploadSweep {
-  /** Resolves when the current sweep (if any) has finished. */
-  idle(): Promise<void>;
-  stop(): void;
-}
-
 /** Sweeps now and then every `uploadSweepIntervalSeconds` until stopped. */
-export function startUploadSweep(ctx: Ctx): UploadSweep {
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = running.then(async () => {
-      if (stopped) return;
-      try {
-        await sweepUnusedUploads(ctx);
-      } catch (error) {
-        // The store may be closing; the next run tries again.
-        console.error('teamchat: sweeping unused uploads failed', error);
-      }
-    });
-  };
-  const timer = setInterval(run, ctx.config.uploadSweepIntervalSeconds * 1000);
-  timer.unref();
-  run();
-  return {
-    idle: () => running,
-    stop() {
-      stopped = true;
-      clearInterval(timer);
-    },
-  };
+export function startUploadSweep(ctx: Ctx): PeriodicJob {
+  return startPeriodicJob('sweeping unused uploads', ctx.config.uploadSweepIntervalSeconds * 1000, () => sweepUnusedUploads(ctx));
 }
