@@ -53,13 +53,14 @@ describe('teamchat create-user and change-user', () => {
   it('creates users and bots and changes operator-only permissions', async () => {
     const dir = freshDir();
     await init(dir);
+    // init creates the owner (1) and the realm's Notification Bot (2).
     const user = await cli('create-user', '--data', dir, '--email', 'mod@acme.test', '--full-name', 'Mo', '--role', 'moderator', '--password', 'mod-password', '--json');
-    expect(JSON.parse(user.stdout)).toEqual({ user_id: 2, email: 'mod@acme.test', api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
+    expect(JSON.parse(user.stdout)).toEqual({ user_id: 3, email: 'mod@acme.test', api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
     const bot = await cli('create-user', '--data', dir, '--email', 'bot@acme.test', '--full-name', 'Botty', '--bot', '--json');
-    expect(JSON.parse(bot.stdout)).toMatchObject({ user_id: 3, email: 'bot@acme.test' });
+    expect(JSON.parse(bot.stdout)).toMatchObject({ user_id: 4, email: 'bot@acme.test' });
 
     const changed = await cli('change-user', '--data', dir, '--email', 'mod@acme.test', '--role', '200', '--can-create-users', 'true', '--json');
-    expect(JSON.parse(changed.stdout)).toEqual({ user_id: 2, email: 'mod@acme.test', role: 200, can_create_users: true, can_change_user_emails: false });
+    expect(JSON.parse(changed.stdout)).toEqual({ user_id: 3, email: 'mod@acme.test', role: 200, can_create_users: true, can_change_user_emails: false });
 
     const duplicate = await cli('create-user', '--data', dir, '--email', 'MOD@acme.test', '--full-name', 'Again', '--json');
     expect(duplicate.code).toBe(1);
