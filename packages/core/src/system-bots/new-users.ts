@@ -32,7 +32,9 @@ async function notifyReferrer(ctx: Ctx, tx: Tx, realm: Realm, user: User, referr
   return (await sendNotificationBotMessage(ctx, tx, realm, { to: { userIds: [referrer.id] }, content })).map(() => undefined);
 }
 
-async function announceSignup(ctx: Ctx, tx: Tx, realm: Realm, user: User): Promise<Result<void, ApiError>> {
+async function announceSignup(ctx: Ctx, tx: Tx, given: Realm, user: User): Promise<Result<void, ApiError>> {
+  // The setting as stored now: operator callers may hold a realm read before it changed.
+  const realm = (await tx.realms.byId(given.id)) ?? given;
   const channelId = realmSetting(realm, 'signup_announcements_stream_id');
   if (channelId < 0) return ok(undefined);
   const channel = await tx.streams.byId(realm.id, channelId);
