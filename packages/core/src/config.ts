@@ -42,6 +42,8 @@ export interface ServerConfig {
   uploadSweepIntervalSeconds: number;
   /** Lifetime of an invitation created without invite_expires_in_minutes (the reference: 10 days). */
   invitationLinkValidityMinutes: number;
+  /** Code points a reminder's note may have (register `max_reminder_note_length`, FL 415). */
+  maxReminderNoteLength: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -72,6 +74,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   unusedUploadGraceSeconds: 21 * 24 * 60 * 60,
   uploadSweepIntervalSeconds: 60 * 60,
   invitationLinkValidityMinutes: 14400,
+  // The reference's MAX_REMINDER_NOTE_LENGTH; SHAPES.md marks the value unverified.
+  maxReminderNoteLength: 1000,
 };
 
 /** Reference limits that apply to users. */

@@ -77,6 +77,8 @@ export { doCreateScheduledMessage, doEditScheduledMessage, doDeleteScheduledMess
 export { getScheduledMessages } from './queries/scheduled-messages.js';
 export { deliverDueScheduledMessages } from './scheduled/deliver.js';
 export { startScheduledDelivery, type ScheduledDelivery } from './scheduled/scheduler.js';
+export { doCreateReminder, doDeleteReminder } from './actions/reminders.js';
+export { getReminders } from './queries/reminders.js';
 export { retentionDays, sweepExpiredMessages } from './retention/sweep.js';
 export { startRetentionSweeps } from './retention/timer.js';
 export { startPeriodicJob, type PeriodicJob } from './jobs/periodic.js';

@@ -5,6 +5,9 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doCreateReminder,
+  doDeleteReminder,
+  getReminders,
   doAddRealmDomain,
   doChangeRealmDomain,
   doRemoveRealmDomain,
@@ -144,6 +147,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/drafts/{draft_id}', methods: { PATCH: doEditDraft, DELETE: doDeleteDraft } },
   { path: '/scheduled_messages', methods: { GET: getScheduledMessages, POST: doCreateScheduledMessage } },
   { path: '/scheduled_messages/{scheduled_message_id}', methods: { PATCH: doEditScheduledMessage, DELETE: doDeleteScheduledMessage } },
+  { path: '/reminders', methods: { GET: getReminders, POST: doCreateReminder } },
+  { path: '/reminders/{reminder_id}', methods: { DELETE: doDeleteReminder } },
   { path: '/users/me/alert_words', methods: { GET: getAlertWords, POST: doAddAlertWords, DELETE: doRemoveAlertWords } },
   { path: '/users/me/subscriptions', methods: { GET: getSubscriptions, POST: doSubscribe, DELETE: doUnsubscribe } },
   { path: '/users/me/subscriptions/properties', methods: { POST: doUpdateSubscriptionProperties } },

@@ -69,6 +69,7 @@ export const doAcceptInvite = publicOperation(AcceptInviteParams, async (ctx, ca
       passwordHash,
       role: invitation.inviteAs,
       channelIds: await invitationChannels(tx, realm, invitation),
+      notifyReferrerId: invitation.notifyReferrerOnJoin ? invitation.referrerId : undefined,
     });
     if (created.isErr()) return err(created.error);
     const user = created.value;

@@ -8,6 +8,7 @@ import { joinChannelsOnCreation, joinDefaultChannels } from './channel-membershi
 import { announceInvitesChanged, revokeInvitationsTo } from './invite-records.js';
 import { newUserSettings } from '../settings/realm-user-defaults.js';
 import type { Realm, Role, Tx, User } from '../storage/types.js';
+import { announceNewUser } from '../system-bots/new-users.js';
 
 export interface UserSpec {
   email: string;
@@ -24,6 +25,8 @@ export interface UserSpec {
   canChangeUserEmails?: boolean;
   /** Channels to join instead of the realm's default channels (an invitation's choice). */
   channelIds?: readonly number[];
+  /** The referrer to tell of the new account (an invitation with notify_referrer_on_join). */
+  notifyReferrerId?: number;
 }
 
 /** Inserts a user after checking that the email is free in the realm. Runs inside a transaction. */
@@ -60,6 +63,9 @@ export async function insertUser(ctx: Ctx, tx: Tx, realm: Realm, spec: UserSpec)
     // Pending invitations to this address can no longer be accepted.
     const referrers = await revokeInvitationsTo(ctx, tx, realm, user.deliveryEmail);
     if (referrers.length > 0) await announceInvitesChanged(ctx, tx, realm, referrers);
+    // Every way a person's account is made comes through here, so every one is announced.
+    const announced = await announceNewUser(ctx, tx, realm, user, spec.notifyReferrerId);
+    if (announced.isErr()) return err(announced.error);
   }
   return ok(user);
 }

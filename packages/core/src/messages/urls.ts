@@ -20,3 +20,14 @@ export function directMessageUrl(realm: Realm, participantIds: readonly number[]
 
 /** `[#channel > topic @ 💬](url)`, the Markdown link clients paste for a channel message. */
 export const channelMessageLink = (streamName: string, topic: string, url: string) => `[#${streamName} > ${topic} @ 💬](${url})`;
+
+/**
+ * A message's place in its topic as a path relative to the app (`#narrow/channel/…/with/{id}`):
+ * the link of the reference's reminder text, which follows the message if it is moved.
+ */
+export const channelTopicWithPath = (stream: { id: number; name: string }, topic: string, messageId: number) =>
+  `#narrow/channel/${channelSlug(stream.id, stream.name)}/topic/${encodeHashComponent(topic)}/with/${messageId}`;
+
+/** The newest reference's direct-message link of a reminder: the participants' IDs with no `-dm`/`-group` suffix. */
+export const directMessageNearUrl = (realm: Realm, participantIds: readonly number[], messageId: number) =>
+  `${realm.url}/#narrow/dm/${participantIds.join(',')}/near/${messageId}`;

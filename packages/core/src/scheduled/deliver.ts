@@ -2,7 +2,8 @@
  * The scheduler's core: sends every due scheduled message through POST /messages' own
  * operation as its sender, so a delivery is checked exactly like a send made now (archived
  * channel, deactivated recipient or sender…). A sent message is removed (`remove` event); a
- * refused one is kept with `failed: true` (`update` event). Callers arm one timer for
+ * refused one is kept with `failed: true` (`update` event). Reminders (`remind` rows) go
+ * through deliverReminder instead. Callers arm one timer for
  * `nextDue`; messages that fell due while the server was down go out at the first call.
  */
 import { ok as okResult } from 'neverthrow';
@@ -12,6 +13,7 @@ import { publishOnCommit } from '../events/publish.js';
 import type { ScheduledMessage } from '../storage/types.js';
 import { formatScheduledMessage } from './fields.js';
 import { sendNotificationBotMessage } from '../system-bots/send.js';
+import { deliverReminder } from './deliver-reminder.js';
 
 /** send_failed_scheduled_message_notification's text; the time is a global-time widget. */
 function failureNotice(m: ScheduledMessage, error: string): string {
@@ -35,6 +37,8 @@ export async function deliverDueScheduledMessages(ctx: Ctx): Promise<DeliveryRep
 }
 
 async function deliver(ctx: Ctx, m: ScheduledMessage): Promise<boolean> {
+  // Reminders are the Notification Bot's DMs to their owner, not the owner's own sends.
+  if (m.deliveryType === 'remind') return deliverReminder(ctx, m);
   const actor = await ctx.storage.read(async (tx) => {
     const realm = await tx.realms.byId(m.realmId);
     const user = await tx.users.byId(m.realmId, m.senderId);

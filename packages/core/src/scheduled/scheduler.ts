@@ -2,7 +2,7 @@
  * The durable scheduler: one timer armed for the next due scheduled message. It delivers what
  * is due at start (messages that fell due while the server was down), re-arms after each run,
  * and moves the timer earlier when a scheduled message is created or edited to an earlier time
- * (it listens to the scheduled_messages events, which are published after commit).
+ * (it listens to the scheduled_messages and reminders events, which are published after commit).
  */
 import type { Ctx } from '../context.js';
 import { deliverDueScheduledMessages } from './deliver.js';
@@ -48,6 +48,11 @@ export function startScheduledDelivery(ctx: Ctx): ScheduledDelivery {
   }
 
   const unsubscribe = ctx.events.subscribe(({ event }) => {
+    // A new reminder is a scheduled row too: it moves the timer earlier the same way.
+    if (event.type === 'reminders' && event.op === 'add') {
+      for (const reminder of (event.reminders as Array<Record<string, unknown>>) ?? []) arm(Number(reminder.scheduled_delivery_timestamp) * 1000);
+      return;
+    }
     if (event.type !== 'scheduled_messages' || (event.op !== 'add' && event.op !== 'update')) return;
     const changed = (event.op === 'add' ? (event.scheduled_messages as Array<Record<string, unknown>>) : [event.scheduled_message as Record<string, unknown>]) ?? [];
     for (const message of changed) {

@@ -24,3 +24,4 @@ import './realm-user-settings-defaults.js';
 import './realm-domains.js';
 import './user-topics.js';
 import './channel-folders.js';
+import './reminders.js';

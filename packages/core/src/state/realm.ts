@@ -44,6 +44,7 @@ defineStateSection({
     return {
       max_message_length: config.maxMessageLength,
       max_topic_length: config.maxTopicLength,
+      max_reminder_note_length: config.maxReminderNoteLength,
       max_stream_name_length: 60,
       max_stream_description_length: 1024,
       max_channel_folder_name_length: 60,

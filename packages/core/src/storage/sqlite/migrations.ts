@@ -8,7 +8,7 @@ import { MESSAGES_MIGRATION } from './message-schema.js';
 import { REALM_EMOJI_MIGRATION } from './emoji-schema.js';
 import { ALERT_WORDS_MIGRATION } from './alert-word-schema.js';
 import { DRAFTS_MIGRATION } from './draft-schema.js';
-import { SCHEDULED_MESSAGES_MIGRATION } from './scheduled-message-schema.js';
+import { REMINDERS_MIGRATION, SCHEDULED_MESSAGES_MIGRATION } from './scheduled-message-schema.js';
 import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
@@ -105,4 +105,5 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE user ADD COLUMN is_system_bot INTEGER NOT NULL DEFAULT 0;
   `,
   /* 21: email invitations and reusable invitation links (see invitation-schema.ts) */ INVITATIONS_MIGRATION,
+  /* 22: reminders, as scheduled-message rows of their own delivery type (see scheduled-message-schema.ts) */ REMINDERS_MIGRATION,
 ];

@@ -20,3 +20,15 @@ export const SCHEDULED_MESSAGES_MIGRATION = `
   CREATE INDEX scheduled_message_sender ON scheduled_message (sender_id, delivery_timestamp, id);
   CREATE INDEX scheduled_message_due ON scheduled_message (failed, delivery_timestamp, id);
 `;
+
+/**
+ * The reminders migration (appended to MIGRATIONS): a reminder is a scheduled-message row of
+ * delivery type `remind`, so the one scheduler delivers both. Rows already stored stay
+ * `send_later`. The target message has no foreign key: it may be deleted before the reminder
+ * is due, and the reminder is still sent (without the message).
+ */
+export const REMINDERS_MIGRATION = `
+  ALTER TABLE scheduled_message ADD COLUMN delivery_type TEXT NOT NULL DEFAULT 'send_later' CHECK (delivery_type IN ('send_later', 'remind'));
+  ALTER TABLE scheduled_message ADD COLUMN reminder_target_message_id INTEGER;
+  ALTER TABLE scheduled_message ADD COLUMN reminder_note TEXT;
+`;

@@ -1,9 +1,10 @@
-import type { ScheduledMessage, ScheduledMessageFields, ScheduledMessageStore } from '../scheduled-message-types.js';
+import type { ScheduledDeliveryType, ScheduledMessage, ScheduledMessageFields, ScheduledMessageStore } from '../scheduled-message-types.js';
 import type { TableMap } from './columns.js';
 import type { Statements } from './statements.js';
 
 const SCHEDULED: TableMap<ScheduledMessage> = { table: 'scheduled_message', booleans: ['failed'], json: ['recipientIds'] };
-const COLUMNS = 'id, realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed';
+const COLUMNS = 'id, realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed, ' +
+  'delivery_type, reminder_target_message_id, reminder_note';
 
 const values = (f: ScheduledMessageFields) => [
   f.type,
@@ -16,44 +17,61 @@ const values = (f: ScheduledMessageFields) => [
   f.failed ? 1 : 0,
 ];
 
+const kindOf = (f: ScheduledMessageFields): ScheduledDeliveryType => f.deliveryType ?? 'send_later';
+
 /** The scheduled-message store over a connection's statements. */
 export function scheduledMessageStore(q: Statements): ScheduledMessageStore {
-  const get = (realmId: number, userId: number, id: number) =>
-    q.get(SCHEDULED, `SELECT ${COLUMNS} FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND id = ?`, realmId, userId, id);
+  const get = (realmId: number, userId: number, id: number, kind: ScheduledDeliveryType = 'send_later') =>
+    q.get(
+      SCHEDULED,
+      `SELECT ${COLUMNS} FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND id = ? AND delivery_type = ?`,
+      realmId,
+      userId,
+      id,
+      kind,
+    );
   return {
-    async list(realmId, userId) {
+    async list(realmId, userId, kind = 'send_later') {
       return q.all(
         SCHEDULED,
-        `SELECT ${COLUMNS} FROM scheduled_message WHERE realm_id = ? AND sender_id = ? ORDER BY delivery_timestamp, id`,
+        `SELECT ${COLUMNS} FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND delivery_type = ? ORDER BY delivery_timestamp, id`,
         realmId,
         userId,
+        kind,
       );
     },
-    get: async (realmId, userId, id) => get(realmId, userId, id),
+    get: async (realmId, userId, id, kind) => get(realmId, userId, id, kind),
     async insert(realmId, userId, fields) {
       // Through the user row, so a user of another realm gets nothing written.
       const { changes, lastInsertRowid } = q.run(
-        `INSERT INTO scheduled_message (realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed)
-         SELECT realm_id, id, ?, ?, ?, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?`,
+        `INSERT INTO scheduled_message (realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed,
+         delivery_type, reminder_target_message_id, reminder_note)
+         SELECT realm_id, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?`,
         ...values(fields),
+        kindOf(fields),
+        fields.reminderTargetMessageId ?? null,
+        fields.reminderNote ?? null,
         realmId,
         userId,
       );
-      return changes === 1 ? get(realmId, userId, Number(lastInsertRowid)) : undefined;
+      return changes === 1 ? get(realmId, userId, Number(lastInsertRowid), kindOf(fields)) : undefined;
     },
     async update(realmId, userId, id, fields) {
       const { changes } = q.run(
         `UPDATE scheduled_message SET type = ?, stream_id = ?, recipient_ids = ?, topic = ?, content = ?, rendered_content = ?,
-         delivery_timestamp = ?, failed = ? WHERE realm_id = ? AND sender_id = ? AND id = ?`,
+         delivery_timestamp = ?, failed = ? WHERE realm_id = ? AND sender_id = ? AND id = ? AND delivery_type = ?`,
         ...values(fields),
         realmId,
         userId,
         id,
+        kindOf(fields),
       );
-      return changes === 1 ? get(realmId, userId, id) : undefined;
+      return changes === 1 ? get(realmId, userId, id, kindOf(fields)) : undefined;
     },
-    async delete(realmId, userId, id) {
-      return q.run('DELETE FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND id = ?', realmId, userId, id).changes === 1;
+    async delete(realmId, userId, id, kind = 'send_later') {
+      return (
+        q.run('DELETE FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND id = ? AND delivery_type = ?', realmId, userId, id, kind).changes === 1
+      );
     },
     async due(nowSeconds) {
       return q.all(
