@@ -15,6 +15,7 @@ import {
   doUpdateSettings,
   doUpdateStream,
   doUpdateSubscriptionProperties,
+  systemGroupId,
   updateRealmAsOperator,
   type User,
 } from '@teamchat/core';
@@ -230,5 +231,25 @@ describe('verify_action: snapshot + events = fresh snapshot', () => {
     const web = await channel(w, 'web');
     await step(() => doUpdateStream(w.ctx, w.as(admin), { stream_id: String(web.id), is_web_public: 'false' }));
     await step(() => doUpdateStream(w.ctx, w.as(moderator), { stream_id: String(web.id), is_web_public: 'true' }));
+  });
+});
+
+describe('verify_action: channel group settings', () => {
+  it('for changing who may post, administer and subscribe, including who may see a private channel', async () => {
+    const cw = await channelWorld();
+    const { w, member, admin, other } = cw;
+    const viewers = [w.owner, admin, member, other, cw.guest, cw.bot];
+    await subscribe(w, member, ['public'], { principals: `[${member.id}, ${cw.guest.id}]` });
+    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    const [open, secret] = [await channel(w, 'public'), await channel(w, 'secret')];
+    const set = (stream: { id: number }, name: string, value: unknown) =>
+      doUpdateStream(w.ctx, w.as(member), { stream_id: String(stream.id), [name]: JSON.stringify({ new: value }) });
+    await verifyAction(w, viewers, () => set(open, 'can_send_message_group', systemGroupId('role:administrators')));
+    await verifyAction(w, viewers, () => set(open, 'can_resolve_topics_group', { direct_members: [other.id], direct_subgroups: [systemGroupId('role:moderators')] }));
+    // other gains sight of the private channel, then loses it.
+    await verifyAction(w, viewers, () => set(secret, 'can_administer_channel_group', { direct_members: [member.id, other.id], direct_subgroups: [] }));
+    await verifyAction(w, viewers, () => set(secret, 'can_subscribe_group', { direct_members: [other.id], direct_subgroups: [] }));
+    await verifyAction(w, viewers, () => set(secret, 'can_administer_channel_group', { direct_members: [member.id], direct_subgroups: [] }));
+    await verifyAction(w, viewers, () => set(secret, 'can_subscribe_group', systemGroupId('role:nobody')));
   });
 });

@@ -3,6 +3,7 @@
  * roles and the channel's group settings. Pure functions of the user, the channel and whether
  * the user is subscribed; every endpoint and every event audience goes through them.
  */
+import { CHANNEL_GROUP_PERMISSIONS } from '../settings/realm-group-permissions.js';
 import type { Realm, Stream, StoredGroupSetting, User } from '../storage/types.js';
 import { hasRealmPermission } from './realm-rules.js';
 import { isAdmin, isGuest } from './roles.js';
@@ -116,3 +117,37 @@ export function streamPostPolicy(stream: Stream): number {
   const byGroup: Record<string, number> = { 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 };
   return typeof group === 'string' ? (byGroup[group] ?? 1) : 1;
 }
+
+/**
+ * Whether the user is in a channel's group setting, under the setting's configuration: a
+ * setting that may not name everyone never includes guests (user_has_permission_for_group_setting).
+ */
+export const inChannelGroupSetting = (user: Person, stream: Stream, name: ChannelGroupSetting) =>
+  (CHANNEL_GROUP_PERMISSIONS[name].allowEveryone || !isGuest(user)) && inGroupSetting(user, channelGroup(stream, name));
+
+/** The settings whose change needs content access to the channel (stream_permission_group_settings_requiring_content_access). */
+export const CHANNEL_SETTINGS_REQUIRING_CONTENT_ACCESS: readonly ChannelGroupSetting[] = ['can_add_subscribers_group', 'can_subscribe_group'];
+
+/** The settings that decide who may see the channel (stream_permission_group_settings_granting_metadata_access). */
+export const CHANNEL_SETTINGS_GRANTING_METADATA_ACCESS: readonly ChannelGroupSetting[] = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_subscribe_group',
+];
+
+/** Whether the user may start a topic in the channel (check_user_can_create_new_topics). */
+export const canCreateTopics = (user: Person, stream: Stream) => inChannelGroupSetting(user, stream, 'can_create_topic_group');
+
+/**
+ * Whether the user may subscribe others to a channel they can read
+ * (get_streams_to_which_user_cannot_add_subscribers): the realm's can_add_subscribers_group,
+ * administrators, the channel's administrators and its can_add_subscribers_group.
+ */
+export function canAddSubscribers(user: Person, realm: RealmPermissions, stream: Stream): boolean {
+  if (canSubscribeOthers(user, realm) || isAdmin(user)) return true;
+  return canAdministerChannel(user, stream) || inChannelGroupSetting(user, stream, 'can_add_subscribers_group');
+}
+
+/** Whether the user may change the channel's delete permissions: administrators and the realm's can_set_delete_message_policy_group. */
+export const canSetDeleteMessagePolicy = (user: Person, realm: RealmPermissions) =>
+  isAdmin(user) || hasRealmPermission(user, realm, 'can_set_delete_message_policy_group');

@@ -8,7 +8,7 @@ import { activeUsers, metadataAudience, subscriberAudience } from '../access/cha
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { renderChannelDescription } from '../format/channel.js';
-import type { Realm, Stream, Tx } from '../storage/types.js';
+import type { Realm, Stream, Tx, User } from '../storage/types.js';
 import { announceDefaultStreams, announcePeers, announceStreamCreated, announceStreamsDeleted, announceStreamUpdate } from './channel-events.js';
 import { normalizeDescription } from './channel-records.js';
 
@@ -40,24 +40,41 @@ export async function changePrivacy(ctx: Ctx, tx: Tx, realm: Realm, before: Stre
   const subscribers = new Set(subscriberIds);
   const sawBefore = new Set(metadataAudience(users, before, subscribers));
   const seesAfter = metadataAudience(users, after, subscribers);
-  const gained = seesAfter.filter((id) => !sawBefore.has(id));
-  const lost = [...sawBefore].filter((id) => !seesAfter.includes(id));
   const kept = seesAfter.filter((id) => sawBefore.has(id));
-
   announceStreamUpdate(ctx, tx, realm, after, kept, 'invite_only', after.inviteOnly, {
     history_public_to_subscribers: after.historyPublicToSubscribers,
     is_web_public: after.isWebPublic,
   });
+  announceVisibilityChange(ctx, tx, realm, after, { users, subscriberIds, sawBefore, seesAfter });
+  return after;
+}
+
+/** Who could see a channel before a change and who can after, with what the audiences were computed from. */
+export interface VisibilityChange {
+  users: readonly User[];
+  subscriberIds: readonly number[];
+  sawBefore: ReadonlySet<number>;
+  seesAfter: readonly number[];
+}
+
+/**
+ * After a change of who may see the channel: users who see it only now get stream/create and
+ * peer_add of its subscribers; users who no longer see it get stream/delete. The caller
+ * announces the change itself to those who saw the channel before and still do.
+ */
+export function announceVisibilityChange(ctx: Ctx, tx: Tx, realm: Realm, after: Stream, change: VisibilityChange): void {
+  const { users, subscriberIds, sawBefore, seesAfter } = change;
+  const gained = seesAfter.filter((id) => !sawBefore.has(id));
+  const lost = [...sawBefore].filter((id) => !seesAfter.includes(id));
   // Those who may see the subscribers learn the channel with no subscribers, then every
   // subscriber by peer_add: the count and the list they keep then agree, whether or not they
   // track the list.
-  const mayKnowSubscribers = new Set(subscriberAudience(users, after, subscribers));
+  const mayKnowSubscribers = new Set(subscriberAudience(users, after, new Set(subscriberIds)));
   const toldSubscribers = subscriberIds.length > 0 ? gained.filter((id) => mayKnowSubscribers.has(id)) : [];
   announceStreamCreated(ctx, tx, realm, after, 0, toldSubscribers);
   announceStreamCreated(ctx, tx, realm, after, subscriberIds.length, gained.filter((id) => !toldSubscribers.includes(id)));
   announcePeers(ctx, tx, realm, 'peer_add', [{ streamId: after.id, userIds: subscriberIds, audience: toldSubscribers }]);
   if (lost.length > 0) announceStreamsDeleted(ctx, tx, realm, [after.id], lost);
-  return after;
 }
 
 /** do_change_stream_description: newlines become spaces; the event carries the rendered HTML. */

@@ -1,12 +1,12 @@
 import { err, ok, type Result } from 'neverthrow';
-import { defaultChannelGroups } from '../access/channel-rules.js';
+import { type ChannelGroupSetting, defaultChannelGroups } from '../access/channel-rules.js';
 import { metadataAudience } from '../access/channels.js';
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { renderChannelDescription } from '../format/channel.js';
 import { MAX_CHANNEL_NAME_LENGTH } from '../schemas/channels.js';
-import type { Realm, Stream, TopicsPolicy, Tx, User } from '../storage/types.js';
+import type { Realm, StoredGroupSetting, Stream, TopicsPolicy, Tx, User } from '../storage/types.js';
 import { announceStreamCreated } from './channel-events.js';
 
 /** Control characters, surrogates and the 66 Unicode noncharacters (is_character_printable). */
@@ -43,6 +43,8 @@ export interface ChannelSpec {
   topicsPolicy?: TopicsPolicy;
   folderId?: number | null;
   defaultPushNotifications?: boolean;
+  /** The `can_*_group` settings the request gives; the others take defaultChannelGroups. */
+  groupSettings?: Partial<Record<ChannelGroupSetting, StoredGroupSetting>>;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function insertChannel(ctx: Ctx, tx: Tx, realm: Realm, creator: Use
     isRecentlyActive: true,
     folderId: spec.folderId ?? null,
     defaultPushNotifications: spec.defaultPushNotifications ?? false,
-    groupSettings: defaultChannelGroups(creator?.id ?? null),
+    groupSettings: { ...defaultChannelGroups(creator?.id ?? null), ...spec.groupSettings },
   });
   announceStreamCreated(ctx, tx, realm, stream, 0, metadataAudience(audience, stream, new Set()));
   return stream;

@@ -1,13 +1,22 @@
 import { err, ok, type Result } from 'neverthrow';
-import { canCreatePrivateChannels, canCreatePublicChannels, canCreateWebPublicChannels, hasContentAccess, hasMetadataAccess } from '../access/channel-rules.js';
+import {
+  canCreatePrivateChannels,
+  canCreatePublicChannels,
+  canCreateWebPublicChannels,
+  channelGroup,
+  hasContentAccess,
+  hasMetadataAccess,
+} from '../access/channel-rules.js';
 import { accessStreamById, accessStreamForAdministration } from '../access/channels.js';
 import { isAdmin, isOwner } from '../access/roles.js';
 import { hasRealmPermission } from '../access/realm-rules.js';
+import { groupSettingForApi } from '../access/system-groups.js';
 import { type ApiError, badRequest, channelAlreadyExists, insufficientPermission, mustBeAdmin, mustBeOwner } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';
 import { DefaultStreamParams, StreamPathParams, UpdateStreamParams } from '../schemas/channels.js';
 import type { Stream } from '../storage/types.js';
 import { announceDefaultStreams } from './channel-events.js';
+import { changeChannelGroupSetting, checkProtectedHistoryTopics, planChannelGroupChanges } from './channel-group-settings.js';
 import { checkChannelName } from './channel-records.js';
 import { changeChannelProperty, checkFolder, parseRetentionDays } from './channel-properties.js';
 import { archiveChannel, changeDescription, changePrivacy, type Privacy, renameChannel, unarchiveChannel } from './channel-changes.js';
@@ -39,8 +48,8 @@ function proposedPrivacy(actor: Actor, stream: Stream, subscribed: boolean, isDe
 /**
  * PATCH /streams/{stream_id}: privacy, default status, retention (owners only), unarchiving,
  * topics policy (can_set_topics_policy_group), description, name, default push notifications
- * (FL 507) and folder, in the reference's order, all in one transaction. Administrators and the channel's administrators (by default its
- * creator) may.
+ * (FL 507), folder and the `can_*_group` settings ({new, old}), in the reference's order, all in
+ * one transaction. Administrators and the channel's administrators (by default its creator) may.
  */
 export const doUpdateStream = userOperation(UpdateStreamParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
@@ -51,6 +60,11 @@ export const doUpdateStream = userOperation(UpdateStreamParams, async (ctx, requ
     const defaults = await tx.defaultStreams.list(realm.id);
     const privacy = proposedPrivacy(actor, stream, access.value.subscribed, defaults.includes(stream.id), params);
     if (privacy.isErr()) return err(privacy.error);
+    if (params.history_public_to_subscribers !== undefined || params.is_private !== undefined || params.can_create_topic_group !== undefined) {
+      const topics = params.can_create_topic_group?.new ?? groupSettingForApi(channelGroup(stream, 'can_create_topic_group'));
+      const allowed = checkProtectedHistoryTopics(privacy.value.historyPublicToSubscribers, topics);
+      if (allowed.isErr()) return err(allowed.error);
+    }
     if (params.is_private !== undefined || params.is_web_public !== undefined || params.history_public_to_subscribers !== undefined) {
       stream = await changePrivacy(ctx, tx, realm, stream, privacy.value);
     }
@@ -99,6 +113,9 @@ export const doUpdateStream = userOperation(UpdateStreamParams, async (ctx, requ
       if (folderId.isErr()) return err(folderId.error);
       stream = await changeChannelProperty(ctx, tx, realm, stream, 'folder_id', folderId.value);
     }
+    const groupChanges = await planChannelGroupChanges(tx, actor, stream, access.value.subscribed, params);
+    if (groupChanges.isErr()) return err(groupChanges.error);
+    for (const change of groupChanges.value) stream = await changeChannelGroupSetting(ctx, tx, realm, stream, change);
     return ok({});
   }),
 );

@@ -7,6 +7,7 @@ import { renderMessage } from '../markdown/index.js';
 import { channelIndicator, directRecipients } from '../messages/addressee.js';
 import { checkDirectMessagePermission } from '../access/direct-message-rules.js';
 import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
+import { checkTopicCreation } from '../messages/topic-creation.js';
 import { checkTopicsPolicy } from '../messages/topics-policy.js';
 import { renderContextFor } from '../messages/render-context.js';
 import { realmLinkifiers } from '../linkifiers/for-render.js';
@@ -77,6 +78,8 @@ export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, 
   if (rawTopic === undefined) return err(badRequest('Missing topic'));
   const topic = normalizeTopic(rawTopic, ctx.config);
   if (topic.isErr()) return err(topic.error);
+  const creation = await checkTopicCreation(tx, sender, stream, topic.value);
+  if (creation.isErr()) return err(creation.error);
   const allowed = await checkTopicsPolicy(tx, stream, topic.value, true);
   if (allowed.isErr()) return err(allowed.error);
   const recipientIds = await tx.subscriptions.activeSubscriberIds(sender.realmId, stream.id);

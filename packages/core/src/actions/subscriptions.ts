@@ -3,8 +3,8 @@ import {
   canCreatePrivateChannels,
   canCreatePublicChannels,
   canCreateWebPublicChannels,
+  canAddSubscribers,
   canRemoveSubscribers,
-  canSubscribeOthers,
   hasContentAccess,
   hasMetadataAccess,
 } from '../access/channel-rules.js';
@@ -19,6 +19,7 @@ import { type Actor, userOperation } from '../operation.js';
 import { SubscribeParams, SubscriptionPropertiesParams, UnsubscribeParams } from '../schemas/channels.js';
 import type { Stream, SubscriptionPatch, Tx } from '../storage/types.js';
 import { announceDefaultStreams, announceSubscriptionUpdate } from './channel-events.js';
+import { type ChannelGroupValues, parseCreationGroupSettings } from './channel-group-settings.js';
 import { checkChannelName, insertChannel } from './channel-records.js';
 import { checkFolder, parseRetentionDays } from './channel-properties.js';
 import { bulkAddSubscriptions, bulkRemoveSubscriptions, type Membership } from './subscription-records.js';
@@ -93,7 +94,13 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
       if (stream) existing.push(stream);
       else missing.push(request);
     }
+    let groupSettings: ChannelGroupValues = {};
     if (missing.length > 0) {
+      // The reference validates the group settings before the creation permissions.
+      const historyPublic = params.invite_only ? (params.history_public_to_subscribers ?? false) : true;
+      const parsed = await parseCreationGroupSettings(tx, actor, params, historyPublic);
+      if (parsed.isErr()) return err(parsed.error);
+      groupSettings = parsed.value;
       const allowed = checkCreation(actor, params, retentionDays.value);
       if (allowed.isErr()) return err(allowed.error);
     }
@@ -111,6 +118,7 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
           topicsPolicy: params.topics_policy,
           folderId: folderId.value,
           defaultPushNotifications: params.default_push_notifications,
+          groupSettings,
         }, audience),
       );
     }
@@ -126,7 +134,7 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
     }
     const principals = params.principals ?? [];
     const others = principals.length > 0 && namesOthers(actor, principals);
-    if (others && authorized.length > 0 && !canSubscribeOthers(user, realm)) return err(insufficientPermission());
+    if (others && authorized.some((stream) => !canAddSubscribers(user, realm, stream))) return err(insufficientPermission());
     const subscribers = others ? await resolvePrincipals(tx, realm, principals) : ok([user]);
     if (subscribers.isErr()) return err(subscribers.error);
 

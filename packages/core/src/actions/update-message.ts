@@ -15,6 +15,7 @@ import { Audiences, type Holders } from '../messages/holders.js';
 import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
 import { checkTopicsPolicy } from '../messages/topics-policy.js';
 import { checkChannelMove, checkContentEdit, checkTopicMove } from '../messages/permissions.js';
+import { checkTopicCreation } from '../messages/topic-creation.js';
 import { renderContextFor } from '../messages/render-context.js';
 import { realmLinkifiers } from '../linkifiers/for-render.js';
 import { announceMessageUpdate, type MessageChange } from '../messages/update-events.js';
@@ -94,7 +95,9 @@ async function checkRequest(ctx: Ctx, tx: Tx, { user, realm }: Actor, target: Me
 
   const from = (await tx.streams.byId(user.realmId, target.streamId!))!;
   if (request.topic !== undefined) {
-    const allowed = checkTopicMove(realm, user, from, streamId === undefined && isResolveChange(target.topic, request.topic));
+    // The channel-level permission of a channel the messages move to counts too, where the mover can reach it.
+    const to = streamId === undefined ? undefined : await accessStreamById(tx, user, streamId);
+    const allowed = checkTopicMove(realm, user, from, streamId === undefined && isResolveChange(target.topic, request.topic), to?.isOk() ? to.value.stream : from);
     if (allowed.isErr()) return err(allowed.error);
   }
   if (streamId !== undefined) {
@@ -106,6 +109,12 @@ async function checkRequest(ctx: Ctx, tx: Tx, { user, realm }: Actor, target: Me
     request.stream = to.value.stream;
   }
   const destination = request.stream ?? from;
+  // Resolving and unresolving never start a topic (check_update_message).
+  const resolving = request.topic !== undefined && isResolveChange(target.topic, request.topic);
+  if ((request.stream !== undefined || request.topic !== undefined) && !resolving) {
+    const creation = await checkTopicCreation(tx, user, destination, request.topic ?? target.topic);
+    if (creation.isErr()) return err(creation.error);
+  }
   const allowed = await checkTopicsPolicy(tx, destination, request.topic ?? target.topic, request.topic !== undefined || request.stream !== undefined);
   if (allowed.isErr()) return err(allowed.error);
   return ok(request);

@@ -4,9 +4,9 @@
  * The realm's settings are its stored ones (settings/realm-settings.ts).
  */
 import { err, ok, type Result } from 'neverthrow';
-import { channelGroup, type ChannelGroupSetting } from '../access/channel-rules.js';
-import { isAdmin, isGuest, isModeratorOrAbove } from '../access/roles.js';
-import { type GroupMember, inGroupSetting } from '../access/system-groups.js';
+import { canAdministerChannel, inChannelGroupSetting } from '../access/channel-rules.js';
+import { isAdmin, isModeratorOrAbove } from '../access/roles.js';
+import type { GroupMember } from '../access/system-groups.js';
 import { hasRealmPermission } from '../access/realm-rules.js';
 import { realmSetting } from '../settings/realm-settings.js';
 import { type ApiError, badRequest } from '../errors.js';
@@ -21,8 +21,12 @@ export const EDIT_LIMIT_BUFFER_SECONDS = 20;
 type Person = GroupMember;
 
 type RealmSettings = Pick<Realm, 'settings'>;
-/** Channel-level grants never include guests (the reference's allow_everyone_group=False). */
-const inChannelGroup = (user: Person, stream: Stream, name: ChannelGroupSetting) => !isGuest(user) && inGroupSetting(user, channelGroup(stream, name));
+/** Channel-level grants; guests only where the setting may name everyone (CHANNEL_GROUP_PERMISSIONS). */
+const inChannelGroup = inChannelGroupSetting;
+
+/** can_move_messages_within_channel: administrators, the channel's administrators and its group. */
+const canMoveWithinChannel = (user: Person, stream: Stream) =>
+  isAdmin(user) || canAdministerChannel(user, stream) || inChannelGroup(user, stream, 'can_move_messages_within_channel_group');
 
 const age = (message: Message, nowSeconds: number) => nowSeconds - message.dateSent;
 const past = (message: Message, nowSeconds: number, limit: number | null) =>
@@ -38,21 +42,27 @@ export function checkContentEdit(realm: RealmSettings, user: Person, message: Me
   return ok(undefined);
 }
 
-/** Topic changes within the channel; resolving and unresolving have their own group. */
-export function checkTopicMove(realm: RealmSettings, user: Person, stream: Stream, resolving: boolean): Result<void, ApiError> {
+/**
+ * Topic changes (can_edit_topic); resolving and unresolving have their own group
+ * (can_resolve_topics). The channel-level permission of the channel the messages are in, or of
+ * the one they move to, is enough.
+ */
+export function checkTopicMove(realm: RealmSettings, user: Person, stream: Stream, resolving: boolean, target: Stream = stream): Result<void, ApiError> {
+  const channels = target.id === stream.id ? [stream] : [stream, target];
   if (resolving) {
-    if (hasRealmPermission(user, realm, 'can_resolve_topics_group') || inChannelGroup(user, stream, 'can_resolve_topics_group')) return ok(undefined);
+    if (hasRealmPermission(user, realm, 'can_resolve_topics_group') || channels.some((s) => inChannelGroup(user, s, 'can_resolve_topics_group'))) return ok(undefined);
     return err(badRequest("You don't have permission to resolve topics in this channel."));
   }
-  if (hasRealmPermission(user, realm, 'can_move_messages_between_topics_group') || inChannelGroup(user, stream, 'can_move_messages_within_channel_group')) {
+  if (hasRealmPermission(user, realm, 'can_move_messages_between_topics_group') || channels.some((s) => canMoveWithinChannel(user, s))) {
     return ok(undefined);
   }
   return err(cannotEdit());
 }
 
-/** Moves out of a channel. */
+/** Moves out of a channel (can_move_messages_out_of_channel): also administrators and the channel's administrators. */
 export function checkChannelMove(realm: RealmSettings, user: Person, stream: Stream): Result<void, ApiError> {
-  if (hasRealmPermission(user, realm, 'can_move_messages_between_channels_group') || inChannelGroup(user, stream, 'can_move_messages_out_of_channel_group')) {
+  if (isAdmin(user) || hasRealmPermission(user, realm, 'can_move_messages_between_channels_group') || canAdministerChannel(user, stream)) return ok(undefined);
+  if (inChannelGroup(user, stream, 'can_move_messages_out_of_channel_group')) {
     return ok(undefined);
   }
   return err(badRequest("You don't have permission to move this message"));

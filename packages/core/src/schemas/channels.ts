@@ -1,6 +1,8 @@
 /** Input of the channel and subscription endpoints (SHAPES.md 6.8–6.10; the OpenAPI's parameters). */
 import { array, coerce, defaulted, object, optional, string, type, union } from 'superstruct';
+import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../access/channel-rules.js';
 import type { TopicsPolicy } from '../storage/types.js';
+import { GroupSettingChangeParam, GroupSettingValueParam } from './group-setting.js';
 import { IncludeSubscribers } from './events.js';
 import { Bool, Int, json, JsonBool, JsonInt, List, nullable, OneOf, PathInt, Str, Text } from './wire.js';
 
@@ -28,6 +30,21 @@ const TopicsPolicyParam = coerce(
 /** User IDs (preferred) or API emails; one kind per list. */
 const Principals = json(union([array(Int), array(Str)]));
 
+const OptionalValue = optional(GroupSettingValueParam);
+const OptionalChange = optional(GroupSettingChangeParam);
+
+/** The channel `can_*_group` settings on creation: a plain group-setting value each. */
+const groupSettingValues = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((name) => [name, OptionalValue])) as Record<
+  ChannelGroupSetting,
+  typeof OptionalValue
+>;
+
+/** The same settings on PATCH /streams/{id}: `{new, old}` only, as the reference's GroupSettingChangeRequest. */
+const groupSettingChanges = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((name) => [name, OptionalChange])) as Record<
+  ChannelGroupSetting,
+  typeof OptionalChange
+>;
+
 /** One entry of `subscriptions`: unknown keys are refused, as the reference's strict model does. */
 const SubscriptionRequest = object({
   name: Str,
@@ -48,6 +65,7 @@ export const SubscribeParams = type({
   topics_policy: optional(TopicsPolicyParam),
   folder_id: optional(JsonInt),
   default_push_notifications: optional(JsonBool),
+  ...groupSettingValues,
 });
 
 export const UnsubscribeParams = type({
@@ -93,6 +111,7 @@ export const UpdateStreamParams = type({
   /** null takes the channel out of its folder. */
   folder_id: optional(json(nullable(Int))),
   default_push_notifications: optional(JsonBool),
+  ...groupSettingChanges,
 });
 
 export const GetStreamIdParams = type({ stream: Str });

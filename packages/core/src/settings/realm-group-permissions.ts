@@ -56,16 +56,21 @@ export const REALM_GROUP_PERMISSIONS: Record<RealmGroupSettingName, GroupPermiss
   direct_message_permission_group: config(true),
 };
 
+/**
+ * As zerver/models/streams.py configures them: only the three settings that grant access to the
+ * channel itself (adding subscribers, administering, subscribing) leave out `role:everyone`
+ * and guests; the others may name everyone, guests included.
+ */
 export const CHANNEL_GROUP_PERMISSIONS: Record<ChannelGroupSetting, GroupPermissionConfig> = {
   can_add_subscribers_group: config(false),
   can_administer_channel_group: config(false),
   can_create_topic_group: config(true),
-  can_delete_any_message_group: config(false),
-  can_delete_own_message_group: config(false),
-  can_move_messages_out_of_channel_group: config(false),
-  can_move_messages_within_channel_group: config(false),
-  can_remove_subscribers_group: config(false),
-  can_resolve_topics_group: config(false),
+  can_delete_any_message_group: config(true),
+  can_delete_own_message_group: config(true),
+  can_move_messages_out_of_channel_group: config(true),
+  can_move_messages_within_channel_group: config(true),
+  can_remove_subscribers_group: config(true),
+  can_resolve_topics_group: config(true),
   can_send_message_group: config(true),
   can_subscribe_group: config(false),
 };
