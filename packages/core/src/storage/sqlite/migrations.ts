@@ -12,7 +12,7 @@ import { SCHEDULED_MESSAGES_MIGRATION } from './scheduled-message-schema.js';
 import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
-import { USER_GROUPS_MIGRATION } from './user-group-schema.js';
+import { USER_GROUP_SUBGROUPS_MIGRATION, USER_GROUPS_MIGRATION } from './user-group-schema.js';
 import { SAVED_SNIPPETS_MIGRATION } from './saved-snippet-schema.js';
 import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
 import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
@@ -105,4 +105,5 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE user ADD COLUMN is_system_bot INTEGER NOT NULL DEFAULT 0;
   `,
   /* 21: email invitations and reusable invitation links (see invitation-schema.ts) */ INVITATIONS_MIGRATION,
+  /* 22: user groups' subgroups and permission settings (see user-group-schema.ts) */ USER_GROUP_SUBGROUPS_MIGRATION,
 ];
