@@ -6,6 +6,7 @@
  * (zerver/lib/events.py) where a client has to know something the events do not say.
  */
 import type { QueuedEvent } from '@teamchat/core';
+import { applyUserGroupEvent, dropDeactivatedMember } from './apply-user-group-events.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: register snapshots are JSON checked field by field.
 export type State = Record<string, any>;
@@ -38,8 +39,14 @@ export async function applyEvents(state: State, events: readonly QueuedEvent[], 
     if (LEGACY_EVENT_TYPES.includes(event.type)) throw new Error(`legacy event type sent: ${event.type}`);
     // These keep sections this reducer does not cover (and they are fetched only on request).
     if (['heartbeat', 'user_settings', 'typing'].includes(event.type)) continue;
+    if (event.type === 'realm_user' && next.realm_user_groups && (event.person as { is_active?: boolean }).is_active === false) {
+      dropDeactivatedMember(next.realm_user_groups, (event.person as { user_id: number }).user_id);
+    }
     if (event.type === 'realm_user') await applyRealmUser(next, event, context);
     else if (event.type === 'realm_bot') applyRealmBot(next, event);
+    else if (event.type === 'user_group') {
+      if (next.realm_user_groups) applyUserGroupEvent(next.realm_user_groups, event);
+    }
     else throw new Error(`no reducer for ${event.type}`);
   }
   return next;

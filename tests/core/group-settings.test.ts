@@ -18,7 +18,7 @@ import { expectBadRequest, expectError } from './fixtures.js';
 
 const id = systemGroupId;
 const group = (gid: number, members: number[], deactivated = false): StoredUserGroup => ({
-  id: gid, realmId: 1, name: `g${gid}`, description: '', creatorId: null, dateCreated: 0, deactivated, members,
+  id: gid, realmId: 1, name: `g${gid}`, description: '', creatorId: null, dateCreated: 0, deactivated, members, subgroups: [], settings: {},
 });
 const directory = {
   userGroups: [group(20, [7]), group(21, [8], true)],

@@ -50,7 +50,9 @@ export async function inviteWorld(): Promise<InviteWorld> {
   await subscribe(w, w.owner, ['secret'], { invite_only: 'true' });
   const [general, announce, secret] = [await channel(w, 'general'), await channel(w, 'announce'), await channel(w, 'secret')];
   must(await doAddDefaultStream(w.ctx, w.as(w.owner), { stream_id: String(announce.id) }));
-  const groupId = (must(await doCreateUserGroup(w.ctx, w.as(c.member), { name: 'crew', description: 'Crew', members: '[]' })) as { id: number }).id;
+  // Its creator and the administrators (role:administrators, ID 2) may add members to it.
+  const addMembers = JSON.stringify({ direct_members: [c.member.id], direct_subgroups: [2] });
+  const groupId = (must(await doCreateUserGroup(w.ctx, w.as(c.member), { name: 'crew', description: 'Crew', members: '[]', can_add_members_group: addMembers })) as { group_id: number }).group_id;
   c.drain();
   const stored = async () => {
     const all: Invitation[] = [];

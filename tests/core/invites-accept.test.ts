@@ -43,7 +43,7 @@ describe('POST /invites/accept: email invitations', () => {
     const types = m.published.map((p: PublishedEvent) => `${p.event.type}/${String(p.event.op ?? '')}`);
     expect(types).toContain('realm_user/add');
     expect(types).toContain('user_group/add_members');
-    expect(m.published.find((p) => p.event.type === 'user_group')!.event).toEqual({ type: 'user_group', op: 'add_members', group_id: m.groupId, user_ids: [user.id] });
+    expect(m.published.find((p) => p.event.type === 'user_group' && p.event.group_id === m.groupId)!.event).toEqual({ type: 'user_group', op: 'add_members', group_id: m.groupId, user_ids: [user.id] });
     expect(recipientsOf(m.published, 'invites_changed')).toEqual([sorted([m.w.owner.id, m.admin.id])]);
   });
 

@@ -65,7 +65,7 @@ describe('permissions follow the realm settings', () => {
 
   it('a user-defined group, or an anonymous group naming it, grants a permission to its members', async () => {
     const { w, alice, bob, set } = await setup();
-    const { id } = must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'creators', description: '', members: JSON.stringify([alice.id]) })) as { id: number };
+    const { group_id: id } = must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'creators', description: '', members: JSON.stringify([alice.id]) })) as { group_id: number };
     await set('can_create_public_channel_group', id);
     must(await doSubscribe(w.ctx, w.as(alice), { subscriptions: '[{"name":"by-alice"}]' }));
     expectBadRequest(await doSubscribe(w.ctx, w.as(bob), { subscriptions: '[{"name":"by-bob"}]' }), 'Insufficient permission');

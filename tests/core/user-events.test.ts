@@ -19,6 +19,7 @@ import {
   publishOnCommit,
   type QueuedEvent,
   type User,
+  systemGroupId,
 } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { applyUserChange } from '../../packages/core/src/actions/user-changes.js';
@@ -26,7 +27,8 @@ import { makeWorld, must, type World } from '../helpers/core.js';
 import { applyEvents, LEGACY_EVENT_TYPES, normalized, type State } from './apply-events.js';
 import { expectBadRequest, expectError, fakeClock, isoAt, reload, secondRealm, setUser, snapshot, T0 } from './fixtures.js';
 
-const SECTIONS = '["realm_user", "realm_bot"]';
+// user_group too: creation, role changes and reactivation change the system groups' members.
+const SECTIONS = '["realm_user", "realm_bot", "user_group"]';
 
 /** An Ok result for storage transactions (neverthrow is a dependency of core, not of the tests). */
 const COMMIT = { isOk: () => true, isErr: () => false, value: undefined } as never;
@@ -158,17 +160,20 @@ describe('verify_action: creating users', () => {
           profile_data: {},
         },
       },
+      // The new member joins the system groups of its role (do_create_user).
+      { type: 'user_group', op: 'add_members', group_id: systemGroupId('role:members'), user_ids: [created] },
+      { type: 'user_group', op: 'add_members', group_id: systemGroupId('role:fullmembers'), user_ids: [created] },
     ]);
     // Bots are users too: their queues get the event like anyone's.
     const botQueue = (await observe(w, [botA]))[0]!;
     must(await createUserAsOperator(w.ctx, w.realm, { email: 'later@example.com', fullName: 'Later' }));
-    expect((await eventsOf(w, botQueue)).map((e) => e.op)).toEqual(['add']);
+    expect((await eventsOf(w, botQueue)).map((e) => e.op)).toEqual(['add', 'add_members', 'add_members']);
   });
 
   it('createUserAsOperator: a member', async () => {
     const { w, humans } = await world();
     const received = await verifyAction(w, humans, () => w.addUser({ email: 'op@example.com', fullName: 'Op Made' }));
-    for (const events of received.values()) expect(events.map((e) => `${e.type}/${e.op}`)).toEqual(['realm_user/add']);
+    for (const events of received.values()) expect(events.map((e) => `${e.type}/${e.op}`)).toEqual(['realm_user/add', 'user_group/add_members', 'user_group/add_members']);
   });
 
   it('createUserAsOperator: a bot adds realm_bot for administrators and its owner only', async () => {
@@ -179,7 +184,8 @@ describe('verify_action: creating users', () => {
     });
     expect(receivers(received, { type: 'realm_user', op: 'add' })).toEqual(ids(...humans));
     expect(receivers(received, { type: 'realm_bot', op: 'add' })).toEqual(ids(w.owner, admin, member));
-    expect(received.get(moderator.id)!.length + received.get(guest.id)!.length + received.get(botOwner.id)!.length).toBe(3);
+    // realm_user add and the two system-group add_members each.
+    expect(received.get(moderator.id)!.length + received.get(guest.id)!.length + received.get(botOwner.id)!.length).toBe(9);
     expect(strip(received.get(member.id))).toEqual([
       {
         type: 'realm_user',
@@ -191,6 +197,8 @@ describe('verify_action: creating users', () => {
         op: 'add',
         bot: { user_id: bot!.id, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false, services: [] },
       },
+      { type: 'user_group', op: 'add_members', group_id: systemGroupId('role:members'), user_ids: [bot!.id] },
+      { type: 'user_group', op: 'add_members', group_id: systemGroupId('role:fullmembers'), user_ids: [bot!.id] },
     ]);
     // Bots carry no profile_data (SHAPES 5.8).
     expect(received.get(member.id)![0]!.person).not.toHaveProperty('profile_data');
@@ -221,7 +229,13 @@ describe('verify_action: PATCH /users/{id}', () => {
     const received = await verifyAction(w, humans, async () =>
       must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, role: 300 })),
     );
-    expect(strip(received.get(w.owner.id))).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, role: 300 } }]);
+    // Then the system groups, as do_change_user_role: the old role's group, the new one's, role:fullmembers.
+    expect(strip(received.get(w.owner.id))).toEqual([
+      { type: 'realm_user', op: 'update', person: { user_id: member.id, role: 300 } },
+      { type: 'user_group', op: 'remove_members', group_id: systemGroupId('role:members'), user_ids: [member.id] },
+      { type: 'user_group', op: 'add_members', group_id: systemGroupId('role:moderators'), user_ids: [member.id] },
+      { type: 'user_group', op: 'remove_members', group_id: systemGroupId('role:fullmembers'), user_ids: [member.id] },
+    ]);
   });
 
   it('role: a member becomes administrator (and then sees every bot)', async () => {
@@ -244,7 +258,7 @@ describe('verify_action: PATCH /users/{id}', () => {
     const received = await verifyAction(w, humans, async () =>
       must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: moderator.id, role: 400, full_name: 'Mo' })),
     );
-    expect(strip(received.get(moderator.id)).map((e) => e.person)).toEqual([
+    expect(strip(received.get(moderator.id)).filter((e) => e.type === 'realm_user').map((e) => e.person)).toEqual([
       { user_id: moderator.id, full_name: 'Mo' },
       { user_id: moderator.id, role: 400 },
     ]);
@@ -448,7 +462,11 @@ describe('verify_action: logins, the operator, API keys', () => {
       must(await changeUserAsOperator(w.ctx, w.realm, 'mod@example.com', { canCreateUsers: true, canChangeUserEmails: true }));
       must(await changeUserAsOperator(w.ctx, w.realm, 'mod@example.com', { password: 'a-new-password' }));
     });
-    expect(strip(received.get(w.owner.id))).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: moderator.id, role: 200 } }]);
+    expect(strip(received.get(w.owner.id))).toEqual([
+      { type: 'realm_user', op: 'update', person: { user_id: moderator.id, role: 200 } },
+      { type: 'user_group', op: 'remove_members', group_id: systemGroupId('role:moderators'), user_ids: [moderator.id] },
+      { type: 'user_group', op: 'add_members', group_id: systemGroupId('role:administrators'), user_ids: [moderator.id] },
+    ]);
   });
 
   it('doRegenerateApiKey sends nothing', async () => {
@@ -532,7 +550,8 @@ describe('event types', () => {
       const types = (await eventsOf(w, observer)).map((e) => e.type);
       expect(types.length).toBeGreaterThan(0);
       for (const legacy of LEGACY_EVENT_TYPES) expect(types).not.toContain(legacy);
-      expect(new Set(types).size).toBeLessThanOrEqual(2);
+      // realm_user, realm_bot, and user_group for the role change and the reactivation.
+      expect(new Set(types).size).toBeLessThanOrEqual(3);
     }
   });
 });

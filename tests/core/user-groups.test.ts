@@ -12,8 +12,10 @@ beforeEach(async () => {
 
 type Group = Record<string, unknown> & { id: number; members: number[] };
 const create = async (name: string, members: number[] = [], user = c.member, description = 'A team') =>
-  (must(await doCreateUserGroup(c.w.ctx, c.w.as(user), { name, description, members: JSON.stringify(members) })) as { id: number }).id;
-const list = async (user = c.member) => (must(await getUserGroups(c.w.ctx, c.w.as(user), {})) as { user_groups: Group[] }).user_groups;
+  (must(await doCreateUserGroup(c.w.ctx, c.w.as(user), { name, description, members: JSON.stringify(members) })) as { group_id: number }).group_id;
+// The realm's own groups: the system groups (IDs 1-8) come first and have their own tests.
+const list = async (user = c.member) => (must(await getUserGroups(c.w.ctx, c.w.as(user), {})) as { user_groups: Group[] }).user_groups.filter((g) => g.id > 8);
+const realmGroups = (snapshot: Record<string, unknown>) => (snapshot.realm_user_groups as Group[]).filter((g) => g.id > 8);
 const members = (groupId: number, change: { add?: number[]; delete?: number[] }, user = c.member) =>
   doUpdateUserGroupMembers(c.w.ctx, c.w.as(user), {
     user_group_id: String(groupId),
@@ -32,7 +34,7 @@ const groupOf = (id: number, name: string, memberIds: number[], creatorId: numbe
   date_created: Math.floor(T0 / 1000),
   is_system_group: false,
   deactivated: false,
-  can_add_members_group: 8,
+  can_add_members_group: { direct_members: [creatorId], direct_subgroups: [] },
   can_join_group: 8,
   can_leave_group: 6,
   can_manage_group: { direct_members: [creatorId], direct_subgroups: [] },
@@ -47,7 +49,7 @@ describe('creating and listing', () => {
     expect(id).toBeGreaterThan(8);
     const expected = groupOf(id, 'backend', ids(c.member, c.other), c.member.id);
     expect(await list(c.guest)).toEqual([expected]);
-    expect((await register(c.w, c.guest, { fetch_event_types: '["user_group"]' })).realm_user_groups).toEqual([expected]);
+    expect(realmGroups(await register(c.w, c.guest, { fetch_event_types: '["user_group"]' }))).toEqual([expected]);
     const published = c.drain();
     expect(recipientsOf(published, 'user_group', 'add')).toEqual([everyone()]);
     expect(published.find((p) => p.event.type === 'user_group')!.event).toEqual({ type: 'user_group', op: 'add', group: expected });
@@ -89,7 +91,7 @@ describe('creating and listing', () => {
     expect(c.drain()).toEqual([]);
     // Another realm has its own names and sees none of this realm's groups.
     must(await doCreateUserGroup(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'backend', description: '', members: '[]' }));
-    expect((must(await getUserGroups(c.w.ctx, { realm: other.realm, user: other.owner }, {})) as { user_groups: Group[] }).user_groups.map((g) => g.name)).toEqual(['backend']);
+    expect((must(await getUserGroups(c.w.ctx, { realm: other.realm, user: other.owner }, {})) as { user_groups: Group[] }).user_groups.filter((g) => g.id > 8).map((g) => g.name)).toEqual(['backend']);
   });
 });
 
@@ -105,21 +107,25 @@ describe('members', () => {
       { type: 'user_group', op: 'remove_members', group_id: id, user_ids: [c.other.id] },
     ]);
     expect(recipientsOf(published, 'user_group')).toEqual([everyone(), everyone()]);
-    // An administrator manages every group.
-    must(await members(id, { delete: [c.guest.id] }, c.admin));
+    // The realm's can_manage_all_groups (owners by default) manages every group; an administrator alone does not.
+    expectBadRequest(await members(id, { delete: [c.guest.id] }, c.admin), 'Insufficient permission');
+    must(await members(id, { delete: [c.guest.id] }, c.w.owner));
     expect((await list())[0]!.members).toEqual(ids(c.member, c.moderator));
   });
 
   it('errors: unknown and other realms\' groups, nothing to do, not the manager, existing and absent members, bad users; nothing changes', async () => {
     const id = await create('backend', [c.member.id]);
     const other = await secondRealm(c.w.ctx);
-    const theirs = (must(await doCreateUserGroup(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'x', description: '', members: '[]' })) as { id: number }).id;
+    const theirs = (must(await doCreateUserGroup(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'x', description: '', members: '[]' })) as { group_id: number }).group_id;
     c.drain();
-    for (const unknown of [theirs, 9999, 1]) expectBadRequest(await members(unknown, { add: [c.other.id] }), 'Invalid user group');
+    for (const unknown of [theirs, 9999]) expectBadRequest(await members(unknown, { add: [c.other.id] }), 'Invalid user group');
+    // System groups follow roles: the API never changes them.
+    expectBadRequest(await members(1, { add: [c.other.id] }, c.w.owner), 'Insufficient permission');
     expectBadRequest(await members(id, {}), 'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
-    for (const user of [c.other, c.moderator, c.guest]) expectBadRequest(await members(id, { add: [c.other.id] }, user), 'Insufficient permission');
+    for (const user of [c.other, c.moderator, c.guest, c.admin]) expectBadRequest(await members(id, { add: [c.other.id] }, user), 'Insufficient permission');
     expectBadRequest(await members(id, { add: [c.other.id, c.member.id] }), `User ${c.member.id} is already a member of this group`);
     expectBadRequest(await members(id, { add: [c.other.id], delete: [c.guest.id] }), `There is no member '${c.guest.id}' in this user group`);
+    expectBadRequest(await members(id, { delete: [9999] }), 'Invalid user ID: 9999');
     for (const bad of [9999, other.owner.id]) expectBadRequest(await members(id, { add: [bad] }), `Invalid user ID: ${bad}`);
     const as = c.w.as(c.member);
     expectBadRequest(await doUpdateUserGroupMembers(c.w.ctx, as, { user_group_id: 'abc', add: '[1]' }), 'user_group_id is not an integer');
@@ -136,7 +142,7 @@ describe('members', () => {
     const second = await create('frontend', [c.other.id]);
     must(await members(first, { add: [c.other.id, c.guest.id], delete: [c.member.id] }));
     must(await members(second, { add: [c.member.id] }));
-    let state = structuredClone(before.realm_user_groups) as Group[];
+    let state = structuredClone(realmGroups(before));
     for (const event of (await queued(c.w, c.guest, before.queue_id)) as QueuedEvent[]) {
       if (event.op === 'add') state.push(event.group as Group);
       const group = state.find((g) => g.id === event.group_id);
@@ -144,7 +150,7 @@ describe('members', () => {
       if (event.op === 'remove_members') group!.members = group!.members.filter((m) => !(event.user_ids as number[]).includes(m));
     }
     state = state.sort((a, b) => a.id - b.id);
-    expect(state).toEqual((await register(c.w, c.guest, { fetch_event_types: '["user_group"]' })).realm_user_groups);
+    expect(state).toEqual(realmGroups(await register(c.w, c.guest, { fetch_event_types: '["user_group"]' })));
   });
 });
 

@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   BAD_EVENT_QUEUE_ID: 400,
   BAD_NARROW: 400,
   CANNOT_DEACTIVATE_LAST_USER: 400,
+  CANNOT_DEACTIVATE_GROUP_IN_USE: 400,
   RATE_LIMIT_HIT: 429,
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
@@ -125,3 +126,7 @@ export const invitationFailed = (msg: string, errors: InviteeError[], sentInvita
     license_limit_reached: false,
     daily_limit_reached: false,
   });
+
+/** A user group still named by a setting or a supergroup (FL 298); `objections` says where (access/user-group-usage.ts). */
+export const groupInUse = (objections: readonly Record<string, unknown>[]) =>
+  new ApiError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', { objections });

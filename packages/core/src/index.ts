@@ -69,7 +69,9 @@ export { getLinkifiers } from './queries/linkifiers.js';
 export { announceVideoProviderToken, doCreateVideoCall } from './actions/video-calls.js';
 export { createLinkVideoCallProvider, type VideoCallOutcome, type VideoCallProvider } from './video-calls/provider.js';
 export { doCreateUserGroup, doUpdateUserGroupMembers } from './actions/user-groups.js';
-export { getUserGroups } from './queries/user-groups.js';
+export { getIsUserGroupMember, getUserGroupMembers, getUserGroups, getUserGroupSubgroups } from './queries/user-groups.js';
+export { doDeactivateUserGroup, doUpdateUserGroup } from './actions/user-group-changes.js';
+export { doUpdateUserGroupSubgroups } from './actions/user-group-subgroups.js';
 
 // Registers every POST /register snapshot section.
 import './state/all.js';

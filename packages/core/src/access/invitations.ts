@@ -4,7 +4,6 @@
  * restricted one, so moderators may invite moderators).
  */
 import { err, ok, type Result } from 'neverthrow';
-import { mayManage } from '../actions/user-groups.js';
 import { type ApiError, badRequest, botsNotAllowed, insufficientPermission, mustBeOwner, notAllowedForGuests } from '../errors.js';
 import type { Actor } from '../operation.js';
 import type { RealmGroupSettingName } from '../settings/realm-settings.js';
@@ -13,6 +12,7 @@ import { canSubscribeOthers } from './channel-rules.js';
 import { accessStreamById } from './channels.js';
 import { hasRealmPermission } from './realm-rules.js';
 import { isAdmin, isGuest, isOwner } from './roles.js';
+import { hasGroupPermission } from './user-groups.js';
 
 /** The reference's plain BAD_REQUEST for role-restricted invitation work (not UNAUTHORIZED_PRINCIPAL). */
 const mustBeAdministrator = () => badRequest('Must be an organization administrator');
@@ -62,13 +62,13 @@ export async function checkInviteChannels(tx: Tx, actor: Actor, ids: readonly nu
   return ok(streams);
 }
 
-/** The user groups an invitation adds to: the realm's active groups the inviter may add members to. */
+/** The user groups an invitation adds to: the realm's active groups the inviter may add members to (can_add_members_group). */
 export async function checkInviteGroups(tx: Tx, actor: Actor, ids: readonly number[]): Promise<Result<StoredUserGroup[], ApiError>> {
   const groups: StoredUserGroup[] = [];
   for (const id of ids) {
     const group = await tx.userGroups.get(actor.realm.id, id);
     if (!group || group.deactivated) return err(badRequest('Invalid user group'));
-    if (!mayManage(actor.user, actor.realm, group)) return err(insufficientPermission());
+    if (!hasGroupPermission(actor.user, actor.realm, group, 'can_add_members_group')) return err(insufficientPermission());
     if (!groups.some((g) => g.id === id)) groups.push(group);
   }
   return ok(groups);

@@ -4,6 +4,7 @@
  * reaches it after its permission checks; internal senders (the Notification Bot) reach it
  * directly, as the reference's internal_send_* functions skip the user-facing checks.
  */
+import { withRecursiveMembers } from '../access/group-membership.js';
 import type { Ctx } from '../context.js';
 import { activeUsers, metadataAudience } from '../access/channels.js';
 import { isGuest } from '../access/roles.js';
@@ -53,7 +54,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   const copyHolders = [...new Set([...recipientIds, sender.id])];
   // Each recipient's own alert words (the sender's too: the reference flags them as well).
   const alert = { content, words: await tx.alertWords.forUsers(realm.id, copyHolders) };
-  const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert, userGroups });
+  const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert, userGroups: withRecursiveMembers(userGroups, users) });
   if (options.readBySender !== false) flagsByUser.set(sender.id, flagsByUser.get(sender.id)! | FLAG_BITS.read);
   for (const id of options.readBy ?? []) {
     const flags = flagsByUser.get(id);

@@ -1,3 +1,4 @@
+import { withRecursiveMembers } from '../access/group-membership.js';
 import { createHash } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { canPostToChannel, hasContentAccess } from '../access/channel-rules.js';
@@ -167,7 +168,7 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
     const copies = (await tx.messages.recipients(target.id)).map((c) => c.userId);
     const participants = from && rendered.wildcards.topic ? await topicSenders(tx, realm, from.id, target.topic) : new Set<number>();
     const alert = { content: request.content, words: await tx.alertWords.forUsers(realm.id, copies) };
-    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants, alert, userGroups }));
+    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants, alert, userGroups: withRecursiveMembers(userGroups, await tx.users.list(realm.id)) }));
   }
   if (moving) {
     const topicChanged = request.topic !== undefined;

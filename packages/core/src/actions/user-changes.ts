@@ -7,6 +7,7 @@ import {
 } from '../events/realm-user.js';
 import { apiEmail } from '../format/user.js';
 import type { Realm, Tx, User, UserPatch } from '../storage/types.js';
+import { announceGroupsRejoined, announceRoleGroups } from './system-group-events.js';
 import { announceActivationPeers, announceRoleChannels } from './channel-membership.js';
 
 /**
@@ -25,6 +26,7 @@ export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: Us
   if (changed('fullName')) await update({ full_name: after.fullName });
   if (changed('role')) {
     await update({ role: after.role });
+    await announceRoleGroups(ctx, tx, realm, before, after);
     await announceRoleChannels(ctx, tx, realm, before, after);
   }
   if (changed('deliveryEmail') || changed('emailAddressVisibility')) {
@@ -40,6 +42,7 @@ export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: Us
     // Subscribers' lists lose (or regain) the user before the realm_user update, as in the reference.
     await announceActivationPeers(ctx, tx, realm, after, after.isActive);
     await update({ is_active: after.isActive });
+    if (after.isActive) await announceGroupsRejoined(ctx, tx, realm, after);
     if (after.isBot) await announceBot(ctx, tx, realm, after, after.isActive ? 'add' : 'delete');
     // A deactivated account's waiting polls are answered and its queues dropped.
     if (!after.isActive) tx.afterCommit(() => ctx.queues.deleteUserQueues(after.id));

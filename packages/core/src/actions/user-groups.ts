@@ -1,90 +1,122 @@
 /**
- * User groups (the reference's actions/user_groups.py): the realm's can_create_groups create groups, and
- * whoever manages a group (its creator, or an administrator) changes its members. Each change
- * sends its `user_group` event after commit.
+ * User groups (the reference's views/user_groups.py and actions/user_groups.py): creating a
+ * group, and changing its members and subgroups in one request. Who may do what is
+ * access/user-groups.ts; each change sends its `user_group` event after commit.
  */
 import { err, ok, type Result } from 'neverthrow';
+import { loadGroupDirectory } from '../access/group-membership.js';
 import { hasRealmPermission } from '../access/realm-rules.js';
-import { isAdmin, isGuest } from '../access/roles.js';
-import { inGroupSetting } from '../access/system-groups.js';
+import { accessUserGroupForUpdate, activeUsersByIds, checkGroupName, hasGroupPermission } from '../access/user-groups.js';
+import type { Ctx } from '../context.js';
 import { type ApiError, badRequest, insufficientPermission } from '../errors.js';
 import { formatUserGroup } from '../format/user-group.js';
 import { type Actor, userOperation } from '../operation.js';
+import { resolveGroupSetting } from '../schemas/group-setting.js';
 import { CreateUserGroupParams, UpdateUserGroupMembersParams } from '../schemas/user-groups.js';
-import type { Realm, StoredUserGroup, Tx, User } from '../storage/types.js';
-import { announceUserGroup } from './user-group-events.js';
+import { defaultUserGroupSettings, USER_GROUP_PERMISSIONS, USER_GROUP_SETTINGS } from '../settings/user-group-permissions.js';
+import type { StoredGroupSetting, StoredUserGroup, Tx } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
+import { addSubgroups, changeSubgroupsAs, checkPotentialSubgroups } from './user-group-subgroups.js';
+import { announceUserGroup } from './user-group-events.js';
 
-const MAX_NAME_LENGTH = 100;
-// Names that would read as another kind of group-setting or mention syntax.
-const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
+type CreateInput = (typeof CreateUserGroupParams)['TYPE'];
 
-function checkName(name: string, groups: readonly StoredUserGroup[]): Result<string, ApiError> {
-  // The reference's wording for the empty name is not shown; this one follows its others.
-  if (name.trim() === '') return err(badRequest('User group name cannot be empty.'));
-  if ([...name].length > MAX_NAME_LENGTH) return err(badRequest(`User group name cannot exceed ${MAX_NAME_LENGTH} characters.`));
-  const prefix = INVALID_NAME_PREFIXES.find((p) => name.startsWith(p));
-  if (prefix) return err(badRequest(`User group name cannot start with '${prefix}'.`));
-  if (groups.some((g) => g.name.toLowerCase() === name.toLowerCase())) return err(badRequest(`User group '${name}' already exists.`));
-  return ok(name);
+/** The group settings the request gives, validated; the defaults for the rest. */
+async function initialSettings(tx: Tx, actor: Actor, params: CreateInput): Promise<Result<Record<string, StoredGroupSetting>, ApiError>> {
+  const settings: Record<string, StoredGroupSetting> = defaultUserGroupSettings(actor.user.id);
+  const requested = USER_GROUP_SETTINGS.filter((name) => params[name] !== undefined);
+  if (requested.length === 0) return ok(settings);
+  const directory = await loadGroupDirectory(tx, actor.realm.id);
+  for (const name of requested) {
+    const stored = resolveGroupSetting(name, params[name]!, USER_GROUP_PERMISSIONS[name], directory);
+    if (stored.isErr()) return err(stored.error);
+    settings[name] = stored.value;
+  }
+  return ok(settings);
 }
 
-/** The requested users, each an active user of the realm, once each in the given order. */
-async function activeUsers(tx: Tx, realmId: number, ids: readonly number[]): Promise<Result<number[], ApiError>> {
-  const users = new Map((await tx.users.list(realmId)).map((u) => [u.id, u]));
-  const missing = ids.find((id) => !users.get(id)?.isActive || users.get(id)?.isSystemBot);
-  return missing === undefined ? ok([...new Set(ids)]) : err(badRequest(`Invalid user ID: ${missing}`));
-}
-
-/** Whether the user may change the group's members: whoever is in its can_manage_group setting (its creator), the realm's can_manage_all_groups, and administrators. */
-export const mayManage = (user: User, realm: Realm, group: StoredUserGroup) =>
-  isAdmin(user) || hasRealmPermission(user, realm, 'can_manage_all_groups') || (!isGuest(user) && inGroupSetting(user, { direct_members: group.creatorId === null ? [] : [group.creatorId], direct_subgroups: [] }));
-
-/** POST /user_groups/create: a group with its initial members; returns its `id`. */
+/**
+ * POST /user_groups/create: a group with its initial members, settings and subgroups; returns
+ * its `group_id` (FL 317). The creator may add subgroups whatever the new group's settings say.
+ */
 export const doCreateUserGroup = userOperation(CreateUserGroupParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
     if (!hasRealmPermission(actor.user, actor.realm, 'can_create_groups')) return err(insufficientPermission());
-    const name = checkName(params.name, await tx.userGroups.list(actor.realm.id));
-    if (name.isErr()) return err(name.error);
-    const members = await activeUsers(tx, actor.realm.id, params.members);
+    const members = await activeUsersByIds(tx, actor.realm.id, params.members);
     if (members.isErr()) return err(members.error);
+    const groups = await tx.userGroups.list(actor.realm.id);
+    const name = checkGroupName(params.name, groups);
+    if (name.isErr()) return err(name.error);
+    const settings = await initialSettings(tx, actor, params);
+    if (settings.isErr()) return err(settings.error);
+    const subgroups = checkPotentialSubgroups(groups, params.subgroups ?? []);
+    if (subgroups.isErr()) return err(subgroups.error);
     const group = await tx.userGroups.insert(actor.realm.id, {
       name: name.value,
       description: params.description,
       creatorId: actor.user.id,
       dateCreated: Math.floor(ctx.clock.now() / 1000),
       members: members.value,
+      settings: settings.value,
     });
-    await announceUserGroup(ctx, tx, actor.realm, { op: 'add', group: formatUserGroup(group) });
-    return ok({ id: group.id });
+    await announceUserGroup(ctx, tx, actor.realm, { op: 'add', group: formatUserGroup(group, new Set(members.value)) });
+    if (subgroups.value.length > 0) await addSubgroups(ctx, tx, actor.realm, group, subgroups.value);
+    return ok({ group_id: group.id });
   }),
 );
 
-/** POST /user_groups/{user_group_id}/members: adds `add` and removes `delete`, all or nothing. */
+/**
+ * Adds users: oneself alone through can_join_group (or, failing that, can_add_members_group),
+ * anyone else through can_add_members_group.
+ */
+async function addMembers(ctx: Ctx, tx: Tx, actor: Actor, group: StoredUserGroup, ids: readonly number[]): Promise<Result<void, ApiError>> {
+  const joining = ids.length === 1 && ids[0] === actor.user.id && hasGroupPermission(actor.user, actor.realm, group, 'can_join_group');
+  if (!joining && !hasGroupPermission(actor.user, actor.realm, group, 'can_add_members_group')) return err(insufficientPermission());
+  const added = await activeUsersByIds(tx, actor.realm.id, ids);
+  if (added.isErr()) return err(added.error);
+  const already = added.value.find((id) => group.members.includes(id));
+  if (already !== undefined) return err(badRequest(`User ${already} is already a member of this group`));
+  await tx.userGroups.addMembers(actor.realm.id, group.id, added.value);
+  await announceUserGroup(ctx, tx, actor.realm, { op: 'add_members', group_id: group.id, user_ids: added.value });
+  return ok(undefined);
+}
+
+/** Removes users: oneself alone through can_leave_group (or can_remove_members_group), anyone else through can_remove_members_group. */
+async function removeMembers(ctx: Ctx, tx: Tx, actor: Actor, group: StoredUserGroup, ids: readonly number[]): Promise<Result<void, ApiError>> {
+  const removed = await activeUsersByIds(tx, actor.realm.id, ids);
+  if (removed.isErr()) return err(removed.error);
+  const leaving = ids.length === 1 && ids[0] === actor.user.id && hasGroupPermission(actor.user, actor.realm, group, 'can_leave_group');
+  if (!leaving && !hasGroupPermission(actor.user, actor.realm, group, 'can_remove_members_group')) return err(insufficientPermission());
+  const absent = removed.value.find((id) => !group.members.includes(id));
+  if (absent !== undefined) return err(badRequest(`There is no member '${absent}' in this user group`));
+  await tx.userGroups.removeMembers(actor.realm.id, group.id, removed.value);
+  await announceUserGroup(ctx, tx, actor.realm, { op: 'remove_members', group_id: group.id, user_ids: removed.value });
+  return ok(undefined);
+}
+
+/**
+ * POST /user_groups/{user_group_id}/members: adds `add`, removes `delete`, then adds
+ * `add_subgroups` and removes `delete_subgroups`, all or nothing (the reference's compose_views).
+ * Deactivated groups may be changed too (FL 391).
+ */
 export const doUpdateUserGroupMembers = userOperation(UpdateUserGroupMembersParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
-    const group = await tx.userGroups.get(actor.realm.id, params.user_group_id);
-    if (!group) return err(badRequest('Invalid user group'));
-    const [add, remove] = [params.add ?? [], params.delete ?? []];
-    if (add.length === 0 && remove.length === 0) {
+    const [add, remove, addSubs, removeSubs] = [params.add ?? [], params.delete ?? [], params.add_subgroups ?? [], params.delete_subgroups ?? []];
+    if (add.length + remove.length + addSubs.length + removeSubs.length === 0) {
       return err(badRequest('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".'));
     }
-    if (!mayManage(actor.user, actor.realm, group)) return err(insufficientPermission());
-    const added = await activeUsers(tx, actor.realm.id, add);
-    if (added.isErr()) return err(added.error);
-    const present = new Set(group.members);
-    const already = added.value.find((id) => present.has(id));
-    if (already !== undefined) return err(badRequest(`User ${already} is already a member of this group`));
-    const absent = remove.find((id) => !present.has(id));
-    if (absent !== undefined) return err(badRequest(`There is no member '${absent}' in this user group`));
-    const removed = [...new Set(remove)];
-    if (added.value.length > 0) {
-      await tx.userGroups.addMembers(actor.realm.id, group.id, added.value);
-      await announceUserGroup(ctx, tx, actor.realm, { op: 'add_members', group_id: group.id, user_ids: added.value });
-    }
-    if (removed.length > 0) {
-      await tx.userGroups.removeMembers(actor.realm.id, group.id, removed);
-      await announceUserGroup(ctx, tx, actor.realm, { op: 'remove_members', group_id: group.id, user_ids: removed });
+    const access = await accessUserGroupForUpdate(tx, actor, params.user_group_id);
+    if (access.isErr()) return err(access.error);
+    let group = access.value;
+    const steps: ((g: StoredUserGroup) => Promise<Result<unknown, ApiError>>)[] = [];
+    if (add.length > 0) steps.push((g) => addMembers(ctx, tx, actor, g, add));
+    if (remove.length > 0) steps.push((g) => removeMembers(ctx, tx, actor, g, remove));
+    if (addSubs.length > 0) steps.push((g) => changeSubgroupsAs(ctx, tx, actor, g, addSubs, 'add'));
+    if (removeSubs.length > 0) steps.push((g) => changeSubgroupsAs(ctx, tx, actor, g, removeSubs, 'remove'));
+    for (const step of steps) {
+      const done = await step(group);
+      if (done.isErr()) return err(done.error);
+      group = (await tx.userGroups.get(actor.realm.id, group.id))!;
     }
     return ok({});
   }),

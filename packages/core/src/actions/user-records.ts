@@ -4,6 +4,7 @@ import { isoTimestamp } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { announceUserAdded } from '../events/realm-user.js';
+import { announceSystemGroupsJoined } from './system-group-events.js';
 import { joinChannelsOnCreation, joinDefaultChannels } from './channel-membership.js';
 import { announceInvitesChanged, revokeInvitationsTo } from './invite-records.js';
 import { newUserSettings } from '../settings/realm-user-defaults.js';
@@ -57,6 +58,7 @@ export async function insertUser(ctx: Ctx, tx: Tx, realm: Realm, spec: UserSpec)
     ...newUserSettings(realm),
   });
   await announceUserAdded(ctx, tx, realm, user);
+  await announceSystemGroupsJoined(ctx, tx, realm, user);
   if (spec.channelIds) await joinChannelsOnCreation(ctx, tx, realm, user, spec.channelIds);
   else await joinDefaultChannels(ctx, tx, realm, user);
   if (!isBot) {

@@ -1,28 +1,50 @@
-import { systemGroupId } from '../access/system-groups.js';
-import type { StoredUserGroup } from '../storage/types.js';
+import { countsAsMember, SYSTEM_GROUP_DESCRIPTIONS, systemDirectSubgroupIds, systemGroupDirectMembers } from '../access/system-group-members.js';
+import { groupSettingForApi, SYSTEM_GROUPS, systemGroupId } from '../access/system-groups.js';
+import { SYSTEM_GROUP_SETTING_ID, USER_GROUP_SETTINGS, userGroupSetting } from '../settings/user-group-permissions.js';
+import type { StoredUserGroup, User } from '../storage/types.js';
 
 /**
- * A user group as the API sends it (openapi `UserGroup`, SHAPES.md 4.24). Subgroups and
- * per-group permission settings are not stored yet: every group has no subgroups and the
- * reference's defaults for a new group (its creator manages it; everyone may mention it and
- * leave it; nobody else joins or adds or removes members without managing it).
+ * A user group as the API sends it (openapi `UserGroup`, SHAPES.md 4.24): `members` are its
+ * direct members that are active (FL 303), `direct_subgroup_ids` its direct subgroups.
  */
-export function formatUserGroup(group: StoredUserGroup) {
+export function formatUserGroup(group: StoredUserGroup, activeUserIds: ReadonlySet<number>) {
   return {
     id: group.id,
     name: group.name,
     description: group.description,
-    members: [...group.members],
-    direct_subgroup_ids: [] as number[],
+    members: group.members.filter((id) => activeUserIds.has(id)),
+    direct_subgroup_ids: [...group.subgroups],
     creator_id: group.creatorId,
     date_created: group.dateCreated,
     is_system_group: false,
     deactivated: group.deactivated,
-    can_add_members_group: systemGroupId('role:nobody'),
-    can_join_group: systemGroupId('role:nobody'),
-    can_leave_group: systemGroupId('role:everyone'),
-    can_manage_group: { direct_members: group.creatorId === null ? [] : [group.creatorId], direct_subgroups: [] as number[] },
-    can_mention_group: systemGroupId('role:everyone'),
-    can_remove_members_group: systemGroupId('role:nobody'),
+    ...Object.fromEntries(USER_GROUP_SETTINGS.map((name) => [name, groupSettingForApi(userGroupSetting(group, name))])),
   };
 }
+
+/** The eight role-based system groups with their fixed IDs, members derived from roles (access/system-group-members.ts). */
+export function formatSystemGroups(users: readonly User[]) {
+  return SYSTEM_GROUPS.map((name) => ({
+    id: systemGroupId(name),
+    name,
+    description: SYSTEM_GROUP_DESCRIPTIONS[name],
+    members: systemGroupDirectMembers(name, users),
+    direct_subgroup_ids: systemDirectSubgroupIds(name),
+    // The reference's system groups have no recorded creator or date (openapi example).
+    creator_id: null,
+    date_created: null,
+    is_system_group: true,
+    deactivated: false,
+    ...Object.fromEntries(USER_GROUP_SETTINGS.map((setting) => [setting, SYSTEM_GROUP_SETTING_ID])),
+  }));
+}
+
+/** GET /user_groups and register's `realm_user_groups`: system groups, then the realm's own (deactivated ones only when asked for), by ID. */
+export function apiUserGroups(groups: readonly StoredUserGroup[], users: readonly User[], includeDeactivated: boolean) {
+  const active = activeMemberSet(users);
+  const own = groups.filter((g) => includeDeactivated || !g.deactivated).map((g) => formatUserGroup(g, active));
+  return [...formatSystemGroups(users), ...own];
+}
+
+/** The users whose group memberships the API shows: active ones (FL 303), system bots aside. */
+export const activeMemberSet = (users: readonly User[]): ReadonlySet<number> => new Set(users.filter(countsAsMember).map((u) => u.id));

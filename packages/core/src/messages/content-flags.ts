@@ -10,7 +10,7 @@ export interface ContentFlagInputs {
   topicParticipants: ReadonlySet<number>;
   /** The Markdown source and each user's alert words (users without words may be absent): `has_alert_word`. */
   alert?: { content: string; words: ReadonlyMap<number, readonly string[]> };
-  /** The realm's user groups: the members of a mentioned group are `mentioned`. */
+  /** The realm's user groups with their recursive members (access/group-membership.ts withRecursiveMembers): the members of a mentioned group are `mentioned`. */
   userGroups?: readonly Pick<StoredUserGroup, 'id' | 'members'>[];
 }
 

@@ -1,10 +1,11 @@
-import { formatUserGroup } from '../format/user-group.js';
+import { apiUserGroups } from '../format/user-group.js';
 import { defineStateSection } from './sections.js';
 
-/** The `realm_user_groups` section: the realm's user groups as GET /user_groups lists them. */
+/** The `realm_user_groups` section: as GET /user_groups lists them; deactivated groups only for `include_deactivated_groups` clients. */
 defineStateSection({
   key: 'user_group',
-  async fetch(_ctx, tx, { realm }) {
-    return { realm_user_groups: (await tx.userGroups.list(realm.id)).filter((g) => !g.deactivated).map(formatUserGroup) };
+  async fetch(_ctx, tx, { realm }, options) {
+    const [groups, users] = await Promise.all([tx.userGroups.list(realm.id), tx.users.list(realm.id)]);
+    return { realm_user_groups: apiUserGroups(groups, users, options.capabilities.has('include_deactivated_groups')) };
   },
 });

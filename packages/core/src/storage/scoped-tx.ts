@@ -9,7 +9,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   reactions: ['add', 'remove'],
   alertWords: ['add', 'remove'],
   linkifiers: ['insert', 'update', 'delete', 'reorder'],
-  userGroups: ['insert', 'addMembers', 'removeMembers'],
+  userGroups: ['insert', 'update', 'addMembers', 'removeMembers', 'addSubgroups', 'removeSubgroups'],
   drafts: ['insert', 'update', 'delete'],
   scheduledMessages: ['insert', 'update', 'delete'],
   realmEmoji: ['insert', 'deactivate'],

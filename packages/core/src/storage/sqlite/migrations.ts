@@ -12,7 +12,7 @@ import { REMINDERS_MIGRATION, SCHEDULED_MESSAGES_MIGRATION } from './scheduled-m
 import { PROFILE_FIELDS_MIGRATION } from './profile-field-schema.js';
 import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
-import { USER_GROUPS_MIGRATION } from './user-group-schema.js';
+import { USER_GROUP_SUBGROUPS_MIGRATION, USER_GROUPS_MIGRATION } from './user-group-schema.js';
 import { SAVED_SNIPPETS_MIGRATION } from './saved-snippet-schema.js';
 import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
 import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
@@ -106,4 +106,5 @@ export const MIGRATIONS: readonly string[] = [
   `,
   /* 21: email invitations and reusable invitation links (see invitation-schema.ts) */ INVITATIONS_MIGRATION,
   /* 22: reminders, as scheduled-message rows of their own delivery type (see scheduled-message-schema.ts) */ REMINDERS_MIGRATION,
+  /* 23: user groups' subgroups and permission settings (see user-group-schema.ts) */ USER_GROUP_SUBGROUPS_MIGRATION,
 ];

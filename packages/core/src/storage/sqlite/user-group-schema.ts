@@ -22,3 +22,18 @@ export const USER_GROUPS_MIGRATION = `
   ) WITHOUT ROWID;
   CREATE INDEX user_group_member_user ON user_group_member (user_id);
 `;
+
+/**
+ * Subgroups and per-group permission settings (appended to MIGRATIONS after the first). A
+ * subgroup may be a system group, which is not stored, so `subgroup_id` has no foreign key.
+ * Settings are one JSON object of StoredGroupSettings by API name, as for channels.
+ */
+export const USER_GROUP_SUBGROUPS_MIGRATION = `
+  ALTER TABLE user_group ADD COLUMN settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings) AND json_type(settings) = 'object');
+  CREATE TABLE user_group_subgroup (
+    supergroup_id INTEGER NOT NULL REFERENCES user_group(id),
+    subgroup_id INTEGER NOT NULL,
+    PRIMARY KEY (supergroup_id, subgroup_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX user_group_subgroup_subgroup ON user_group_subgroup (subgroup_id);
+`;

@@ -1,0 +1,45 @@
+/**
+ * The client half of verify_action for `realm_user_groups` (the reference's apply_event for
+ * user_group events): applied to a snapshot, a queue's events must give a fresh snapshot.
+ */
+import type { QueuedEvent } from '@teamchat/core';
+
+type Group = Record<string, unknown> & { id: number; members: number[]; direct_subgroup_ids: number[] };
+
+const union = (a: readonly number[], b: readonly number[]) => [...new Set([...a, ...b])].sort((x, y) => x - y);
+
+/** Applies one user_group event to `groups` in place. */
+export function applyUserGroupEvent(groups: Group[], event: QueuedEvent): void {
+  if (event.op === 'add') {
+    groups.push(structuredClone(event.group) as Group);
+    groups.sort((a, b) => a.id - b.id);
+    return;
+  }
+  const index = groups.findIndex((g) => g.id === event.group_id);
+  if (index < 0) throw new Error(`user_group ${String(event.op)} for unknown group ${String(event.group_id)}`);
+  const group = groups[index]!;
+  const ids = (event.user_ids ?? event.direct_subgroup_ids) as number[];
+  if (event.op === 'remove') groups.splice(index, 1);
+  else if (event.op === 'update') Object.assign(group, event.data);
+  else if (event.op === 'add_members') group.members = union(group.members, ids);
+  else if (event.op === 'remove_members') group.members = group.members.filter((id) => !ids.includes(id));
+  else if (event.op === 'add_subgroups') group.direct_subgroup_ids = union(group.direct_subgroup_ids, ids);
+  else if (event.op === 'remove_subgroups') group.direct_subgroup_ids = group.direct_subgroup_ids.filter((id) => !ids.includes(id));
+  else throw new Error(`unknown user_group op ${String(event.op)}`);
+}
+
+/** What a client does on realm_user deactivation (API.md 6): the user leaves every group's member list. */
+export function dropDeactivatedMember(groups: Group[], userId: number): void {
+  for (const group of groups) group.members = group.members.filter((id) => id !== userId);
+}
+
+/** Applies the queue's user_group events to a register snapshot's realm_user_groups. */
+export function applyUserGroupEvents(before: readonly Group[], events: readonly QueuedEvent[]): Group[] {
+  const groups = structuredClone(before) as Group[];
+  for (const event of events) {
+    if (event.type === 'user_group') applyUserGroupEvent(groups, event);
+    const person = event.person as { user_id: number; is_active?: boolean } | undefined;
+    if (event.type === 'realm_user' && person?.is_active === false) dropDeactivatedMember(groups, person.user_id);
+  }
+  return groups;
+}
