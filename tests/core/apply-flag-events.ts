@@ -24,6 +24,18 @@ export interface FlagReducerContext {
   selfId: number;
   /** Channels the user had muted when the snapshot was fetched (their messages do not count). */
   mutedStreamIds: ReadonlySet<number>;
+  /**
+   * The user's topic policies at the snapshot (its `user_topics`): a muted topic does not count,
+   * an unmuted or followed one in a muted channel does, as the reference's raw unread data keeps it.
+   */
+  topicPolicies?: ReadonlyArray<{ stream_id: number; topic_name: string; visibility_policy: number }>;
+}
+
+/** Whether the reference leaves a channel topic out of the count (is_row_muted). */
+function rowMuted(context: FlagReducerContext, streamId: number, topic: string): boolean {
+  const policy = context.topicPolicies?.find((p) => p.stream_id === streamId && p.topic_name.toLowerCase() === topic.toLowerCase())?.visibility_policy ?? 0;
+  if (context.mutedStreamIds.has(streamId)) return policy !== 2 && policy !== 3;
+  return policy === 1;
 }
 
 export function applyFlagEvents(state: State, events: readonly QueuedEvent[], context: FlagReducerContext): State {
@@ -31,7 +43,7 @@ export function applyFlagEvents(state: State, events: readonly QueuedEvent[], co
   const unread = next.unread_msgs as Unread;
   // Which stream messages count, as the reference's raw unread data keeps it.
   const uncounted = new Set<number>();
-  for (const entry of unread.streams) if (context.mutedStreamIds.has(entry.stream_id)) for (const id of entry.unread_message_ids) uncounted.add(id);
+  for (const entry of unread.streams) if (rowMuted(context, entry.stream_id, entry.topic)) for (const id of entry.unread_message_ids) uncounted.add(id);
 
   for (const event of events) {
     if (event.type !== 'update_message_flags') throw new Error(`no reducer for ${event.type}`);

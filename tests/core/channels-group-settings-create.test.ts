@@ -13,7 +13,7 @@ const id = systemGroupId;
 const json = (value: unknown) => JSON.stringify(value);
 
 async function userGroup(cw: ChannelWorld, name: string, members: User[]): Promise<number> {
-  return (must(await doCreateUserGroup(cw.w.ctx, cw.w.as(cw.w.owner), { name, description: '', members: json(members.map((u) => u.id)) })) as { id: number }).id;
+  return (must(await doCreateUserGroup(cw.w.ctx, cw.w.as(cw.w.owner), { name, description: '', members: json(members.map((u) => u.id)) })) as { group_id: number }).group_id;
 }
 
 const create = (cw: ChannelWorld, user: User, name: string, extra: Record<string, unknown>) =>

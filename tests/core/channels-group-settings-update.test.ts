@@ -50,7 +50,7 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
   it('changes every setting, with user-defined and anonymous groups, one event each', async () => {
     const cw = await channelWorld();
     const { w, admin, member } = cw;
-    const team = (must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'team', description: '', members: json([member.id]) })) as { id: number }).id;
+    const team = (must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'team', description: '', members: json([member.id]) })) as { group_id: number }).group_id;
     await subscribe(w, member, ['Denmark']);
     const stream = await channel(w, 'Denmark');
     const values: Record<string, unknown> = {

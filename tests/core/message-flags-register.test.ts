@@ -64,11 +64,15 @@ async function verify(user: User, action: () => Promise<unknown>): Promise<void>
   for (const { params, snapshot } of before) {
     const events = await queued(f.w, user, snapshot.queue_id);
     expect(events.length).toBeGreaterThan(0);
-    const applied = applyFlagEvents(snapshot, events, { selfId: user.id, mutedStreamIds: muted });
+    const applied = applyFlagEvents(snapshot, events, { selfId: user.id, mutedStreamIds: muted, topicPolicies: await policiesOf(user) });
     const fresh = await register(f.w, user, params);
     expect(normalizedFlagState(applied)).toEqual(normalizedFlagState(fresh));
   }
 }
+
+/** The user's topic policies as register lists them (mentions made Bob follow some topics). */
+const policiesOf = async (user: User) =>
+  (await f.w.ctx.storage.read((tx) => tx.userTopics.list(f.w.realm.id, user.id))).map((r) => ({ stream_id: r.streamId, topic_name: r.topic, visibility_policy: r.visibilityPolicy }));
 
 const flags = (messages: number[], op: string, flag: string) => () =>
   doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: JSON.stringify(messages), op, flag });
@@ -116,20 +120,22 @@ it('register lists starred messages and unread messages as the flags say', async
   must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: JSON.stringify([m.lobbyOld, m.lunch]), op: 'add', flag: 'starred' }));
   const state = await register(f.w, f.bob, { fetch_event_types: KEYS });
   expect(state.starred_messages).toEqual([m.lobbyOld, m.lunch]);
+  // Being mentioned made Bob follow general/lunch and muted/quiet (the reference's default
+  // automatically_follow_topics_where_mentioned), so the muted channel's "quiet" counts.
   expect(state.unread_msgs).toEqual({
-    count: 6,
+    count: 9,
     pms: [
       { other_user_id: f.owner.id, sender_id: f.owner.id, unread_message_ids: [m.direct] },
       { other_user_id: f.bob.id, sender_id: f.bob.id, unread_message_ids: [m.self] },
     ],
     streams: [
-      { stream_id: f.general, topic: 'lunch', unread_message_ids: [m.lunch] },
-      { stream_id: f.general, topic: 'general chat', unread_message_ids: [m.empty] },
       { stream_id: f.general, topic: 'all', unread_message_ids: [m.wildcard] },
+      { stream_id: f.general, topic: 'general chat', unread_message_ids: [m.empty] },
+      { stream_id: f.general, topic: 'lunch', unread_message_ids: [m.lunch] },
       { stream_id: expect.any(Number), topic: 'quiet', unread_message_ids: [m.mutedPlain, m.mutedWildcard, m.mutedMention] },
     ],
     huddles: [{ user_ids_string: [f.owner.id, f.bob.id, f.cat.id].sort((a, b) => a - b).join(','), unread_message_ids: [m.group] }],
-    mentions: [m.lunch, m.wildcard, m.mutedMention],
+    mentions: [m.lunch, m.wildcard, m.mutedWildcard, m.mutedMention],
     old_unreads_missing: false,
   });
   // Only the user's own stars, and only on request.

@@ -126,6 +126,11 @@ function applyEvents(state: Snapshot, events: readonly QueuedEvent[], self: numb
     }
     if (flags.includes('mentioned') || flags.includes('wildcard_mentioned')) unread.mentions.push(message.id);
   }
+  // The reference keeps raw unread data and aggregates it on every fetch, in key order.
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  next.unread_msgs.streams.sort((a: { stream_id: number; topic: string }, b: { stream_id: number; topic: string }) => a.stream_id - b.stream_id || text(a.topic.toLowerCase(), b.topic.toLowerCase()));
+  next.unread_msgs.pms.sort((a: { other_user_id: number }, b: { other_user_id: number }) => a.other_user_id - b.other_user_id);
+  next.unread_msgs.huddles.sort((a: { user_ids_string: string }, b: { user_ids_string: string }) => text(a.user_ids_string, b.user_ids_string));
   return next;
 }
 

@@ -3,7 +3,7 @@
  * reference's in:home inverse) and mentions (FL 446), in GET /messages, matches_narrow, the
  * flags-by-narrow endpoint and a queue's narrow, with negation and BAD_NARROW.
  */
-import { doUpdateMessageFlagsForNarrow, doUpdateUserTopic, getMatchesNarrow, getMessages, type User } from '@teamchat/core';
+import { doUpdateMessageFlagsForNarrow, doUpdateSettings, doUpdateUserTopic, getMatchesNarrow, getMessages, type User } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { queued, register, setSubscription } from './channel-helpers.js';
@@ -17,6 +17,11 @@ async function setup() {
   const { admin, member, other } = m;
   const policy = async (user: User, streamId: number, topic: string, visibility_policy: number) =>
     must(await doUpdateUserTopic(m.w.ctx, m.w.as(user), { stream_id: String(streamId), topic, visibility_policy: String(visibility_policy) }));
+  // Only the policies each test sets: sending and mentions would otherwise follow topics.
+  for (const user of [admin, member, other]) {
+    const never = { automatically_follow_topics_policy: '4', automatically_unmute_topics_in_muted_streams_policy: '4', automatically_follow_topics_where_mentioned: 'false' };
+    must(await doUpdateSettings(m.w.ctx, m.w.as(user), never));
+  }
   const lunch = await m.post(admin, 'lunch at noon', 'lunch');
   const dinner = await m.post(other, 'dinner @**Mel Member**', 'dinner');
   const quiet = await m.post(other, 'psst @_**Mel Member**', 'dinner');

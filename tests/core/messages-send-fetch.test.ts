@@ -14,6 +14,8 @@ it('sends a channel message with a mention and a direct message, and reads them 
     id: 1,
     message_url: 'http://chat.example.com/#narrow/channel/1-general/topic/hello/near/1',
     message_link: '[#general > hello @ 💬](http://chat.example.com/#narrow/channel/1-general/topic/hello/near/1)',
+    // The owner started the topic: the reference's default follows it (automatically_follow_topics_policy 3).
+    automatic_new_visibility_policy: 3,
   });
   const { events } = must(await getEvents(w.ctx, w.as(bob), { queue_id: queue.queue_id, dont_block: 'true' }));
   expect(events).toMatchObject([

@@ -74,14 +74,17 @@ it('resolving and unresolving always notify in the topic, read except for "never
   const alice = `@_**Alice Adams|${e.alice.id}**`;
   must(await move(e, e.alice, a, { topic: '✔ bug', propagate_mode: 'change_all' }));
   must(await move(e, e.alice, a, { topic: 'bug', propagate_mode: 'change_all', send_notification_to_old_thread: 'true' }));
-  // Unresolving with change_all takes the resolve notice back along with the topic.
+  // Unresolving with change_all takes the resolve notice back along with the topic. The owner
+  // follows the topic they started ("except_followed", the default, keeps notices unread then).
   expect(await notices(e)).toEqual([
-    ['general', 'bug', `${alice} has marked this topic as resolved.`, true],
-    ['general', 'bug', `${alice} has marked this topic as unresolved.`, true],
+    ['general', 'bug', `${alice} has marked this topic as resolved.`, false],
+    ['general', 'bug', `${alice} has marked this topic as unresolved.`, false],
     ['general', '✔ bug', `This topic was moved to #**general>bug** by ${alice}.`, false],
   ]);
   expect((await notices(e, e.bob)).map((n) => n[3])).toEqual([false, false, false]);
   expect((await notices(e, e.alice)).map((n) => n[3])).toEqual([true, true, true]);
+  // The moderator follows nothing here: the default reads the notices for them.
+  expect((await notices(e, e.mod)).slice(0, 2).map((n) => n[3])).toEqual([true, true]);
 });
 
 it('channel moves: breadcrumbs in both channels, to their own subscribers; private channels are never named elsewhere', async () => {

@@ -24,7 +24,10 @@ describe('user topics on topic moves', () => {
     expect(await policies(e, e.alice)).toEqual([[e.general, 'brunch', 3]]);
     expect(await policies(e, e.bob)).toEqual([[e.general, 'brunch', 1]]);
     const events = ofType(e.drain(), 'user_topic').map((p) => [p.userIds, p.event.topic_name, p.event.visibility_policy]);
+    // The owner follows the topic they started, so their policy moves too.
     expect(events).toEqual([
+      [[e.owner.id], 'lunch', 0],
+      [[e.owner.id], 'brunch', 3],
       [[e.alice.id], 'lunch', 0],
       [[e.alice.id], 'brunch', 3],
       [[e.bob.id], 'lunch', 0],

@@ -32,6 +32,8 @@ it('sends a channel message (form and multipart) with FL 508 URLs, echoes local_
     id: 1,
     message_url: 'http://chat.example.com/#narrow/channel/1-general/topic/hello/near/1',
     message_link: '[#general > hello @ 💬](http://chat.example.com/#narrow/channel/1-general/topic/hello/near/1)',
+    // Bob started the topic, which the reference's default follows.
+    automatic_new_visibility_policy: 3,
   });
   const mine = expectSuccess(await call(server, 'GET', '/events', { auth: bob, query: { queue_id: queue.queue_id, last_event_id: '-1' } }));
   expect(mine.events).toMatchObject([{ id: 0, type: 'message', flags: ['read'], local_message_id: '100.01', message: { id: 1, content: 'hi **all**', content_type: 'text/x-markdown' } }]);

@@ -13,10 +13,11 @@ import { contentFlags, topicSenders } from '../messages/content-flags.js';
 import { announceMessage } from '../messages/message-events.js';
 import { dmKeyOf } from '../messages/normalize.js';
 import { channelMessageLink, channelMessageUrl, directMessageUrl } from '../messages/urls.js';
-import { FLAG_BITS, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
+import { FLAG_BITS, type Realm, type Stream, type Tx, type User, type VisibilityPolicy } from '../storage/types.js';
 import { announceStreamUpdate } from './channel-events.js';
 import { renderAs, type Target } from './send-message.js';
 import { claimableUploads, linkUploads } from '../uploads/claim.js';
+import { applySendPolicies } from './automatic-topic-policy.js';
 
 export interface InsertOptions {
   /** The sender's own copy starts read (POST /messages' read_by_sender, default true). */
@@ -34,6 +35,8 @@ export interface SentMessage {
   id: number;
   message_url: string;
   message_link: string;
+  /** The sender's topic policy when sending changed it (2 unmuted, 3 followed); absent otherwise. */
+  automatic_new_visibility_policy?: VisibilityPolicy;
 }
 
 /**
@@ -85,6 +88,10 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     [...flagsByUser].map(([userId, flags]) => ({ userId, flags })),
   );
   await linkUploads(ctx, tx, message, uploads);
+  // Before the message event, as in the reference: clients learn the new policy first.
+  const automatic = t.kind === 'stream'
+    ? await applySendPolicies(ctx, tx, sender, { stream: t.stream, topic: t.topic, messageId: message.id, recipientIds, flagsByUser })
+    : undefined;
 
   const dmConversationIds = new Map<string, number>();
   if (dmKey) dmConversationIds.set(dmKey, await tx.messages.dmConversationId(realm.id, dmKey));
@@ -106,7 +113,8 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   if (t.kind === 'stream') {
     if (t.stream.firstMessageId === null) await recordFirstMessage(ctx, tx, realm, t.stream, message.id);
     const url = channelMessageUrl(realm, t.stream, t.topic, message.id);
-    return { id: message.id, message_url: url, message_link: channelMessageLink(t.stream.name, t.topic, url) };
+    const link = channelMessageLink(t.stream.name, t.topic, url);
+    return { id: message.id, message_url: url, message_link: link, ...(automatic !== undefined && { automatic_new_visibility_policy: automatic }) };
   }
   const url = directMessageUrl(realm, recipientIds.filter((id) => id !== sender.id).length ? recipientIds : [sender.id], message.id);
   return { id: message.id, message_url: url, message_link: url };

@@ -15,6 +15,7 @@ import { type Actor, userOperation } from '../operation.js';
 import { AddReactionParams, RemoveReactionParams } from '../schemas/reactions.js';
 import { FLAG_BITS, type Message, type Reaction, type Realm, type Tx } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
+import { applyReactionPolicy } from './automatic-topic-policy.js';
 
 const reactionExists = () => new ApiError('REACTION_ALREADY_EXISTS', 'Reaction already exists.');
 const reactionMissing = () => new ApiError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");
@@ -62,6 +63,11 @@ export const doAddReaction = userOperation(AddReactionParams, async (ctx, reques
       reactionType: emoji.reaction_type,
     };
     await tx.reactions.add(actor.realm.id, reaction);
+    // Reacting is participating: it may follow or unmute the topic, announced before the reaction.
+    if (message.value.type === 'stream') {
+      const stream = await tx.streams.byId(actor.realm.id, message.value.streamId!);
+      if (stream) await applyReactionPolicy(ctx, tx, actor.user, stream, message.value.topic);
+    }
     await announceReaction(ctx, tx, actor.realm, message.value, reaction, 'add');
     return ok({});
   }),

@@ -4,7 +4,7 @@ import type { Actor } from '../operation.js';
 import type { Message, Tx } from '../storage/types.js';
 import { type FlagRequest, marksUnread } from './flag-request.js';
 import { topicForClient } from './normalize.js';
-import { isUnreadMention } from './unread.js';
+import { isUnreadMention, mutedConversations } from './unread.js';
 
 type Details =
   | { type: 'stream'; stream_id: number; topic: string; unmuted_stream_msg: boolean; mentioned?: true }
@@ -38,17 +38,18 @@ export async function announceFlagUpdate(ctx: Ctx, tx: Tx, actor: Actor, request
 async function unreadDetails(tx: Tx, { realm, user }: Actor, messageIds: readonly number[]): Promise<Map<number, Details>> {
   const messages = await tx.messages.byIds(realm.id, messageIds);
   const flags = await tx.messages.flagsOf(user.id, messageIds);
-  const muted = new Set((await tx.subscriptions.forUser(realm.id, user.id)).filter((s) => s.isMuted).map((s) => s.streamId));
+  const isMuted = await mutedConversations(tx, user);
   const details = new Map<number, Details>();
-  for (const message of messages) details.set(message.id, detailsOf(message, flags.get(message.id) ?? 0, user.id, muted));
+  for (const message of messages) details.set(message.id, detailsOf(message, flags.get(message.id) ?? 0, user.id, isMuted));
   return details;
 }
 
-function detailsOf(message: Message, flags: number, userId: number, muted: ReadonlySet<number>): Details {
-  const inMutedChannel = message.type === 'stream' && muted.has(message.streamId!);
-  const mentioned = isUnreadMention(flags, inMutedChannel) ? { mentioned: true as const } : {};
+/** unmuted_stream_msg and mentioned follow the muting of both channels and topics, as register does. */
+function detailsOf(message: Message, flags: number, userId: number, isMuted: (streamId: number, topic: string) => boolean): Details {
+  const muted = message.type === 'stream' && isMuted(message.streamId!, message.topic);
+  const mentioned = isUnreadMention(flags, muted) ? { mentioned: true as const } : {};
   if (message.type === 'stream') {
-    return { type: 'stream', stream_id: message.streamId!, topic: message.topic, unmuted_stream_msg: !inMutedChannel, ...mentioned };
+    return { type: 'stream', stream_id: message.streamId!, topic: message.topic, unmuted_stream_msg: !muted, ...mentioned };
   }
   // The other participants: [] for a conversation with oneself.
   const others = message.dmKey!.split(',').map(Number).filter((id) => id !== userId);

@@ -1,5 +1,5 @@
 import { topicForClient } from '../messages/normalize.js';
-import { isUnreadMention } from '../messages/unread.js';
+import { isUnreadMention, mutedConversations } from '../messages/unread.js';
 import { defineStateSection } from './sections.js';
 
 /**
@@ -13,7 +13,7 @@ defineStateSection({
     const state: Record<string, unknown> = { max_message_id: await tx.messages.maxMessageId(user.id) };
     if (options.wanted && !options.wanted.has('update_message_flags')) return state;
 
-    const muted = new Set((await tx.subscriptions.forUser(realm.id, user.id)).filter((s) => s.isMuted).map((s) => s.streamId));
+    const isMuted = await mutedConversations(tx, user);
     const pms = new Map<number, number[]>();
     const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
     const huddles = new Map<string, number[]>();
@@ -26,7 +26,7 @@ defineStateSection({
         let entry = streams.get(key);
         if (!entry) streams.set(key, (entry = { stream_id: unread.streamId!, topic: topicForClient(unread.topic, emptyTopicName), unread_message_ids: [] }));
         entry.unread_message_ids.push(unread.id);
-        if (!muted.has(unread.streamId!)) count++;
+        if (!isMuted(unread.streamId!, unread.topic)) count++;
       } else {
         const participants = unread.dmKey!.split(',').map(Number);
         if (participants.length <= 2) {
@@ -37,16 +37,21 @@ defineStateSection({
         }
         count++;
       }
-      if (isUnreadMention(unread.flags, unread.type === 'stream' && muted.has(unread.streamId!))) mentions.push(unread.id);
+      if (isUnreadMention(unread.flags, unread.type === 'stream' && isMuted(unread.streamId!, unread.topic))) mentions.push(unread.id);
     }
+    // Each list in the reference's order: by other user, by (channel, topic ignoring case) as the
+    // client sees the topic, and by the user IDs string compared as text.
     state.unread_msgs = {
       count,
-      pms: [...pms].map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
-      streams: [...streams.values()],
-      huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
+      pms: [...pms].sort(([a], [b]) => a - b).map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+      streams: [...streams.values()].sort((a, b) => a.stream_id - b.stream_id || byText(a.topic.toLowerCase(), b.topic.toLowerCase())),
+      huddles: [...huddles].sort(([a], [b]) => byText(a, b)).map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
       mentions,
       old_unreads_missing: false,
     };
     return state;
   },
 });
+
+/** Plain text order (code units), as the reference sorts its keys, not the locale's. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -12,7 +12,7 @@ import type { ApiError } from '../errors.js';
 import { channelMessageUrl } from '../messages/urls.js';
 import type { Readable } from '../queries/messages.js';
 import { userSetting } from '../settings/user-settings.js';
-import type { Realm, Stream, Tx, User } from '../storage/types.js';
+import { type Realm, type Stream, type Tx, type User, VISIBILITY_POLICY } from '../storage/types.js';
 import { sendNotificationBotMessage } from './send.js';
 import { silentMention, topicLink } from './syntax.js';
 
@@ -79,13 +79,20 @@ function resolutionOf(from: string, to: string): 'resolved' | 'unresolved' | und
 }
 
 /**
- * The resolve notice goes to the (renamed) topic. It is unread only for recipients whose
- * resolved_topic_notice_auto_read_policy is "never" (this server has no followed topics, so
- * "except_followed" reads it too), and always read for the user who resolved.
+ * The resolve notice goes to the (renamed) topic. It is unread only for human recipients whose
+ * resolved_topic_notice_auto_read_policy is "never", or "except_followed" while they follow the
+ * topic (policies have already moved with it), and always read for the user who resolved.
  */
 async function sendResolutionNotice(ctx: Ctx, tx: Tx, realm: Realm, move: MoveReport, resolution: 'resolved' | 'unresolved'): Promise<Result<void, ApiError>> {
   const subscribers = await tx.users.list(realm.id, await tx.subscriptions.activeSubscriberIds(realm.id, move.to.stream.id));
-  const readBy = subscribers.filter((u) => u.id === move.mover.id || userSetting(u, 'resolved_topic_notice_auto_read_policy') !== 'never').map((u) => u.id);
+  const followers = new Set(
+    (await tx.userTopics.forTopic(realm.id, move.to.stream.id, move.to.topic)).filter((r) => r.visibilityPolicy === VISIBILITY_POLICY.followed).map((r) => r.userId),
+  );
+  const keepsUnread = (u: User) => {
+    const policy = userSetting(u, 'resolved_topic_notice_auto_read_policy');
+    return !u.isBot && (policy === 'never' || (policy === 'except_followed' && followers.has(u.id)));
+  };
+  const readBy = subscribers.filter((u) => u.id === move.mover.id || !keepsUnread(u)).map((u) => u.id);
   const content = `${silentMention(move.mover)} has marked this topic as ${resolution}.`;
   const sent = await sendNotificationBotMessage(ctx, tx, realm, { to: { channelId: move.to.stream.id, topic: move.to.topic }, content }, { readBy });
   return sent.map(() => undefined);
