@@ -10,7 +10,8 @@
  *
  * The seeded database is kept in BENCH_SEED_DIR (default: a directory in the system temp
  * directory named after the size) and copied for every run, so runs start from the same file.
- * BENCH_CPU_PROF=dir writes a CPU profile of the server child to `dir`.
+ * BENCH_CPU_PROF=dir writes a CPU profile of the server child to `dir`; BENCH_SYNCHRONOUS=normal
+ * opens the database with synchronous = NORMAL in both phases.
  */
 import { fork } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -53,7 +54,8 @@ try {
   const inProcessFile = join(tmp, 'in-process.db');
   copyFileSync(seeded, inProcessFile);
   const counts = countStatements();
-  const ctx = createContext({ databaseFile: inProcessFile, config: { timers: false } });
+  const synchronous = process.env.BENCH_SYNCHRONOUS === 'normal' ? 'normal' : 'full';
+  const ctx = createContext({ databaseFile: inProcessFile, config: { timers: false }, sqlite: { synchronous } });
   const { realm, owner, streamIds } = await ctx.storage.read(async (tx) => {
     const realm = (await tx.realms.all())[0]!;
     const owner = (await tx.users.list(realm.id))[0]!;

@@ -38,7 +38,7 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     const { realm, user: sender } = actor;
     const target = channel
       ? await channelTarget(ctx, tx, sender, params.to, params.topic ?? params.subject)
-      : directTarget(realm, sender, await tx.users.list(realm.id), params.to);
+      : directTarget(realm, sender, await directCandidates(tx, realm, params.to), params.to);
     if (target.isErr()) return err(target.error);
     if (target.value.kind === 'private') {
       const allowed = await checkDirectMessagePermission(tx, realm, sender, target.value.participants);
@@ -81,6 +81,13 @@ export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, 
   if (allowed.isErr()) return err(allowed.error);
   const recipientIds = await tx.subscriptions.activeSubscriberIds(sender.realmId, stream.id);
   return ok({ kind: 'stream', stream, topic: topic.value, recipientIds });
+}
+
+/** The users a direct message's `to` may name: the named IDs only, or every user when it names emails. */
+async function directCandidates(tx: Tx, realm: Realm, to: string): Promise<User[]> {
+  const wanted = directRecipients(to);
+  if (wanted.isOk() && 'ids' in wanted.value) return tx.users.list(realm.id, wanted.value.ids);
+  return tx.users.list(realm.id);
 }
 
 /**
