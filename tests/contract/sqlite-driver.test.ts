@@ -38,6 +38,20 @@ describe('sqlite driver: opening a file', () => {
     raw.close();
   });
 
+  it("sets synchronous = NORMAL when asked, on a new and on a reopened file", async () => {
+    const file = newFile();
+    for (let open = 0; open < 2; open++) {
+      const storage = createSqliteStorage({ filename: file, synchronous: 'normal' });
+      expect(await storage.pragma('journal_mode')).toBe('wal');
+      expect(await storage.pragma('synchronous')).toBe(1);
+      await storage.close();
+    }
+    // The default comes back on the next open that does not ask.
+    const storage = createSqliteStorage({ filename: file });
+    expect(await storage.pragma('synchronous')).toBe(2);
+    await storage.close();
+  });
+
   it('applies the migrations once; reopening keeps data and schema and applies nothing again', async () => {
     const file = newFile();
     const first = createSqliteStorage({ filename: file });

@@ -159,6 +159,15 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
         });
       });
 
+      it('roles returns each realm user’s ID, role and activity, ordered by ID', async () => {
+        const { realm, users } = await seed(storage, [{ role: 600 }, { isActive: false }, {}]);
+        await seed(storage, [{}]);
+        await storage.read(async (tx) => {
+          expect(await tx.users.roles(realm.id)).toEqual(users.map((u) => ({ id: u.id, role: u.role, isActive: u.isActive })));
+          expect(await tx.users.roles(realm.id + 1000)).toEqual([]);
+        });
+      });
+
       it('botsOwnedBy returns only that owner’s bots in that realm', async () => {
         const { realm, users: [alice, bob] } = await seed(storage, [{}, {}]);
         const [b1, b2, b3] = await commit(storage, async (tx) => [

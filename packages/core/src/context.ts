@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
-import { createSqliteStorage } from './storage/sqlite/driver.js';
+import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
 import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
@@ -34,6 +34,8 @@ export interface ContextOptions {
   storage?: Storage;
   /** SQLite file for the default driver; ':memory:' when omitted. */
   databaseFile?: string;
+  /** Further options of the default driver (for example `synchronous`); ignored with `storage`. */
+  sqlite?: Omit<SqliteOptions, 'filename'>;
   clock?: Clock;
   config?: Partial<ServerConfig>;
   mailer?: Mailer | null;
@@ -60,7 +62,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
   });
   events.subscribe((published) => queues.deliver(published));
   return {
-    storage: options.storage ?? createSqliteStorage({ filename: options.databaseFile }),
+    storage: options.storage ?? createSqliteStorage({ ...options.sqlite, filename: options.databaseFile }),
     events,
     queues,
     clock,

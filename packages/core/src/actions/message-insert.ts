@@ -44,12 +44,12 @@ export interface SentMessage {
  * commit. Runs inside the caller's transaction, so the message commits with the caller's writes.
  */
 export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User, t: Target, content: string, options: InsertOptions = {}): Promise<SentMessage> {
-  const users = await tx.users.list(realm.id);
-  const streams = await tx.streams.list(realm.id);
+  // Only what this message needs is read: whole-realm reads per send grow with the realm.
   const now = ctx.clock.now();
   const linkifiers = await realmLinkifiers(tx, realm.id);
-  const userGroups = await tx.userGroups.list(realm.id);
   const rendered = await renderAs(tx, realm, sender, content, now);
+  // Groups matter to the flags only through the groups the message mentions.
+  const userGroups = rendered.mentionedGroupIds.size > 0 ? await tx.userGroups.list(realm.id) : [];
   const uploads = await claimableUploads(tx, sender, rendered.attachmentPathIds);
 
   const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
@@ -95,19 +95,22 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
 
   const dmConversationIds = new Map<string, number>();
   if (dmKey) dmConversationIds.set(dmKey, await tx.messages.dmConversationId(realm.id, dmKey));
-  const byId = new Map(users.map((u) => [u.id, u]));
+  // The event shows the sender and, for a direct message, its participants; and the channel's name.
+  const shown = new Map<number, User>([[sender.id, sender]]);
+  if (t.kind === 'private') for (const user of t.participants) shown.set(user.id, user);
+  const streamNames = new Map(t.kind === 'stream' ? [[t.stream.id, t.stream.name]] : []);
+  // Queues registered with all_public_streams see every public channel's messages.
+  const publicAudience = t.kind === 'stream' && !t.stream.inviteOnly
+    ? (await tx.users.roles(realm.id)).filter((u) => u.isActive && !isGuest(u)).map((u) => u.id)
+    : [];
   announceMessage(
     ctx,
     tx,
     realm,
     message,
-    { realm, users: byId, streamNames: new Map(streams.map((s) => [s.id, s.name])), dmConversationIds, topicLinks: topicLinksWith(linkifiers) },
+    { realm, users: shown, streamNames, dmConversationIds, topicLinks: topicLinksWith(linkifiers) },
     flagsByUser,
-    {
-      localEcho: options.localEcho,
-      // Queues registered with all_public_streams see every public channel's messages.
-      publicAudience: t.kind === 'stream' && !t.stream.inviteOnly ? users.filter((u) => u.isActive && !isGuest(u)).map((u) => u.id) : [],
-    },
+    { localEcho: options.localEcho, publicAudience },
   );
 
   if (t.kind === 'stream') {

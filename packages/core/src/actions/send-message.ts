@@ -3,7 +3,7 @@ import { hasContentAccess, canPostToChannel } from '../access/channel-rules.js';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { apiEmail } from '../format/user.js';
-import { renderMessage } from '../markdown/index.js';
+import { renderMessage, type RenderContext } from '../markdown/index.js';
 import { channelIndicator, directRecipients } from '../messages/addressee.js';
 import { checkDirectMessagePermission } from '../access/direct-message-rules.js';
 import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
@@ -13,7 +13,7 @@ import { renderContextFor } from '../messages/render-context.js';
 import { realmLinkifiers } from '../linkifiers/for-render.js';
 import { type Actor, userOperation } from '../operation.js';
 import { SendMessageParams } from '../schemas/messages.js';
-import type { Realm, Stream, Tx, User } from '../storage/types.js';
+import type { Realm, StoredUserGroup, Stream, Tx, User } from '../storage/types.js';
 import { insertMessage } from './message-insert.js';
 import { transactionAs } from './transaction.js';
 
@@ -39,7 +39,7 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     const { realm, user: sender } = actor;
     const target = channel
       ? await channelTarget(ctx, tx, sender, params.to, params.topic ?? params.subject)
-      : directTarget(realm, sender, await tx.users.list(realm.id), params.to);
+      : directTarget(realm, sender, await directCandidates(tx, realm, params.to), params.to);
     if (target.isErr()) return err(target.error);
     if (target.value.kind === 'private') {
       const allowed = await checkDirectMessagePermission(tx, realm, sender, target.value.participants);
@@ -86,6 +86,13 @@ export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, 
   return ok({ kind: 'stream', stream, topic: topic.value, recipientIds });
 }
 
+/** The users a direct message's `to` may name: the named IDs only, or every user when it names emails. */
+async function directCandidates(tx: Tx, realm: Realm, to: string): Promise<User[]> {
+  const wanted = directRecipients(to);
+  if (wanted.isOk() && 'ids' in wanted.value) return tx.users.list(realm.id, wanted.value.ids);
+  return tx.users.list(realm.id);
+}
+
 /**
  * The participants of a direct message, the sender included. Emails are matched against the
  * email each user shows through the API, so a hidden real address cannot be probed.
@@ -117,15 +124,44 @@ export function directTarget(realm: Realm, sender: User, users: readonly User[],
   return ok({ kind: 'private', participants: [...participants.values()].sort((a, b) => a.id - b.id) });
 }
 
-/** Renders `content` as `sender` would send it at `nowMs` (only channels they may read are linked). */
+/**
+ * Renders `content` as `sender` would send it at `nowMs` (only channels they may read are linked).
+ *
+ * The realm's users, channels and groups are read only when the renderer looks one up: most
+ * messages mention nobody, and reading every user per send was most of a send's cost. The
+ * first pass runs with those directories unloaded and records which were asked for; each
+ * missed one is then read in full and the message rendered again, until a pass misses nothing.
+ * The result is exactly the render with every directory loaded, since the final pass answered
+ * every lookup from a complete directory.
+ */
 export async function renderAs(tx: Tx, realm: Realm, sender: User, content: string, nowMs: number) {
-  const users = await tx.users.list(realm.id);
+  const realmEmoji = await tx.realmEmoji.list(realm.id);
+  const linkifiers = await realmLinkifiers(tx, realm.id);
+  let users: User[] | undefined;
+  let linkable: Stream[] | undefined;
+  let userGroups: StoredUserGroup[] | undefined;
+  for (;;) {
+    const missed = { users: false, channels: false, userGroups: false };
+    const full = renderContextFor(realm, users ?? [], linkable ?? [], new Date(nowMs), realmEmoji, linkifiers, userGroups ?? []);
+    const context: RenderContext = {
+      ...full,
+      userByName: users ? full.userByName : () => ((missed.users = true), null),
+      userById: users ? full.userById : () => ((missed.users = true), null),
+      channelByName: linkable ? full.channelByName : () => ((missed.channels = true), null),
+      groupByName: userGroups ? full.groupByName : () => ((missed.userGroups = true), null),
+    };
+    const rendered = renderMessage(content, context);
+    if (!missed.users && !missed.channels && !missed.userGroups) return rendered;
+    if (missed.users) users = await tx.users.list(realm.id);
+    if (missed.channels) linkable = await linkableChannels(tx, realm, sender);
+    if (missed.userGroups) userGroups = await tx.userGroups.list(realm.id);
+  }
+}
+
+/** The channels `sender` may link to: unarchived ones whose content they may read. */
+async function linkableChannels(tx: Tx, realm: Realm, sender: User): Promise<Stream[]> {
   const streams = await tx.streams.list(realm.id);
   const subscriptions = await tx.subscriptions.forUser(realm.id, sender.id);
   const subscribed = new Set(subscriptions.filter((s) => s.active).map((s) => s.streamId));
-  const linkable = streams.filter((s) => !s.isArchived && hasContentAccess(sender, s, subscribed.has(s.id)));
-  const realmEmoji = await tx.realmEmoji.list(realm.id);
-  const linkifiers = await realmLinkifiers(tx, realm.id);
-  const userGroups = await tx.userGroups.list(realm.id);
-  return renderMessage(content, renderContextFor(realm, users, linkable, new Date(nowMs), realmEmoji, linkifiers, userGroups));
+  return streams.filter((s) => !s.isArchived && hasContentAccess(sender, s, subscribed.has(s.id)));
 }

@@ -188,6 +188,11 @@ export interface UserStore {
   byApiKey(apiKey: string): Promise<User | undefined>;
   /** Users of the realm ordered by ID; `ids` limits the result to those IDs (IDs of other realms are skipped). */
   list(realmId: number, ids?: readonly number[]): Promise<User[]>;
+  /**
+   * Every user's ID, role and whether they are active, ordered by ID: the narrow read for
+   * audiences a hot path computes over the whole realm (a public channel message's readers).
+   */
+  roles(realmId: number): Promise<Pick<User, 'id' | 'role' | 'isActive'>[]>;
   /** Bots whose owner is `ownerId`, ordered by ID. */
   botsOwnedBy(realmId: number, ownerId: number): Promise<User[]>;
   /** Active, non-bot users with the owner role: the "last owner" checks count these. */

@@ -27,6 +27,16 @@ import { outboxStore, realmStore, userStore } from './stores.js';
 export interface SqliteOptions {
   /** File path, or ':memory:' (the default) for a private in-memory database. */
   filename?: string;
+  /**
+   * How hard a commit waits for the disk (the `synchronous` pragma, in WAL mode).
+   * - `'full'` (the default): the WAL is fsynced at every commit, so a transaction that
+   *   committed survives a process crash and a power loss.
+   * - `'normal'`: the WAL is fsynced only at checkpoints. A committed transaction survives a
+   *   crash of the process (its pages are in the operating system's cache), but a power loss
+   *   or kernel crash may roll back the last transactions committed before it; the file is
+   *   never corrupted. Saves one fsync per commit (BENCHMARKS.md has the trade-off).
+   */
+  synchronous?: 'full' | 'normal';
 }
 
 /** The SQLite driver's storage: the contract plus a diagnostic for tests and operators. */
@@ -42,9 +52,10 @@ export interface SqliteStorage extends Storage {
 /**
  * The embedded default driver: one better-sqlite3 connection in WAL mode.
  *
- * Durability: `synchronous = FULL` is set on every open (better-sqlite3 would otherwise reopen
- * an existing WAL database at NORMAL). A transaction that committed survives a process crash
- * and a power loss; the price is one fsync of the WAL per commit.
+ * Durability: `synchronous = FULL` is set on every open unless `options.synchronous` says
+ * 'normal' (better-sqlite3 would otherwise reopen an existing WAL database at NORMAL). A
+ * transaction that committed survives a process crash and a power loss; the price is one
+ * fsync of the WAL per commit.
  *
  * Isolation: every operation (transaction, read, pragma, close) runs under one FIFO mutex, so
  * an async callback never shares the connection with another operation's statements. Each
@@ -60,7 +71,7 @@ export interface SqliteStorage extends Storage {
  * Opening throws when the file's schema is newer than this code's migrations.
  */
 export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage {
-  const db = openDatabase(options.filename ?? ':memory:');
+  const db = openDatabase(options.filename ?? ':memory:', options.synchronous ?? 'full');
   const statements = statementCache(db);
   const stores: Stores = {
     realms: realmStore(statements),
@@ -162,11 +173,11 @@ function runAfterCommit(callbacks: readonly (() => void)[]): void {
   }
 }
 
-function openDatabase(filename: string): Database.Database {
+function openDatabase(filename: string, synchronous: 'full' | 'normal'): Database.Database {
   const db = new Database(filename);
   try {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.pragma(synchronous === 'normal' ? 'synchronous = NORMAL' : 'synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db);

@@ -17,6 +17,7 @@ const USER: TableMap<User> = {
 };
 /** The column is `to_address` because `to` reads badly in SQL. */
 const MAIL: TableMap<OutgoingMail> = { table: 'outbox', booleans: [], renamed: { to_address: 'to' } };
+const ROLE: TableMap<Pick<User, 'id' | 'role' | 'isActive'>> = { table: 'user', booleans: ['isActive'] };
 const COUNT: TableMap<{ n: number }> = { table: 'user', booleans: [] };
 
 /** Drops keys a patch must never carry (a JavaScript caller could pass them): the row's identity. */
@@ -78,6 +79,9 @@ export function userStore(q: Statements): UserStore {
         realmId,
         JSON.stringify(ids),
       );
+    },
+    async roles(realmId) {
+      return q.all(ROLE, 'SELECT id, role, is_active FROM user WHERE realm_id = ? ORDER BY id', realmId);
     },
     async botsOwnedBy(realmId, ownerId) {
       return q.all(USER, 'SELECT * FROM user WHERE realm_id = ? AND bot_owner_id = ? AND is_bot = 1 ORDER BY id', realmId, ownerId);
