@@ -48,8 +48,9 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   const now = ctx.clock.now();
   const linkifiers = await realmLinkifiers(tx, realm.id);
   const rendered = await renderAs(tx, realm, sender, content, now);
-  // Groups matter to the flags only through the groups the message mentions.
-  const userGroups = rendered.mentionedGroupIds.size > 0 ? await tx.userGroups.list(realm.id) : [];
+  // Groups matter to the flags only through the groups the message mentions; their members
+  // include subgroups' (system subgroups by role), hence the realm's users then.
+  const userGroups = rendered.mentionedGroupIds.size > 0 ? withRecursiveMembers(await tx.userGroups.list(realm.id), await tx.users.list(realm.id)) : [];
   const uploads = await claimableUploads(tx, sender, rendered.attachmentPathIds);
 
   const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
@@ -57,7 +58,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   const copyHolders = [...new Set([...recipientIds, sender.id])];
   // Each recipient's own alert words (the sender's too: the reference flags them as well).
   const alert = { content, words: await tx.alertWords.forUsers(realm.id, copyHolders) };
-  const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert, userGroups: withRecursiveMembers(userGroups, users) });
+  const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert, userGroups });
   if (options.readBySender !== false) flagsByUser.set(sender.id, flagsByUser.get(sender.id)! | FLAG_BITS.read);
   for (const id of options.readBy ?? []) {
     const flags = flagsByUser.get(id);
