@@ -16,6 +16,7 @@ import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
 import { describeSavedSnippetStore } from './saved-snippets.case.js';
 import { describeRealmDomainStore } from './realm-domains.case.js';
+import { describeKeptIds } from './kept-ids.case.js';
 import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
 import { describeChannelFolderStore } from './channel-folders.case.js';
@@ -266,6 +267,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeNavigationViewStore(() => storage);
     describeSavedSnippetStore(() => storage);
     describeRealmDomainStore(() => storage);
+    describeKeptIds(() => storage);
     describeAttachmentStore(() => storage);
     describeUserTopicStore(() => storage);
     describeChannelFolderStore(() => storage);

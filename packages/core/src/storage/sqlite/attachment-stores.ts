@@ -1,6 +1,7 @@
 import type { Attachment, AttachmentStore } from '../attachment-types.js';
 import { insertSql, type TableMap, toRow } from './columns.js';
 import type { Statements } from './statements.js';
+import { nextId } from './kept-ids.js';
 
 const ATTACHMENT: TableMap<Attachment> = { table: 'attachment', booleans: [] };
 const LINK: TableMap<{ messageId: number; attachmentId: number }> = { table: 'message_attachment', booleans: [] };
@@ -14,7 +15,7 @@ export function attachmentStore(q: Statements): AttachmentStore {
   return {
     async insert(attachment) {
       const { id: _id, ...fields } = attachment as Attachment;
-      const row = toRow(fields);
+      const row = toRow({ id: nextId(q, 'attachment'), ...fields });
       const { lastInsertRowid } = q.run(insertSql('attachment', row), row);
       return { ...fields, id: Number(lastInsertRowid) };
     },

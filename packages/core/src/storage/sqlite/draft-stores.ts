@@ -1,6 +1,7 @@
 import type { Draft, DraftFields, DraftStore } from '../draft-types.js';
 import type { TableMap } from './columns.js';
 import type { Statements } from './statements.js';
+import { nextId } from './kept-ids.js';
 
 const DRAFT: TableMap<Draft> = { table: 'draft', booleans: [], json: ['to'], renamed: { to_ids: 'to' } };
 const COLUMNS = 'id, realm_id, user_id, type, to_ids, topic, content, last_edit_time';
@@ -28,7 +29,8 @@ export function draftStore(q: Statements): DraftStore {
       for (const fields of drafts) {
         // Through the user row, so a user of another realm gets nothing written.
         const { changes, lastInsertRowid } = q.run(
-          'INSERT INTO draft (realm_id, user_id, type, to_ids, topic, content, last_edit_time) SELECT realm_id, id, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?',
+          'INSERT INTO draft (id, realm_id, user_id, type, to_ids, topic, content, last_edit_time) SELECT ?, realm_id, id, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?',
+          nextId(q, 'draft'),
           ...values(fields),
           realmId,
           userId,

@@ -1,6 +1,7 @@
 import type { LinkifierChange, LinkifierStore, StoredLinkifier } from '../linkifier-types.js';
 import type { TableMap } from './columns.js';
 import type { Statements } from './statements.js';
+import { nextId } from './kept-ids.js';
 
 const LINKIFIER: TableMap<StoredLinkifier> = { table: 'realm_linkifier', booleans: [], json: ['alternativeUrlTemplates'] };
 const COLUMNS = 'id, realm_id, pattern, url_template, example_input, reverse_template, alternative_url_templates';
@@ -15,8 +16,9 @@ export function linkifierStore(q: Statements): LinkifierStore {
     },
     async insert(realmId, linkifier) {
       const { lastInsertRowid } = q.run(
-        `INSERT INTO realm_linkifier (realm_id, pattern, url_template, example_input, reverse_template, alternative_url_templates, sort_order)
-         VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(sort_order), -1) + 1 FROM realm_linkifier WHERE realm_id = ?))`,
+        `INSERT INTO realm_linkifier (id, realm_id, pattern, url_template, example_input, reverse_template, alternative_url_templates, sort_order)
+         VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(sort_order), -1) + 1 FROM realm_linkifier WHERE realm_id = ?))`,
+        nextId(q, 'realm_linkifier'),
         realmId,
         ...values(linkifier),
         realmId,

@@ -11,6 +11,7 @@ import type {
 import { insertSql, type TableMap, toRow, updateSql } from './columns.js';
 import { compileMessageQuery } from './message-query.js';
 import type { Statements } from './statements.js';
+import { nextId } from './kept-ids.js';
 
 const MESSAGE: TableMap<Message> = {
   table: 'message',
@@ -33,7 +34,7 @@ export function messageStore(q: Statements): MessageStore {
 
   return {
     async insert(message: NewMessage, recipients) {
-      const row = toRow({ ...message, editHistory: JSON.stringify(message.editHistory) });
+      const row = toRow({ id: nextId(q, 'message'), ...message, editHistory: JSON.stringify(message.editHistory) });
       const { lastInsertRowid } = q.run(insertSql('message', row), row);
       const id = Number(lastInsertRowid);
       if (message.dmKey !== null) {

@@ -15,6 +15,7 @@ import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
 import { USER_GROUP_SUBGROUPS_MIGRATION, USER_GROUPS_MIGRATION } from './user-group-schema.js';
 import { SAVED_SNIPPETS_MIGRATION } from './saved-snippet-schema.js';
 import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
+import { KEPT_IDS_MIGRATION } from './kept-ids.js';
 import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
 import { USER_TOPICS_MIGRATION } from './user-topic-schema.js';
 import { CHANNEL_FOLDERS_MIGRATION } from './channel-folder-schema.js';
@@ -107,4 +108,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 21: email invitations and reusable invitation links (see invitation-schema.ts) */ INVITATIONS_MIGRATION,
   /* 22: reminders, as scheduled-message rows of their own delivery type (see scheduled-message-schema.ts) */ REMINDERS_MIGRATION,
   /* 23: user groups' subgroups and permission settings (see user-group-schema.ts) */ USER_GROUP_SUBGROUPS_MIGRATION,
+  /* 24: IDs never handed out twice (see kept-ids.ts) */ KEPT_IDS_MIGRATION,
 ];

@@ -1,6 +1,7 @@
 import type { CustomProfileField, CustomProfileFieldStore, ProfileFieldValue } from '../profile-field-types.js';
 import { insertSql, type TableMap, toRow, updateSql } from './columns.js';
 import type { Statements } from './statements.js';
+import { nextId } from './kept-ids.js';
 
 const FIELD: TableMap<CustomProfileField> = {
   table: 'custom_profile_field',
@@ -17,7 +18,7 @@ export function customProfileFieldStore(q: Statements): CustomProfileFieldStore 
   return {
     async insert(field) {
       // `order` (an SQL keyword) takes its column default, then the new ID.
-      const row = toRow({ ...field, fieldData: field.fieldData ?? undefined });
+      const row = toRow({ id: nextId(q, 'custom_profile_field'), ...field, fieldData: field.fieldData ?? undefined });
       const id = Number(q.run(insertSql('custom_profile_field', row), row).lastInsertRowid);
       q.run('UPDATE custom_profile_field SET "order" = id WHERE id = ?', id);
       return { ...field, id, order: id };

@@ -1,6 +1,7 @@
 import type { SavedSnippet, SavedSnippetStore } from '../saved-snippet-types.js';
 import type { TableMap } from './columns.js';
 import type { Statements } from './statements.js';
+import { nextId } from './kept-ids.js';
 
 const SNIPPET: TableMap<SavedSnippet> = { table: 'saved_snippet', booleans: [] };
 const COLUMNS = 'id, title, content, date_created';
@@ -15,7 +16,8 @@ export function savedSnippetStore(q: Statements): SavedSnippetStore {
     async insert(realmId, userId, snippet) {
       // Selecting the user from its realm writes nothing for a user of another realm.
       const result = q.run(
-        'INSERT INTO saved_snippet (realm_id, user_id, title, content, date_created) SELECT ?, id, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?',
+        'INSERT INTO saved_snippet (id, realm_id, user_id, title, content, date_created) SELECT ?, ?, id, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?',
+        nextId(q, 'saved_snippet'),
         realmId,
         snippet.title,
         snippet.content,

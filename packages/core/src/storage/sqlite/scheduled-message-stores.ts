@@ -1,6 +1,7 @@
 import type { ScheduledDeliveryType, ScheduledMessage, ScheduledMessageFields, ScheduledMessageStore } from '../scheduled-message-types.js';
 import type { TableMap } from './columns.js';
 import type { Statements } from './statements.js';
+import { nextId } from './kept-ids.js';
 
 const SCHEDULED: TableMap<ScheduledMessage> = { table: 'scheduled_message', booleans: ['failed'], json: ['recipientIds'] };
 const COLUMNS = 'id, realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed, ' +
@@ -44,9 +45,10 @@ export function scheduledMessageStore(q: Statements): ScheduledMessageStore {
     async insert(realmId, userId, fields) {
       // Through the user row, so a user of another realm gets nothing written.
       const { changes, lastInsertRowid } = q.run(
-        `INSERT INTO scheduled_message (realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed,
+        `INSERT INTO scheduled_message (id, realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed,
          delivery_type, reminder_target_message_id, reminder_note)
-         SELECT realm_id, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?`,
+         SELECT ?, realm_id, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?`,
+        nextId(q, 'scheduled_message'),
         ...values(fields),
         kindOf(fields),
         fields.reminderTargetMessageId ?? null,
