@@ -58,14 +58,14 @@ describe('PATCH /realm', () => {
     expect(datas).toContainEqual({ type: 'realm', op: 'update_dict', property: 'default', data: { message_content_edit_limit_seconds: null } });
     expect(datas).toContainEqual({ type: 'realm', op: 'update_dict', property: 'default', data: { topics_policy: 'disable_empty_topic', mandatory_topics: true } });
     expect(datas).toContainEqual({ type: 'realm', op: 'update_dict', property: 'default', data: { name: 'New Org' } });
-    expect(datas).toContainEqual({ type: 'realm', op: 'update_dict', property: 'default', data: { description: '<p>Hello *world*</p>' } });
+    expect(datas).toContainEqual({ type: 'realm', op: 'update_dict', property: 'default', data: { description: '<p>Hello <em>world</em></p>' } });
     expect(published).toHaveLength(10);
     for (const p of published) expect([...p.userIds].sort((a, b) => a - b)).toEqual([w.owner.id, admin.id, mod.id, member.id].sort((a, b) => a - b));
     expect(published.flatMap((p) => p.userIds)).not.toContain(gone.id);
     const state = await realmState();
     expect(state).toMatchObject({
       realm_name: 'New Org',
-      realm_description: '<p>Hello *world*</p>',
+      realm_description: '<p>Hello <em>world</em></p>',
       realm_message_content_edit_limit_seconds: null,
       realm_move_messages_within_stream_limit_seconds: 3600,
       realm_allow_message_editing: false,

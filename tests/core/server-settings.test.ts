@@ -64,7 +64,8 @@ describe('GET /server_settings', () => {
     const settings = must(await getServerSettings(w.ctx, { realm, user: null }, {}));
     expect(settings).toMatchObject({
       realm_name: 'Renamed Org',
-      realm_description: '<p>Hello &lt;world&gt; &amp; &quot;friends&quot;<br>\nline two</p>\n<p>Second paragraph</p>',
+      // Markdown as in messages: the reference escapes & < > but not quotes.
+      realm_description: '<p>Hello &lt;world&gt; &amp; "friends"<br>\nline two</p>\n<p>Second paragraph</p>',
       realm_web_public_access_enabled: true,
       email_auth_enabled: false,
       authentication_methods: expect.objectContaining({ password: false, email: false }),

@@ -7,7 +7,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { activeUserIds, publishOnCommit } from '../events/publish.js';
-import { renderPlainParagraphs } from '../format/markdown-lite.js';
+import { renderRealmDescription } from '../format/realm-description.js';
 import type { Actor } from '../operation.js';
 import type { UpdateRealmInput } from '../schemas/realm.js';
 import { REALM_SETTING_DEFAULTS, realmSetting, type RealmSettingName } from '../settings/realm-settings.js';
@@ -91,7 +91,7 @@ async function parseChannel(tx: Tx, realm: Realm, name: string, id: number): Pro
 }
 
 /** The request's plain settings (everything but the group settings), validated, in a new plan. */
-export async function planPlainSettings(tx: Tx, actor: Actor, params: UpdateRealmInput): Promise<Result<RealmChangePlan, ApiError>> {
+export async function planPlainSettings(tx: Tx, actor: Actor, params: UpdateRealmInput, now: Date): Promise<Result<RealmChangePlan, ApiError>> {
   const { realm } = actor;
   const plan = new RealmChangePlan(realm.settings);
   const setting = <N extends RealmSettingName>(name: N, value: (typeof REALM_SETTING_DEFAULTS)[N] | SettingValue, data: Record<string, unknown> = { [name]: value }) => {
@@ -122,7 +122,7 @@ export async function planPlainSettings(tx: Tx, actor: Actor, params: UpdateReal
   if (params.description !== undefined && params.description !== realm.description) {
     plan.setColumn('description', params.description);
     // The rendered HTML, as register's realm_description: a client applying the event keeps what a fresh register gives.
-    plan.announce({ description: renderPlainParagraphs(params.description) }, { description: 'updated' });
+    plan.announce({ description: renderRealmDescription(realm, params.description, now) }, { description: 'updated' });
   }
   if (params.enable_spectator_access !== undefined && params.enable_spectator_access !== realm.webPublicAccessEnabled) {
     plan.setColumn('webPublicAccessEnabled', params.enable_spectator_access);

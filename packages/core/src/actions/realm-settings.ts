@@ -70,7 +70,7 @@ export const doUpdateRealm = userOperation(UpdateRealmParams, async (ctx, reques
   transactionAs(ctx, requester, async (tx, actor) => {
     const checked = checkRequest(actor, params);
     if (checked.isErr()) return err(checked.error);
-    const plan = await planPlainSettings(tx, actor, params);
+    const plan = await planPlainSettings(tx, actor, params, new Date(ctx.clock.now()));
     if (plan.isErr()) return err(plan.error);
     const groups = await planGroupSettings(tx, actor, params, plan.value);
     if (groups.isErr()) return err(groups.error);

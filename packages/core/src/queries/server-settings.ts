@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ok } from 'neverthrow';
 import { type } from 'superstruct';
-import { renderPlainParagraphs } from '../format/markdown-lite.js';
+import { renderRealmDescription } from '../format/realm-description.js';
 import { publicOperation } from '../operation.js';
 
 /**
@@ -43,7 +43,7 @@ export const getServerSettings = publicOperation(type({}), async (ctx, caller) =
     realm_uri: realm.url,
     realm_name: realm.name,
     realm_icon: realmIconUrl(realm.uuid),
-    realm_description: renderPlainParagraphs(realm.description),
+    realm_description: renderRealmDescription(realm, realm.description, new Date(ctx.clock.now())),
     realm_web_public_access_enabled: realm.webPublicAccessEnabled,
   });
 });

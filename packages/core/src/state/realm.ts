@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { renderPlainParagraphs } from '../format/markdown-lite.js';
+import { renderRealmDescription } from '../format/realm-description.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
 import { defineStateSection } from './sections.js';
@@ -65,7 +65,7 @@ defineStateSection({
       realm_mandatory_topics: realmSetting(realm, 'topics_policy') === 'disable_empty_topic',
       realm_allow_edit_history: realmSetting(realm, 'message_edit_history_visibility_policy') !== 'none',
       realm_name: realm.name,
-      realm_description: renderPlainParagraphs(realm.description),
+      realm_description: renderRealmDescription(realm, realm.description, new Date(ctx.clock.now())),
       realm_url: realm.url,
       realm_uri: realm.url,
       realm_date_created: realm.dateCreated,
