@@ -113,7 +113,7 @@ describe('PATCH /channel_folders/{id}', () => {
     const published = c.drain();
     expect(published.map((p) => p.event)).toEqual([
       { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { name: 'Web' } },
-      { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { description: 'Channels for **web**', rendered_description: '<p>Channels for **web**</p>' } },
+      { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { description: 'Channels for **web**', rendered_description: '<p>Channels for <strong>web</strong></p>' } },
       { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { is_archived: true } },
     ]);
     for (const p of published) expect(p.userIds.length).toBe(7);

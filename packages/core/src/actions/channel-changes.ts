@@ -80,7 +80,7 @@ export function announceVisibilityChange(ctx: Ctx, tx: Tx, realm: Realm, after: 
 /** do_change_stream_description: newlines become spaces; the event carries the rendered HTML. */
 export async function changeDescription(ctx: Ctx, tx: Tx, realm: Realm, stream: Stream, description: string): Promise<Stream> {
   const value = normalizeDescription(description);
-  const after: Stream = { ...stream, description: value, renderedDescription: renderChannelDescription(value) };
+  const after: Stream = { ...stream, description: value, renderedDescription: renderChannelDescription(realm, value, new Date(ctx.clock.now())) };
   await tx.streams.update(realm.id, stream.id, { description: after.description, renderedDescription: after.renderedDescription });
   const audience = metadataAudience(await activeUsers(tx, realm.id), after, new Set(await tx.subscriptions.activeSubscriberIds(realm.id, stream.id)));
   announceStreamUpdate(ctx, tx, realm, stream, audience, 'description', value, { rendered_description: after.renderedDescription });

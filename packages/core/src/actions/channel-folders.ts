@@ -42,7 +42,7 @@ export const doCreateChannelFolder = userOperation(CreateChannelFolderParams, as
       realmId: realm.id,
       name: name.value,
       description: params.description,
-      renderedDescription: renderChannelDescription(params.description),
+      renderedDescription: renderChannelDescription(realm, params.description, new Date(ctx.clock.now())),
       creatorId: user.id,
       dateCreated: unixSeconds(ctx.clock),
       isArchived: false,
@@ -71,7 +71,7 @@ export const doUpdateChannelFolder = userOperation(UpdateChannelFolderParams, as
       await update({ name: name.value });
     }
     if (params.description !== undefined && params.description !== folder.description) {
-      const rendered = renderChannelDescription(params.description);
+      const rendered = renderChannelDescription(realm, params.description, new Date(ctx.clock.now()));
       await tx.channelFolders.update(realm.id, folder.id, { description: params.description, renderedDescription: rendered });
       await update({ description: params.description, rendered_description: rendered });
     }

@@ -57,7 +57,7 @@ export async function insertChannel(ctx: Ctx, tx: Tx, realm: Realm, creator: Use
     realmId: realm.id,
     name: spec.name,
     description,
-    renderedDescription: renderChannelDescription(description),
+    renderedDescription: renderChannelDescription(realm, description, new Date(ctx.clock.now())),
     dateCreated: unixSeconds(ctx.clock),
     creatorId: creator?.id ?? null,
     inviteOnly: spec.inviteOnly,

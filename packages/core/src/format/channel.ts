@@ -5,11 +5,18 @@
 import { CHANNEL_GROUP_SETTINGS, channelGroup, streamPostPolicy } from '../access/channel-rules.js';
 import { groupSettingForApi } from '../access/system-groups.js';
 import { userSetting } from '../settings/user-settings.js';
-import type { Stream, Subscription, User } from '../storage/types.js';
-import { renderPlainParagraphs } from './markdown-lite.js';
+import type { Realm, Stream, Subscription, User } from '../storage/types.js';
+import { renderMessage } from '../markdown/index.js';
+import { renderContextFor } from '../messages/render-context.js';
 
 /** A channel description as HTML. The one place descriptions are rendered. */
-export const renderChannelDescription = (description: string) => renderPlainParagraphs(description);
+/**
+ * A channel's (or channel folder's) description as HTML: Markdown in the message dialect, as the
+ * reference's render_stream_description. Nothing realm-specific is resolved (no mentions or
+ * channel links): descriptions are shown to everyone who may see the channel.
+ */
+export const renderChannelDescription = (realm: Realm, description: string, now: Date) =>
+  renderMessage(description, renderContextFor(realm, [], [], now)).html;
 
 /** The channel object; `subscriberCount` counts active subscribers who are active users. */
 export function formatStream(stream: Stream, subscriberCount: number): Record<string, unknown> {
