@@ -34,7 +34,7 @@ export { validateInput, varName } from './schemas/validate.js';
 export * from './markdown/index.js';
 export * from './emoji/index.js';
 export { doSendMessage } from './actions/send-message.js';
-export { getMessages, getMessage, getMatchesNarrow } from './queries/messages.js';
+export { getMessages, getMessage, getMessageHistory, getMatchesNarrow } from './queries/messages.js';
 export { doAddReaction, doRemoveReaction } from './actions/reactions.js';
 export { doAddRealmEmoji, doDeactivateRealmEmoji, CAN_ADD_CUSTOM_EMOJI_GROUP } from './actions/realm-emoji.js';
 export { getRealmEmoji, getRealmEmojiImage, type EmojiImage } from './queries/realm-emoji.js';

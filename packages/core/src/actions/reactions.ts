@@ -35,10 +35,12 @@ export const doAddReaction = userOperation(AddReactionParams, async (ctx, reques
     if (message.isErr()) return err(message.error);
     const lookup = await emojiLookup(tx, actor.realm);
     let { emoji_code: code, reaction_type: type } = params;
+    // Only what the client left out comes from the name; a code it sent is kept and checked.
     if (code === undefined || type === undefined) {
       const resolved = resolveEmojiByName(params.emoji_name, lookup);
       if (resolved.isErr()) return err(resolved.error);
-      ({ emoji_code: code, reaction_type: type } = resolved.value);
+      code ??= resolved.value.emoji_code;
+      type ??= resolved.value.reaction_type;
     }
     const same = (await tx.reactions.forMessages([message.value.id])).filter((r) => r.emojiCode === code && r.reactionType === type);
     if (same.some((r) => r.userId === actor.user.id)) return err(reactionExists());

@@ -1,6 +1,7 @@
 import { avatarUrl } from '../format/avatar.js';
 import { apiEmail } from '../format/user.js';
 import type { Message, Reaction, Realm, User } from '../storage/types.js';
+import { editHistoryPolicy, visibleEditHistory } from './edit-history.js';
 import { flagNames } from './flags.js';
 import { topicForClient } from './normalize.js';
 
@@ -57,7 +58,8 @@ export function formatMessage(
   if (flags !== undefined) record.flags = flagNames(flags);
   if (message.lastEditTime !== null) record.last_edit_timestamp = message.lastEditTime;
   if (message.lastMovedTime !== null) record.last_moved_timestamp = message.lastMovedTime;
-  if (message.editHistory.length > 0) record.edit_history = message.editHistory;
+  const history = visibleEditHistory(message.editHistory, editHistoryPolicy(view.realm), view.emptyTopicName);
+  if (history) record.edit_history = history;
   return record;
 }
 

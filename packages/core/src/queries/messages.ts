@@ -3,6 +3,7 @@ import { realmLinkifiers, topicLinksWith } from '../linkifiers/for-render.js';
 import { type ApiError, badRequest, missingArgument } from '../errors.js';
 import { resolveAnchor } from '../messages/anchor.js';
 import { accessMessage } from '../messages/access.js';
+import { editHistoryPolicy, editSnapshots } from '../messages/edit-history.js';
 import { formatMessage } from '../messages/format.js';
 import { highlightHtml, highlightTopic, searchWords } from '../messages/highlight.js';
 import { topicForClient } from '../messages/normalize.js';
@@ -10,7 +11,7 @@ import { canonicalNarrow, type NarrowTerm } from '../messages/narrow.js';
 import { narrowContextFor, type Readable, readableBy } from '../messages/readable.js';
 import { resolveNarrow } from '../messages/resolve-narrow.js';
 import { type Actor, userOperation } from '../operation.js';
-import { GetMessageParams, GetMessagesParams, MatchesNarrowParams } from '../schemas/messages.js';
+import { GetMessageHistoryParams, GetMessageParams, GetMessagesParams, MatchesNarrowParams } from '../schemas/messages.js';
 import { FLAG_BITS, type Message, type MessageCondition, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
 
 /** Moved to messages/readable.ts, shared with the flag endpoints; re-exported for callers of this module. */
@@ -130,6 +131,20 @@ export const getMessage = userOperation(GetMessageParams, async (ctx, actor: Act
     return ok({ raw_content: message.content, message: record! });
   }),
 );
+
+/**
+ * GET /messages/{message_id}/history: snapshots of a message the user may read, oldest first,
+ * as the realm's message_edit_history_visibility_policy allows (refused under `none`).
+ */
+export const getMessageHistory = userOperation(GetMessageHistoryParams, async (ctx, actor: Actor, params) => {
+  const policy = editHistoryPolicy(actor.realm);
+  if (policy === 'none') return err(badRequest('Message edit history is disabled in this organization'));
+  return ctx.storage.read(async (tx) => {
+    const access = await accessMessage(tx, actor.user, params.message_id);
+    if (access.isErr()) return err(access.error);
+    return ok({ message_history: editSnapshots(access.value, policy, params.allow_empty_topic_name) });
+  });
+});
 
 /** POST /messages/matches_narrow: which of the messages match the narrow, with search highlights. */
 export const getMatchesNarrow = userOperation(MatchesNarrowParams, async (ctx, actor: Actor, params) => {

@@ -35,6 +35,11 @@ export const GetMessageParams = type({
   allow_empty_topic_name: defaulted(JsonBool, false),
 });
 
+export const GetMessageHistoryParams = type({
+  message_id: PathInt,
+  allow_empty_topic_name: defaulted(JsonBool, false),
+});
+
 export const MatchesNarrowParams = type({
   msg_ids: List(Int),
   narrow: NarrowParam,
