@@ -217,13 +217,14 @@ describe('POST /invites: channels and groups', () => {
     expect(await m.stored()).toEqual([]);
   });
 
-  it('needs stream_ids empty when the inviter may not subscribe others', async () => {
+  it('needs stream_ids to be default channels when the inviter may not subscribe others (FL 342)', async () => {
     const m = await inviteWorld();
     await m.setRealmSettings({ can_add_subscribers_group: 'role:administrators' });
     expectBadRequest(
-      await m.invite(m.member, { stream_ids: JSON.stringify([m.announce.id]) }),
+      await m.invite(m.member, { stream_ids: JSON.stringify([m.announce.id, m.general.id]) }),
       'You do not have permission to subscribe other users to channels.',
     );
+    must(await m.invite(m.member, { invitee_emails: 'a@example.com', stream_ids: JSON.stringify([m.announce.id]) }));
     // Empty channels, and the realm's defaults through include_realm_default_subscriptions, are fine.
     must(await m.invite(m.member, { include_realm_default_subscriptions: 'true' }));
     must(await m.invite(m.admin, { invitee_emails: 'b@example.com', stream_ids: JSON.stringify([m.general.id]) }));

@@ -52,7 +52,9 @@ describe('scheduled messages: create, list, edit, delete', () => {
     expectError(await m.schedule(m.other, { type: 'stream', to: String(m.secret.id), topic: 't' }), 'STREAM_DOES_NOT_EXIST', `Channel with ID '${m.secret.id}' does not exist`, 400, { stream_id: m.secret.id });
     expectBadRequest(await m.schedule(m.member, { type: 'private', to: '[9999]' }), 'Invalid user ID 9999');
     expectBadRequest(await m.schedule(m.member, { type: 'stream', to: String(m.general.id) }), 'Missing topic');
-    expectError(await m.schedule(m.member, { type: 'private', to: '[1', scheduled_delivery_timestamp: 'x' }), 'BAD_REQUEST', 'scheduled_delivery_timestamp is not valid JSON', 400, {});
+    // `to` is `Json[int | list[int]]`, declared before the timestamp, so its error comes first.
+    expectError(await m.schedule(m.member, { type: 'private', to: '[1', scheduled_delivery_timestamp: 'x' }), 'BAD_REQUEST', 'to is not valid JSON', 400, {});
+    expectError(await m.schedule(m.member, { type: 'private', to: '[1]', scheduled_delivery_timestamp: 'x' }), 'BAD_REQUEST', 'scheduled_delivery_timestamp is not valid JSON', 400, {});
     expect(m.published).toEqual([]);
   });
 
@@ -64,7 +66,7 @@ describe('scheduled messages: create, list, edit, delete', () => {
     expectError(await m.edit(m.other, id, { content: 'x' }), 'BAD_REQUEST', 'Scheduled message does not exist', 404);
     expectBadRequest(await m.edit(m.member, id, { type: 'stream' }), 'Recipient required when updating type of scheduled message.');
     for (const topic of [undefined, '', '(no topic)', 'general chat']) {
-      expectBadRequest(await m.edit(m.member, id, { type: 'channel', to: String(m.general.id), ...(topic === undefined ? {} : { topic }) }), 'Topic required when updating type of scheduled message to channel.');
+      expectBadRequest(await m.edit(m.member, id, { type: 'channel', to: String(m.general.id), ...(topic === undefined ? {} : { topic }) }), 'Topic required when updating scheduled message type to channel.');
     }
     expectBadRequest(await m.edit(m.member, id, { scheduled_delivery_timestamp: String(LATER - 7200) }), 'Scheduled delivery time must be in the future.');
     expectBadRequest(await m.edit(m.member, id, { to: '[9999]' }), 'Invalid user ID 9999');

@@ -8,7 +8,7 @@ import { type ApiError, badRequest, botsNotAllowed, insufficientPermission, must
 import type { Actor } from '../operation.js';
 import type { RealmGroupSettingName } from '../settings/realm-settings.js';
 import type { Invitation, Role, Stream, StoredUserGroup, Tx, User } from '../storage/types.js';
-import { canSubscribeOthers } from './channel-rules.js';
+import { canAddSubscribers } from './channel-rules.js';
 import { accessStreamById } from './channels.js';
 import { hasRealmPermission } from './realm-rules.js';
 import { isAdmin, isGuest, isOwner } from './roles.js';
@@ -45,8 +45,8 @@ export function checkManageInvitation(user: User, invitation: Invitation): Resul
 
 /**
  * The channels an invitation subscribes to: each one the inviter can reach (else "Invalid
- * channel ID"), and none at all unless the inviter may subscribe others. Reachable channels
- * are public or ones the inviter is in, so default channels (never private) always pass.
+ * channel ID"), and each a default channel or one the inviter may add subscribers to
+ * (the reference's get_streams_to_which_user_cannot_add_subscribers with allow_default_streams).
  */
 export async function checkInviteChannels(tx: Tx, actor: Actor, ids: readonly number[]): Promise<Result<Stream[], ApiError>> {
   const streams: Stream[] = [];
@@ -55,8 +55,9 @@ export async function checkInviteChannels(tx: Tx, actor: Actor, ids: readonly nu
     if (access.isErr()) return err(badRequest(`Invalid channel ID ${id}. No invites were sent.`));
     if (!streams.some((s) => s.id === id)) streams.push(access.value.stream);
   }
-  const maySubscribe = canSubscribeOthers(actor.user, actor.realm);
-  if (streams.length > 0 && !maySubscribe) {
+  if (streams.length === 0) return ok(streams);
+  const defaults = new Set(await tx.defaultStreams.list(actor.realm.id));
+  if (streams.some((s) => !defaults.has(s.id) && !canAddSubscribers(actor.user, actor.realm, s))) {
     return err(badRequest('You do not have permission to subscribe other users to channels.'));
   }
   return ok(streams);

@@ -18,7 +18,7 @@ export const doCreateScheduledMessage = userOperation(CreateScheduledMessagePara
     const type = storedType(params.type);
     const checked = await checkScheduled(ctx, tx, realm, user, {
       type,
-      to: params.to,
+      to: JSON.stringify(params.to),
       topic: params.topic,
       content: params.content,
       deliveryTimestamp: params.scheduled_delivery_timestamp,
@@ -38,6 +38,8 @@ export const doCreateScheduledMessage = userOperation(CreateScheduledMessagePara
  */
 export const doEditScheduledMessage = userOperation(EditScheduledMessageParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, { realm, user }) => {
+    const changes = [params.type, params.to, params.content, params.topic, params.scheduled_delivery_timestamp];
+    if (changes.every((value) => value === undefined)) return err(badRequest('Nothing to change'));
     const current = await tx.scheduledMessages.get(realm.id, user.id, params.scheduled_message_id);
     if (!current) return err(doesNotExist());
     const when = params.scheduled_delivery_timestamp;
@@ -48,11 +50,11 @@ export const doEditScheduledMessage = userOperation(EditScheduledMessageParams, 
       if (type === 'stream') {
         const topic = params.topic?.trim();
         if (topic === undefined || topic === '' || topic === '(no topic)' || topic === EMPTY_TOPIC_DISPLAY_NAME) {
-          return err(badRequest('Topic required when updating type of scheduled message to channel.'));
+          return err(badRequest('Topic required when updating scheduled message type to channel.'));
         }
       }
     }
-    const to = params.to ?? (current.type === 'stream' ? String(current.streamId) : JSON.stringify(current.recipientIds));
+    const to = params.to !== undefined ? JSON.stringify(params.to) : (current.type === 'stream' ? String(current.streamId) : JSON.stringify(current.recipientIds));
     const checked = await checkScheduled(ctx, tx, realm, user, {
       type,
       to,

@@ -1,12 +1,25 @@
 /** Input of the custom profile field endpoints (API.md 4.7, 4.12; SHAPES.md 6.15). */
-import { define, optional, type } from 'superstruct';
+import { coerce, define, optional, string, type } from 'superstruct';
 import { ProfileDataEntry } from './users.js';
 import { Int, json, JsonBool, JsonInt, List, PathInt, Str } from './wire.js';
 
 /** A JSON object (the reference's check_dict): sent as an object or as JSON text. */
-const Dict = json(
-  define<Record<string, unknown>>('dict', (v) => (typeof v === 'object' && v !== null && !Array.isArray(v)) || '{var} is not a dict'),
-);
+const Dict = define<Record<string, unknown>>('dict', (v) => (typeof v === 'object' && v !== null && !Array.isArray(v)) || '{var} is not a dict');
+
+/**
+ * `field_data`: a JSON object, or the JSON string the reference serialises it as (README:
+ * "accept both on input"), so a client echoing a field back sends it double-encoded; `""` is
+ * the reference's "no data".
+ */
+const FieldData = json(coerce(Dict, string(), (text) => (text === '' ? {} : reparse(text))));
+
+function reparse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
 
 export const GetProfileFieldsParams = type({});
 
@@ -14,7 +27,7 @@ export const CreateProfileFieldParams = type({
   name: optional(Str),
   hint: optional(Str),
   field_type: JsonInt,
-  field_data: optional(Dict),
+  field_data: optional(FieldData),
   display_in_profile_summary: optional(JsonBool),
   required: optional(JsonBool),
   editable_by_user: optional(JsonBool),
@@ -25,7 +38,7 @@ export const UpdateProfileFieldParams = type({
   field_id: PathInt,
   name: optional(Str),
   hint: optional(Str),
-  field_data: optional(Dict),
+  field_data: optional(FieldData),
   display_in_profile_summary: optional(JsonBool),
   required: optional(JsonBool),
   editable_by_user: optional(JsonBool),

@@ -1,12 +1,15 @@
 /** Input of the scheduled-message endpoints (API.md 4.3, FACTS.md 6.3). */
-import { optional, type } from 'superstruct';
-import { JsonInt, OneOf, PathInt, Str } from './wire.js';
+import { array, optional, type, union } from 'superstruct';
+import { Int, JsonInt, json, OneOf, PathInt, Str } from './wire.js';
 
 const ScheduledType = OneOf(['direct', 'private', 'stream', 'channel'] as const);
 
+/** The reference's `Json[int | list[int]]`: a channel ID or user IDs, never emails. */
+const ScheduledTo = json(union([Int, array(Int)]));
+
 export const CreateScheduledMessageParams = type({
   type: ScheduledType,
-  to: Str,
+  to: ScheduledTo,
   content: Str,
   topic: optional(Str),
   scheduled_delivery_timestamp: JsonInt,
@@ -15,7 +18,7 @@ export const CreateScheduledMessageParams = type({
 export const EditScheduledMessageParams = type({
   scheduled_message_id: PathInt,
   type: optional(ScheduledType),
-  to: optional(Str),
+  to: optional(ScheduledTo),
   content: optional(Str),
   topic: optional(Str),
   scheduled_delivery_timestamp: optional(JsonInt),
