@@ -17,6 +17,7 @@ import { describeNavigationViewStore } from './navigation-views.case.js';
 import { describeSavedSnippetStore } from './saved-snippets.case.js';
 import { describeRealmDomainStore } from './realm-domains.case.js';
 import { describeKeptIds } from './kept-ids.case.js';
+import { describeDmPeers } from './dm-peers.case.js';
 import { describeScheduledMessageStore } from './scheduled-messages.case.js';
 import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
@@ -269,6 +270,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeSavedSnippetStore(() => storage);
     describeRealmDomainStore(() => storage);
     describeKeptIds(() => storage);
+    describeDmPeers(() => storage);
     describeScheduledMessageStore(() => storage);
     describeAttachmentStore(() => storage);
     describeUserTopicStore(() => storage);

@@ -67,13 +67,12 @@ export async function applyProfileData(ctx: Ctx, tx: Tx, realm: Realm, target: U
     current.set(field.id, value);
     if (value === null) {
       await tx.customProfileFields.removeValue(realm.id, target.id, field.id);
-      await announcePersonUpdate(ctx, tx, realm, { user_id: target.id, custom_profile_field: { id: field.id, value: null } });
+      await announcePersonUpdate(ctx, tx, realm, target, { custom_profile_field: { id: field.id, value: null } });
       continue;
     }
     const renderedValue = renderContext && MARKDOWN_TYPES.has(field.type) ? renderMessage(value, renderContext).html : null;
     await tx.customProfileFields.setValue(realm.id, { userId: target.id, fieldId: field.id, value, renderedValue });
-    await announcePersonUpdate(ctx, tx, realm, {
-      user_id: target.id,
+    await announcePersonUpdate(ctx, tx, realm, target, {
       custom_profile_field: { id: field.id, ...formatProfileValue({ value, renderedValue }) },
     });
   }

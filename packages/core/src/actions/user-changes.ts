@@ -22,7 +22,7 @@ export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: Us
   if (!Object.keys(patch).some((key) => changed(key as keyof User))) return before;
   await tx.users.update(realm.id, before.id, patch);
 
-  const update = (fields: Record<string, unknown>) => announcePersonUpdate(ctx, tx, realm, { user_id: after.id, ...fields });
+  const update = (fields: Record<string, unknown>) => announcePersonUpdate(ctx, tx, realm, after, fields);
   if (changed('fullName')) await update({ full_name: after.fullName });
   if (changed('role')) {
     await update({ role: after.role });

@@ -11,9 +11,10 @@ export interface PublishedEvent {
   event: { type: string } & Record<string, unknown>;
   /**
    * The event as one queue should receive it, where that depends on how the queue was
-   * registered (for example avatar URLs under client_gravatar). `event` when absent.
+   * registered (for example avatar URLs under client_gravatar). `event` when absent; null when
+   * that queue does not take the event at all (for example a capability opts out of it).
    */
-  shape?: (options: QueueOptions, queueId: string) => { type: string } & Record<string, unknown>;
+  shape?: (options: QueueOptions, queueId: string) => ({ type: string } & Record<string, unknown>) | null;
 }
 
 export type EventListener = (published: PublishedEvent) => void;

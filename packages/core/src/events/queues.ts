@@ -87,7 +87,8 @@ export class QueueRegistry {
     for (const userId of new Set(published.userIds)) {
       for (const queue of this.byUser.get(userId) ?? []) {
         if (queue.realmId !== published.realmId) continue;
-        const event = eventForQueue(queue, published.shape ? published.shape(queue.options, queue.id) : published.event);
+        const shaped = published.shape ? published.shape(queue.options, queue.id) : published.event;
+        const event = shaped && eventForQueue(queue, shaped);
         if (event) queue.push(event);
       }
     }

@@ -3,22 +3,40 @@
  * users area is announced through these, after commit, to the users who may see it.
  */
 import { isAdmin } from '../access/roles.js';
+import { splitByAccess } from '../access/user-access.js';
 import { canSeeDeliveryEmail } from '../access/users.js';
 import type { Ctx } from '../context.js';
 import { avatarUrl } from '../format/avatar.js';
 import { profileDataByUser } from '../format/profile-field.js';
-import { formatUser } from '../format/user.js';
+import { formatInaccessibleUser, formatUser } from '../format/user.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 import { publishOnCommit } from './publish.js';
 
 const activeUsers = async (tx: Tx, realmId: number) => (await tx.users.list(realmId)).filter((u) => u.isActive);
 
 /**
+ * The active users who may access `target` under can_access_all_users_group: the audience of
+ * every realm_user event about the target (all active users while the setting is role:everyone).
+ */
+export async function accessingUsers(tx: Tx, realm: Realm, target: User): Promise<User[]> {
+  return (await splitByAccess(tx, realm, target, await activeUsers(tx, realm.id))).can;
+}
+
+/**
  * `realm_user` op `add` with the full user record. Viewers who may see the real email get it;
- * the others get null. Avatar URLs follow each queue's client_gravatar.
+ * the others get null. Avatar URLs follow each queue's client_gravatar. Guests who may not
+ * access the new user get an "Unknown user" placeholder instead, except on queues registered
+ * with user_list_incomplete, which get nothing.
  */
 export async function announceUserAdded(ctx: Ctx, tx: Tx, realm: Realm, user: User): Promise<void> {
-  const audience = await activeUsers(tx, realm.id);
+  const { can: audience, cannot } = await splitByAccess(tx, realm, user, await activeUsers(tx, realm.id));
+  const placeholder = { type: 'realm_user', op: 'add', person: formatInaccessibleUser(realm, user.id) };
+  publishOnCommit(ctx, tx, {
+    realmId: realm.id,
+    userIds: cannot.map((v) => v.id),
+    event: placeholder,
+    shape: (options) => (options.capabilities.has('user_list_incomplete') ? null : placeholder),
+  });
   // Read rather than assumed empty, so that the record always equals what register gives.
   const profileData = await profileDataByUser(tx, realm.id, [user.id]);
   for (const seesEmail of [true, false]) {
@@ -37,13 +55,13 @@ export async function announceUserAdded(ctx: Ctx, tx: Tx, realm: Realm, user: Us
   if (user.isBot) await announceBot(ctx, tx, realm, user, 'add');
 }
 
-/** `realm_user` op `update` with one person form, to every active user of the realm. */
-export async function announcePersonUpdate(ctx: Ctx, tx: Tx, realm: Realm, person: { user_id: number } & Record<string, unknown>): Promise<void> {
-  const audience = await activeUsers(tx, realm.id);
+/** `realm_user` op `update` with one person form about `target`, to the users who may access it. */
+export async function announcePersonUpdate(ctx: Ctx, tx: Tx, realm: Realm, target: User, fields: Record<string, unknown>): Promise<void> {
+  const audience = await accessingUsers(tx, realm, target);
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
     userIds: audience.map((u) => u.id),
-    event: { type: 'realm_user', op: 'update', person },
+    event: { type: 'realm_user', op: 'update', person: { user_id: target.id, ...fields } },
   });
 }
 
@@ -53,7 +71,7 @@ export async function announcePersonUpdate(ctx: Ctx, tx: Tx, realm: Realm, perso
  * nulls), and a client that computes gravatars can use a real URL just as well.
  */
 export async function announceAvatarUpdate(ctx: Ctx, tx: Tx, realm: Realm, user: User): Promise<void> {
-  const audience = await activeUsers(tx, realm.id);
+  const audience = await accessingUsers(tx, realm, user);
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
     userIds: audience.map((u) => u.id),
@@ -77,7 +95,7 @@ export async function announceAvatarUpdate(ctx: Ctx, tx: Tx, realm: Realm, user:
  * the avatar URL depends on the change.
  */
 export async function announceDeliveryEmail(ctx: Ctx, tx: Tx, realm: Realm, before: User, after: User): Promise<void> {
-  const audience = await activeUsers(tx, realm.id);
+  const audience = await accessingUsers(tx, realm, after);
   const sees = audience.filter((viewer) => canSeeDeliveryEmail(viewer, after));
   const lost = audience.filter((viewer) => canSeeDeliveryEmail(viewer, before) && !canSeeDeliveryEmail(viewer, after));
   publishOnCommit(ctx, tx, {

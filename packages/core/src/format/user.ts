@@ -53,3 +53,32 @@ function hidePersonalDetails(record: Record<string, unknown>): void {
   delete record.timezone;
   record.date_joined = String(record.date_joined).slice(0, 10);
 }
+
+/** What the reference names a user the viewer may not access. */
+export const INACCESSIBLE_USER_NAME = 'Unknown user';
+
+/**
+ * The "Unknown user" placeholder the reference sends in place of a user the viewer may not
+ * access (can_access_all_users_group): only the user ID is real. An active member who joined
+ * at the UNIX epoch, with the dummy email and the server's unknown-user avatar.
+ */
+export function formatInaccessibleUser(realm: Realm, userId: number): Record<string, unknown> {
+  return {
+    user_id: userId,
+    email: `user${userId}@${new URL(realm.url).hostname}`,
+    delivery_email: null,
+    full_name: INACCESSIBLE_USER_NAME,
+    avatar_url: `${realm.url}/static/images/unknown-user-avatar.png`,
+    avatar_version: 1,
+    date_joined: '1970-01-01T00:00:00+00:00',
+    timezone: '',
+    role: 400,
+    is_active: true,
+    is_owner: false,
+    is_admin: false,
+    is_guest: false,
+    is_bot: false,
+    is_imported_stub: false,
+    profile_data: {},
+  };
+}

@@ -7,14 +7,19 @@ import {
 } from '../access/channel-rules.js';
 import { withUserGroupIds } from '../access/group-membership.js';
 import { hasRealmPermission } from '../access/realm-rules.js';
+import { accessibleUserIds, isAccessible } from '../access/user-access.js';
 import { avatarUrl } from '../format/avatar.js';
 import { profileDataByUser } from '../format/profile-field.js';
-import { apiEmail, formatUser } from '../format/user.js';
+import { apiEmail, formatInaccessibleUser, formatUser } from '../format/user.js';
+import type { User } from '../storage/types.js';
 import { defineStateSection } from './sections.js';
 
 /**
  * The `realm_user` section (SHAPES.md 2.6): active and deactivated users, the cross-realm
- * system bots (cross_realm_bots, with is_system_bot), and the requester's own keys.
+ * system bots (cross_realm_bots, with is_system_bot), and the requester's own keys. A guest
+ * restricted by can_access_all_users_group gets the users they may not access as "Unknown user"
+ * placeholders (all active, so in realm_users, as in the reference), or not at all with the
+ * user_list_incomplete capability.
  */
 defineStateSection({
   key: 'realm_user',
@@ -27,9 +32,14 @@ defineStateSection({
       includeCustomProfileFields: true,
       profileData: await profileDataByUser(tx, realm.id),
     };
+    const accessible = await accessibleUserIds(tx, realm, viewer);
+    const placeholders = options.capabilities.has('user_list_incomplete')
+      ? []
+      : users.filter((u) => !isAccessible(accessible, u)).map((u) => formatInaccessibleUser(realm, u.id));
+    const listed = (active: boolean) => (u: User) => u.isActive === active && isAccessible(accessible, u);
     const state: Record<string, unknown> = {
-      realm_users: users.filter((u) => u.isActive).map((u) => formatUser(realm, u, view)),
-      realm_non_active_users: users.filter((u) => !u.isActive).map((u) => formatUser(realm, u, view)),
+      realm_users: [...users.filter(listed(true)).map((u) => formatUser(realm, u, view)), ...placeholders],
+      realm_non_active_users: users.filter(listed(false)).map((u) => formatUser(realm, u, view)),
       // The reference hides that they are self-owned: bot_owner_id is null.
       cross_realm_bots: everyone
         .filter((u) => u.isSystemBot)

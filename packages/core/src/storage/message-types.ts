@@ -166,6 +166,12 @@ export interface MessageStore {
   topics(realmId: number, streamId: number): Promise<Array<{ name: string; maxId: number }>>;
   /** A stable number for a direct conversation (allocated by its first message's insert); 0 if none. */
   dmConversationId(realmId: number, dmKey: string): Promise<number>;
+  /**
+   * IDs of the users who share a direct conversation (one-on-one or group) with the user, the
+   * user not included, ascending. A conversation counts once its first message was stored, even
+   * after its messages are deleted: the reference's direct-message-group subscriptions stay too.
+   */
+  dmPeerIds(realmId: number, userId: number): Promise<number[]>;
   /** The oldest message of a channel, or null. */
   firstMessageId(realmId: number, streamId: number): Promise<number | null>;
   /** IDs of the channel's messages sent before `before` (UNIX seconds), oldest first, at most `limit` (retention). */

@@ -23,6 +23,7 @@ const COPY: TableMap<{ userId: number; flags: number; messageId: number }> = { t
 const REACTION: TableMap<Reaction> = { table: 'reaction', booleans: [] };
 const UNREAD: TableMap<Awaited<ReturnType<MessageStore['unread']>>[number]> = { table: 'message', booleans: [] };
 const TOPIC: TableMap<{ name: string; maxId: number }> = { table: 'message', booleans: [] };
+const KEY: TableMap<{ dmKey: string }> = { table: 'dm_conversation', booleans: [] };
 const VALUE: TableMap<{ value: number | null }> = { table: 'message', booleans: [] };
 
 const json = (values: readonly unknown[]) => JSON.stringify(values);
@@ -165,6 +166,17 @@ export function messageStore(q: Statements): MessageStore {
     },
     async dmConversationId(realmId, dmKey) {
       return q.get(ID, 'SELECT id FROM dm_conversation WHERE realm_id = ? AND dm_key = ?', realmId, dmKey)?.id ?? 0;
+    },
+    async dmPeerIds(realmId, userId) {
+      const rows = q.all(
+        KEY,
+        "SELECT dm_key FROM dm_conversation WHERE realm_id = ? AND (',' || dm_key || ',') LIKE ?",
+        realmId,
+        `%,${userId},%`,
+      );
+      const peers = new Set(rows.flatMap((row) => row.dmKey.split(',').map(Number)));
+      peers.delete(userId);
+      return [...peers].sort((a, b) => a - b);
     },
     async firstMessageId(realmId, streamId) {
       const row = q.get(VALUE, 'SELECT min(id) AS value FROM message WHERE stream_id = ? AND realm_id = ?', streamId, realmId);
