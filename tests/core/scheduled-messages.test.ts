@@ -64,6 +64,8 @@ describe('scheduled messages: create, list, edit, delete', () => {
     m.drain();
     expectError(await m.edit(m.member, 9999, { content: 'x' }), 'BAD_REQUEST', 'Scheduled message does not exist', 404);
     expectError(await m.edit(m.other, id, { content: 'x' }), 'BAD_REQUEST', 'Scheduled message does not exist', 404);
+    // A past delivery time is refused before the message is looked up, as in the reference.
+    expectBadRequest(await m.edit(m.member, 9999, { scheduled_delivery_timestamp: String(Math.trunc(T0 / 1000) - 1) }), 'Scheduled delivery time must be in the future.');
     expectBadRequest(await m.edit(m.member, id, { type: 'stream' }), 'Recipient required when updating type of scheduled message.');
     for (const topic of [undefined, '', '(no topic)', 'general chat']) {
       expectBadRequest(await m.edit(m.member, id, { type: 'channel', to: String(m.general.id), ...(topic === undefined ? {} : { topic }) }), 'Topic required when updating scheduled message type to channel.');

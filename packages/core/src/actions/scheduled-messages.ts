@@ -40,10 +40,13 @@ export const doEditScheduledMessage = userOperation(EditScheduledMessageParams, 
   transactionAs(ctx, requester, async (tx, { realm, user }) => {
     const changes = [params.type, params.to, params.content, params.topic, params.scheduled_delivery_timestamp];
     if (changes.every((value) => value === undefined)) return err(badRequest('Nothing to change'));
+    // The reference checks a new delivery time before it looks the message up.
+    const when = params.scheduled_delivery_timestamp;
+    if (when !== undefined && when * 1000 <= ctx.clock.now()) return err(notInFuture());
     const current = await tx.scheduledMessages.get(realm.id, user.id, params.scheduled_message_id);
     if (!current) return err(doesNotExist());
-    const when = params.scheduled_delivery_timestamp;
-    if (when !== undefined ? when * 1000 <= ctx.clock.now() : current.failed) return err(notInFuture());
+    // A failed message needs a new delivery time (API.md 3).
+    if (when === undefined && current.failed) return err(notInFuture());
     const type = params.type === undefined ? current.type : storedType(params.type);
     if (type !== current.type) {
       if (params.to === undefined) return err(badRequest('Recipient required when updating type of scheduled message.'));
