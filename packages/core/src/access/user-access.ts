@@ -72,8 +72,18 @@ export async function splitByAccess(tx: Tx, realm: Realm, target: User, audience
   return { can, cannot };
 }
 
+/**
+ * The users among `targets` that `viewer` may not access (get_inaccessible_user_ids): never
+ * themselves or a bot. Reads nothing unless the viewer is a restricted guest.
+ */
+export async function inaccessibleUsers<T extends Pick<User, 'id' | 'isBot'>>(tx: Tx, realm: Realm, viewer: User, targets: readonly T[]): Promise<T[]> {
+  const candidates = targets.filter((t) => t.id !== viewer.id && !t.isBot);
+  if (candidates.length === 0 || canAccessAllUsers(viewer, realm)) return [];
+  const peers = await peerIds(tx, realm.id, viewer.id);
+  return candidates.filter((t) => !peers.has(t.id));
+}
+
 /** The reference's check when one user reads another: "Insufficient permission" when inaccessible. */
 export async function checkCanAccessUser(tx: Tx, realm: Realm, viewer: User, target: User): Promise<Result<User, ApiError>> {
-  if (viewer.id === target.id || target.isBot || canAccessAllUsers(viewer, realm)) return ok(target);
-  return (await peerIds(tx, realm.id, viewer.id)).has(target.id) ? ok(target) : err(insufficientPermission());
+  return (await inaccessibleUsers(tx, realm, viewer, [target])).length === 0 ? ok(target) : err(insufficientPermission());
 }

@@ -1,7 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest, insufficientPermission, noSuchUser } from '../errors.js';
-import type { Tx, User } from '../storage/types.js';
+import type { Realm, Tx, User } from '../storage/types.js';
 import { isAdmin } from './roles.js';
+import { checkCanAccessUser } from './user-access.js';
 
 export interface UserAccessOptions {
   allowDeactivated?: boolean;
@@ -12,10 +13,14 @@ export interface UserAccessOptions {
   forAdmin?: boolean;
 }
 
-/** Looks up a user of the requester's realm by ID, with the reference's access rules and texts. */
+/**
+ * Looks up a user of the requester's realm by ID, with the reference's access rules and texts
+ * (access_user_by_id): a read (not `forAdmin`) of a user the requester may not access under
+ * can_access_all_users_group is "Insufficient permission"; an administrator's access is its own.
+ */
 export async function accessUserById(
   tx: Tx,
-  requester: User,
+  { user: requester, realm }: { user: User; realm: Realm },
   userId: number,
   options: UserAccessOptions = {},
 ): Promise<Result<User, ApiError>> {
@@ -25,7 +30,8 @@ export async function accessUserById(
   // The reference keeps system bots in another realm: no change to a realm's users reaches them.
   if (target.isSystemBot && !options.allowSystemBots) return err(noSuchUser());
   if (!target.isActive && !options.allowDeactivated) return err(badRequest('User is deactivated'));
-  if (options.forAdmin && !isAdmin(requester)) return err(insufficientPermission());
+  if (!options.forAdmin) return checkCanAccessUser(tx, realm, requester, target);
+  if (!isAdmin(requester)) return err(insufficientPermission());
   return ok(target);
 }
 

@@ -6,6 +6,7 @@ import { apiEmail } from '../format/user.js';
 import { renderMessage, type RenderContext } from '../markdown/index.js';
 import { channelIndicator, directRecipients } from '../messages/addressee.js';
 import { checkDirectMessagePermission } from '../access/direct-message-rules.js';
+import { inaccessibleUsers } from '../access/user-access.js';
 import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
 import { checkTopicCreation } from '../messages/topic-creation.js';
 import { checkTopicsPolicy } from '../messages/topics-policy.js';
@@ -39,7 +40,7 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
     const { realm, user: sender } = actor;
     const target = channel
       ? await channelTarget(ctx, tx, sender, params.to, params.topic ?? params.subject)
-      : directTarget(realm, sender, await directCandidates(tx, realm, params.to), params.to);
+      : await directTarget(tx, realm, sender, params.to);
     if (target.isErr()) return err(target.error);
     if (target.value.kind === 'private') {
       const allowed = await checkDirectMessagePermission(tx, realm, sender, target.value.participants);
@@ -95,13 +96,16 @@ async function directCandidates(tx: Tx, realm: Realm, to: string): Promise<User[
 
 /**
  * The participants of a direct message, the sender included. Emails are matched against the
- * email each user shows through the API, so a hidden real address cannot be probed.
+ * email each user shows through the API, so a hidden real address cannot be probed. A guest
+ * restricted by can_access_all_users_group may name only users they may access
+ * (check_sender_can_access_recipients), checked before deactivation as in the reference.
  */
-export function directTarget(realm: Realm, sender: User, users: readonly User[], to: string): Result<Target, ApiError> {
+export async function directTarget(tx: Tx, realm: Realm, sender: User, to: string): Promise<Result<Target, ApiError>> {
   const recipients = directRecipients(to);
   if (recipients.isErr()) return err(recipients.error);
   const wanted = recipients.value;
   if (('ids' in wanted ? wanted.ids : wanted.emails).length === 0) return err(badRequest('Message must have recipients'));
+  const users = await directCandidates(tx, realm, to);
   const found: User[] = [];
   if ('ids' in wanted) {
     for (const id of wanted.ids) {
@@ -115,6 +119,9 @@ export function directTarget(realm: Realm, sender: User, users: readonly User[],
       if (!user) return err(badRequest(`Invalid email '${email}'`));
       found.push(user);
     }
+  }
+  if ((await inaccessibleUsers(tx, realm, sender, found)).length > 0) {
+    return err(badRequest('You do not have permission to access some of the recipients.'));
   }
   const participants = new Map<number, User>([[sender.id, sender]]);
   for (const user of found) {

@@ -7,6 +7,7 @@ import { activeUsers, metadataAudience, subscriberAudience } from '../access/cha
 import type { Ctx } from '../context.js';
 import { formatSubscription } from '../format/channel.js';
 import type { Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
+import { announceAccessGained, announceAccessLost, peersBeforeChange } from '../events/user-access-changes.js';
 import {
   announcePeers,
   announceStreamCreated,
@@ -74,6 +75,8 @@ export async function bulkAddSubscriptions(
   const subscribed: Membership[] = [];
   const alreadySubscribed: Membership[] = [];
   const added = new Map<number, Subscription[]>();
+  // A new user's record is announced with their creation, to whoever may access them by then.
+  const peersBefore = options.fromUserCreation ? null : await peersBeforeChange(tx, realm, users);
   for (const user of users) {
     const rows = new Map((await tx.subscriptions.forUser(realm.id, user.id)).map((row) => [row.streamId, row]));
     const fresh = streams.filter((s) => !rows.has(s.id)).map((s) => s.id);
@@ -141,6 +144,7 @@ export async function bulkAddSubscriptions(
     };
   });
   announcePeers(ctx, tx, realm, 'peer_add', peers);
+  await announceAccessGained(ctx, tx, realm, streamIdsByUser(subscribed), peersBefore);
   return { subscribed, alreadySubscribed };
 }
 
@@ -193,6 +197,7 @@ export async function bulkRemoveSubscriptions(
       audience: subscriberAudience(audience, stream, new Set(after.get(stream.id))),
     })),
   );
+  await announceAccessLost(ctx, tx, realm, streamIdsByUser(removed));
   return { removed, notRemoved };
 }
 
@@ -200,4 +205,11 @@ export async function bulkRemoveSubscriptions(
 export async function streamAudience(tx: Tx, realm: Realm, stream: Stream, users?: readonly User[]): Promise<number[]> {
   const subscribers = new Set(await tx.subscriptions.activeSubscriberIds(realm.id, stream.id));
   return metadataAudience(users ?? (await activeUsers(tx, realm.id)), stream, subscribers);
+}
+
+/** The channel IDs of `memberships`, by user. */
+function streamIdsByUser(memberships: readonly Membership[]): Map<User, number[]> {
+  const map = new Map<User, number[]>();
+  for (const { user, stream } of memberships) map.set(user, [...(map.get(user) ?? []), stream.id]);
+  return map;
 }

@@ -135,7 +135,7 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
     const principals = params.principals ?? [];
     const others = principals.length > 0 && namesOthers(actor, principals);
     if (others && authorized.some((stream) => !canAddSubscribers(user, realm, stream))) return err(insufficientPermission());
-    const subscribers = others ? await resolvePrincipals(tx, realm, principals) : ok([user]);
+    const subscribers = others ? await resolvePrincipals(tx, realm, user, principals) : ok([user]);
     if (subscribers.isErr()) return err(subscribers.error);
 
     if (params.is_default_stream && created.length > 0) {
@@ -170,7 +170,7 @@ export const doUnsubscribe = userOperation(UnsubscribeParams, async (ctx, reques
   transactionAs(ctx, requester, async (tx, actor) => {
     const { realm, user } = actor;
     const principals = params.principals ?? [];
-    const targets = principals.length > 0 ? await resolvePrincipals(tx, realm, principals) : ok([user]);
+    const targets = principals.length > 0 ? await resolvePrincipals(tx, realm, user, principals) : ok([user]);
     if (targets.isErr()) return err(targets.error);
     const streams: Stream[] = [];
     const subscribed = new Map<number, boolean>();

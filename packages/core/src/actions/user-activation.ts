@@ -20,7 +20,7 @@ type DeactivationActions = NonNullable<(typeof DeactivateUserParams)['TYPE']['ac
  */
 export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, requester: Actor, params) => {
   const result = await transactionAs(ctx, requester, async (tx, actor): Promise<Result<object, ApiError>> => {
-    const access = await accessUserById(tx, actor.user, params.user_id, { forAdmin: true });
+    const access = await accessUserById(tx, actor, params.user_id, { forAdmin: true });
     if (access.isErr()) return err(access.error);
     const target = access.value;
     if (target.role === 100 && !isOwner(actor.user)) return err(mustBeOwner());
@@ -86,7 +86,7 @@ async function queueDeactivationNotice(ctx: Ctx, tx: Tx, realm: Realm, user: Use
 /** POST /users/{user_id}/reactivate. */
 export const doReactivateUser = userOperation(ReactivateUserParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
-    const access = await accessUserById(tx, actor.user, params.user_id, {
+    const access = await accessUserById(tx, actor, params.user_id, {
       allowDeactivated: true,
       allowBots: true,
       forAdmin: true,

@@ -42,7 +42,7 @@ export const doCreateUser = userOperation(CreateUserParams, async (ctx, actor: A
 /** PATCH /users/{user_id}: full name, role, profile data and email of another user (API.md 4.8). */
 export const doUpdateUser = userOperation(UpdateUserParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
-    const access = await accessUserById(tx, actor.user, params.user_id, {
+    const access = await accessUserById(tx, actor, params.user_id, {
       allowDeactivated: true,
       allowBots: true,
       forAdmin: true,

@@ -37,22 +37,31 @@ export async function announceUserAdded(ctx: Ctx, tx: Tx, realm: Realm, user: Us
     event: placeholder,
     shape: (options) => (options.capabilities.has('user_list_incomplete') ? null : placeholder),
   });
+  await publishUserAdd(ctx, tx, realm, user, audience);
+  if (user.isBot) await announceBot(ctx, tx, realm, user, 'add');
+}
+
+/**
+ * `realm_user` op `add` of `user`'s full record to `viewers` (notify_created_user): on creation,
+ * and when a restricted guest gains access to a user. Viewers who may see the real email get it.
+ */
+export async function publishUserAdd(ctx: Ctx, tx: Tx, realm: Realm, user: User, viewers: readonly User[]): Promise<void> {
+  if (viewers.length === 0) return;
   // Read rather than assumed empty, so that the record always equals what register gives.
   const profileData = await profileDataByUser(tx, realm.id, [user.id]);
   for (const seesEmail of [true, false]) {
-    const viewers = audience.filter((viewer) => canSeeDeliveryEmail(viewer, user) === seesEmail);
-    if (viewers.length === 0) continue;
+    const group = viewers.filter((viewer) => canSeeDeliveryEmail(viewer, user) === seesEmail);
+    if (group.length === 0) continue;
     const person = (clientGravatar: boolean) => ({
-      ...formatUser(realm, user, { viewer: viewers[0]!, clientGravatar, includeCustomProfileFields: !user.isBot, profileData }),
+      ...formatUser(realm, user, { viewer: group[0]!, clientGravatar, includeCustomProfileFields: !user.isBot, profileData }),
     });
     publishOnCommit(ctx, tx, {
       realmId: realm.id,
-      userIds: viewers.map((v) => v.id),
+      userIds: group.map((v) => v.id),
       event: { type: 'realm_user', op: 'add', person: person(false) },
       shape: (options) => ({ type: 'realm_user', op: 'add', person: person(options.clientGravatar) }),
     });
   }
-  if (user.isBot) await announceBot(ctx, tx, realm, user, 'add');
 }
 
 /** `realm_user` op `update` with one person form about `target`, to the users who may access it. */

@@ -58,7 +58,7 @@ export const getIsUserGroupMember = userOperation(GetIsUserGroupMemberParams, as
   ctx.storage.read(async (tx) => {
     const view = await readGroup(tx, actor.realm.id, params.user_group_id);
     if (view.isErr()) return err(view.error);
-    const target = await accessUserById(tx, actor.user, params.user_id);
+    const target = await accessUserById(tx, actor, params.user_id);
     if (target.isErr()) return err(target.error);
     const id = params.user_group_id;
     const members = params.direct_member_only ? directMembers(view.value, id) : recursiveMemberIds(view.value.groups, view.value.users, id);

@@ -41,7 +41,7 @@ export async function checkScheduled(ctx: Ctx, tx: Tx, realm: Realm, sender: Use
   const target =
     input.type === 'stream'
       ? await channelTarget(ctx, tx, sender, input.to, input.topic)
-      : directTarget(realm, sender, await tx.users.list(realm.id), input.to);
+      : await directTarget(tx, realm, sender, input.to);
   if (target.isErr()) return err(target.error);
   const rendered = await renderAs(tx, realm, sender, content.value, ctx.clock.now());
   const t = target.value;
