@@ -1,14 +1,16 @@
 /**
- * Applying the automatic topic visibility settings (the reference's do_send_messages and
- * do_add_reaction): sending or reacting may follow or unmute the actor's topic, and a personal
- * mention may follow the mentioned recipient's. Every change goes through setUserTopicPolicy,
- * so its user_topic events reach only the user whose policy changed. Only channel topics
- * have policies: direct messages never reach these functions.
+ * Applying the automatic topic visibility settings (the reference's do_send_messages,
+ * do_add_reaction and do_update_message): sending or reacting may follow or unmute the actor's
+ * topic, a personal mention may follow the mentioned recipient's, and a move that makes a
+ * message the first of its topic may follow or unmute its sender's. Every change goes through
+ * setUserTopicPolicy, so its user_topic events reach only the user whose policy changed. Only
+ * channel topics have policies: direct messages never reach these functions.
  */
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
+import { hasContentAccess } from '../access/channel-rules.js';
 import { readsChannelHistory } from '../messages/holders.js';
-import { type AutomaticSettings, neverAutomatic, policyForParticipation, policyForSend } from '../messages/automatic-visibility.js';
+import { type AutomaticSettings, neverAutomatic, policyForMovedInitiation, policyForParticipation, policyForSend } from '../messages/automatic-visibility.js';
 import { userSetting } from '../settings/user-settings.js';
 import { FLAG_BITS, type Stream, type Tx, type User, VISIBILITY_POLICY, type VisibilityPolicy } from '../storage/types.js';
 import { setUserTopicPolicy } from './user-topic-policy.js';
@@ -86,4 +88,35 @@ export async function applyReactionPolicy(ctx: Ctx, tx: Tx, user: User, stream: 
   if (subscription?.active !== true) return;
   const policy = policyForParticipation(settings, subscription.isMuted, await currentPolicy(tx, user, stream, topic));
   if (policy !== undefined) await setUserTopicPolicy(ctx, tx, user, { stream, topic, policy, now: unixSeconds(ctx.clock) });
+}
+
+/** Where a move put messages: the target message and every message the move took. */
+export interface MovedToTopic {
+  stream: Stream;
+  topic: string;
+  /** The message the request named (the only one whose sender the rule considers). */
+  targetId: number;
+  movedIds: readonly number[];
+}
+
+/**
+ * After a move that did not take the whole topic (a whole-topic move carries the policies
+ * along instead): when the target message is now the first message of its new topic that its
+ * sender can see, the sender's "on initiation" settings follow or unmute that topic. Never for
+ * bots (the Notification Bot included), nor for a sender who cannot read the destination
+ * channel. Judged after the messages moved; the moved messages themselves are left out.
+ */
+export async function applyMovePolicy(ctx: Ctx, tx: Tx, sender: User, moved: MovedToTopic): Promise<void> {
+  const settings = settingsOf(sender);
+  if (sender.isBot || neverAutomatic(settings)) return;
+  const subscription = await tx.subscriptions.get(sender.realmId, sender.id, moved.stream.id);
+  const subscribed = subscription?.active === true;
+  if (!hasContentAccess(sender, moved.stream, subscribed)) return;
+  const policy = policyForMovedInitiation(settings, subscribed && subscription!.isMuted, await currentPolicy(tx, sender, moved.stream, moved.topic));
+  if (policy === undefined) return;
+  const movedIds = new Set(moved.movedIds);
+  const earlier = (await tx.messages.topicMessageIds(sender.realmId, moved.stream.id, moved.topic)).filter((id) => id < moved.targetId && !movedIds.has(id));
+  // Where the sender cannot read the channel's history, only their own copies count, so nothing hidden leaks.
+  const seesEarlier = readsChannelHistory(sender, moved.stream, subscribed) ? earlier.length > 0 : (await tx.messages.flagsOf(sender.id, earlier)).size > 0;
+  if (!seesEarlier) await setUserTopicPolicy(ctx, tx, sender, { stream: moved.stream, topic: moved.topic, policy, now: unixSeconds(ctx.clock) });
 }

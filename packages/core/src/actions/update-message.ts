@@ -30,6 +30,7 @@ import { type AttachmentRecord, formatAttachment } from '../uploads/attachment-r
 import { relinkUploads } from '../uploads/claim.js';
 import { moveUserTopics, planUserTopicMove } from './user-topic-moves.js';
 import { sendMoveNotices } from '../system-bots/move-notices.js';
+import { applyMovePolicy } from './automatic-topic-policy.js';
 
 type Params = (typeof UpdateMessageParams)['TYPE'];
 
@@ -197,6 +198,11 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
   }
   if (request.stream) await moveCopies(tx, realm, audiences.users, change.messageIds, request.stream);
   if (topicMove) await moveUserTopics(ctx, tx, realm, topicMove, now);
+  if (topicMove && !topicMove.movedAll) {
+    // A partial move may start a topic for the target's sender (resolving included, as in the reference).
+    const sender = await tx.users.byId(realm.id, target.senderId);
+    if (sender) await applyMovePolicy(ctx, tx, sender, { stream: topicMove.to, topic: topicMove.toTopic, targetId: target.id, movedIds: change.messageIds });
+  }
 
   const after = await tx.messages.byIds(realm.id, change.messageIds);
   announceMessageUpdate(ctx, tx, realm, change, await holdersAfter(audiences, after, streams, target.id));

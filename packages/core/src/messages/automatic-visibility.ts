@@ -65,3 +65,16 @@ export async function policyForSend(
   if (initiation === undefined || !(await initiates())) return unmuted;
   return initiation;
 }
+
+/**
+ * The policy a move gives the sender of the moved message when that message becomes the first
+ * of its new topic (the reference's apply_automatic_unmute_follow_topics_policy): only the
+ * "on initiation" value counts, following wins over unmuting, and the unmute setting needs a
+ * muted channel. An explicitly muted topic is overridden, as in the reference; a followed one
+ * is never turned into merely unmuted (these settings only ever make a topic more visible).
+ */
+export function policyForMovedInitiation(s: AutomaticSettings, channelMuted: boolean, current: VisibilityPolicy): VisibilityPolicy | undefined {
+  const wanted = policyFor(AUTOMATIC_POLICY.onInitiation, s, channelMuted);
+  if (wanted === undefined || wanted === current || current === VISIBILITY_POLICY.followed) return undefined;
+  return wanted;
+}
