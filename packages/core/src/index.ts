@@ -36,7 +36,7 @@ export * from './emoji/index.js';
 export { doSendMessage } from './actions/send-message.js';
 export { getMessages, getMessage, getMessageHistory, getMatchesNarrow } from './queries/messages.js';
 export { doAddReaction, doRemoveReaction } from './actions/reactions.js';
-export { doAddRealmEmoji, doDeactivateRealmEmoji, CAN_ADD_CUSTOM_EMOJI_GROUP } from './actions/realm-emoji.js';
+export { doAddRealmEmoji, doDeactivateRealmEmoji } from './actions/realm-emoji.js';
 export { getRealmEmoji, getRealmEmojiImage, type EmojiImage } from './queries/realm-emoji.js';
 export { type UploadedFile, isUploadedFile } from './schemas/upload.js';
 export { detectImageType, MAX_EMOJI_FILE_SIZE_MIB } from './emoji/image.js';

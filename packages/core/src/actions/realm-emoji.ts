@@ -5,7 +5,6 @@
 import { err, ok } from 'neverthrow';
 import { isAdmin } from '../access/roles.js';
 import { hasRealmPermission } from '../access/realm-rules.js';
-import { REALM_GROUP_SETTING_DEFAULTS } from '../settings/realm-settings.js';
 import { checkCustomEmojiName } from '../emoji/custom-name.js';
 import { detectImageType, MAX_EMOJI_FILE_SIZE_MIB } from '../emoji/image.js';
 import { unicodeEmojiByName } from '../emoji/unicode.js';
@@ -13,15 +12,8 @@ import { badRequest, insufficientPermission, resourceNotFound } from '../errors.
 import { type Actor, userOperation } from '../operation.js';
 import { RealmEmojiNameParams } from '../schemas/reactions.js';
 import { uploadedFiles } from '../schemas/upload.js';
-import type { StoredGroupSetting } from '../storage/types.js';
 import { announceRealmEmoji } from './realm-emoji-events.js';
 import { transactionAs } from './transaction.js';
-
-/**
- * The default of the realm's `can_add_custom_emoji_group` (kept for embedders that read it;
- * each realm's own value is its stored setting).
- */
-export const CAN_ADD_CUSTOM_EMOJI_GROUP: StoredGroupSetting = REALM_GROUP_SETTING_DEFAULTS.can_add_custom_emoji_group;
 
 /**
  * POST /realm/emoji/{emoji_name} with exactly one image file. Spaces in the name become

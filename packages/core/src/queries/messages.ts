@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { realmLinkifiers, topicLinksWith } from '../linkifiers/for-render.js';
-import { type ApiError, badRequest, missingArgument } from '../errors.js';
+import { type ApiError, badRequest, incompatibleParameters, missingArgument } from '../errors.js';
 import { resolveAnchor } from '../messages/anchor.js';
 import { accessMessage } from '../messages/access.js';
 import { editHistoryPolicy, editSnapshots } from '../messages/edit-history.js';
@@ -65,10 +65,7 @@ export async function formatForViewer(
 export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: Actor, params) => {
   if (params.message_ids) {
     const clashing = (['anchor', 'include_anchor', 'num_before', 'num_after', 'use_first_unread_anchor'] as const).filter((name) => params[name] !== undefined);
-    if (clashing.length > 0) {
-      const names = ['message_ids', ...clashing].join(', ');
-      return err(badRequest(`Unsupported parameter combination: ${names}`, { parameters: names }));
-    }
+    if (clashing.length > 0) return err(incompatibleParameters(['message_ids', ...clashing]));
   } else {
     if (params.num_before === undefined) return err(missingArgument('num_before'));
     if (params.num_after === undefined) return err(missingArgument('num_after'));
