@@ -19,6 +19,7 @@ import { describeRealmDomainStore } from './realm-domains.case.js';
 import { describeKeptIds } from './kept-ids.case.js';
 import { describeDmPeers } from './dm-peers.case.js';
 import { describeScheduledMessageStore } from './scheduled-messages.case.js';
+import { describeTopicMessages } from './topic-messages.case.js';
 import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
 import { describeChannelFolderStore } from './channel-folders.case.js';
@@ -272,6 +273,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeKeptIds(() => storage);
     describeDmPeers(() => storage);
     describeScheduledMessageStore(() => storage);
+    describeTopicMessages(() => storage);
     describeAttachmentStore(() => storage);
     describeUserTopicStore(() => storage);
     describeChannelFolderStore(() => storage);

@@ -69,11 +69,11 @@ async function senderPolicyAfterSend(tx: Tx, sender: User, sent: SentToTopic): P
   const current = await currentPolicy(tx, sender, sent.stream, sent.topic);
   // Initiating means no earlier message of the topic was visible to the sender: judged by their
   // own copies where they cannot read the channel's history, so nothing hidden leaks.
-  const initiates = async () => {
-    const earlier = (await tx.messages.topicMessageIds(sender.realmId, sent.stream.id, sent.topic)).filter((id) => id !== sent.messageId);
-    if (earlier.length === 0 || readsChannelHistory(sender, sent.stream, subscribed)) return earlier.length === 0;
-    return (await tx.messages.flagsOf(sender.id, earlier)).size === 0;
-  };
+  const initiates = async () =>
+    !(await tx.messages.topicHasMessage(sender.realmId, sent.stream.id, sent.topic, {
+      except: [sent.messageId],
+      heldBy: readsChannelHistory(sender, sent.stream, subscribed) ? undefined : sender.id,
+    }));
   return policyForSend(settings, subscribed && subscription!.isMuted, current, initiates);
 }
 
@@ -114,9 +114,11 @@ export async function applyMovePolicy(ctx: Ctx, tx: Tx, sender: User, moved: Mov
   if (!hasContentAccess(sender, moved.stream, subscribed)) return;
   const policy = policyForMovedInitiation(settings, subscribed && subscription!.isMuted, await currentPolicy(tx, sender, moved.stream, moved.topic));
   if (policy === undefined) return;
-  const movedIds = new Set(moved.movedIds);
-  const earlier = (await tx.messages.topicMessageIds(sender.realmId, moved.stream.id, moved.topic)).filter((id) => id < moved.targetId && !movedIds.has(id));
   // Where the sender cannot read the channel's history, only their own copies count, so nothing hidden leaks.
-  const seesEarlier = readsChannelHistory(sender, moved.stream, subscribed) ? earlier.length > 0 : (await tx.messages.flagsOf(sender.id, earlier)).size > 0;
+  const seesEarlier = await tx.messages.topicHasMessage(sender.realmId, moved.stream.id, moved.topic, {
+    except: moved.movedIds,
+    before: moved.targetId,
+    heldBy: readsChannelHistory(sender, moved.stream, subscribed) ? undefined : sender.id,
+  });
   if (!seesEarlier) await setUserTopicPolicy(ctx, tx, sender, { stream: moved.stream, topic: moved.topic, policy, now: unixSeconds(ctx.clock) });
 }

@@ -16,7 +16,7 @@ export const cannotCreateTopics = () => badRequest('You do not have permission t
 export async function checkTopicCreation(tx: Tx, user: User & GroupMember, stream: Stream, topic: string): Promise<Result<void, ApiError>> {
   // The default: everyone may, and no lookup is needed.
   if (channelGroup(stream, 'can_create_topic_group') === 'role:everyone') return ok(undefined);
-  if ((await tx.messages.topicMessageIds(stream.realmId, stream.id, topic)).length > 0) return ok(undefined);
+  if (await tx.messages.topicHasMessage(stream.realmId, stream.id, topic)) return ok(undefined);
   if (canCreateTopics(user, stream)) return ok(undefined);
   if (user.isBot && user.botOwnerId !== null) {
     const owner = await tx.users.byId(stream.realmId, user.botOwnerId);

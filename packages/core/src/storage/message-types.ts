@@ -162,6 +162,17 @@ export interface MessageStore {
   unread(userId: number): Promise<Array<{ id: number; flags: number; type: 'stream' | 'private'; streamId: number | null; topic: string; dmKey: string | null; senderId: number }>>;
   /** Message IDs of a topic, newest first. */
   topicMessageIds(realmId: number, streamId: number, topic: string): Promise<number[]>;
+  /**
+   * Whether the topic (compared ignoring case) has a message other than `except`, below `before`
+   * when given, and of which `heldBy` has a copy when given: one index probe where the whole
+   * list of IDs is not needed.
+   */
+  topicHasMessage(
+    realmId: number,
+    streamId: number,
+    topic: string,
+    options?: { except?: readonly number[]; before?: number; heldBy?: number },
+  ): Promise<boolean>;
   /** The channel's topics with their newest message ID, newest first. */
   topics(realmId: number, streamId: number): Promise<Array<{ name: string; maxId: number }>>;
   /** A stable number for a direct conversation (allocated by its first message's insert); 0 if none. */

@@ -155,6 +155,26 @@ export function messageStore(q: Statements): MessageStore {
         .all(ID, 'SELECT id FROM message WHERE stream_id = ? AND topic = ? COLLATE NOCASE AND realm_id = ? ORDER BY id DESC', streamId, topic, realmId)
         .map((row) => row.id);
     },
+    async topicHasMessage(realmId, streamId, topic, options = {}) {
+      const found = q.get(
+        ID,
+        `SELECT m.id FROM message m
+         WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE AND m.realm_id = ?
+           AND (? IS NULL OR m.id < ?)
+           AND m.id NOT IN (SELECT value FROM json_each(?))
+           AND (? IS NULL OR EXISTS (SELECT 1 FROM user_message um WHERE um.user_id = ? AND um.message_id = m.id))
+         LIMIT 1`,
+        streamId,
+        topic,
+        realmId,
+        options.before ?? null,
+        options.before ?? null,
+        json(options.except ?? []),
+        options.heldBy ?? null,
+        options.heldBy ?? null,
+      );
+      return found !== undefined;
+    },
     async topics(realmId, streamId) {
       return q.all(
         TOPIC,
