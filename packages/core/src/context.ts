@@ -8,6 +8,7 @@ import type { Mailer } from './mail/mailer.js';
 import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
+import type { PushNotifier } from './push/notifier.js';
 import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 
 /** Everything an operation needs besides its actor and input: the first argument of every action. */
@@ -28,6 +29,8 @@ export interface Ctx {
   videoCalls?: VideoCallProvider | null;
   /** The bytes of uploaded files (rows in `storage.attachments` say whose they are). */
   uploads: BlobStore;
+  /** Delivers push notifications (push/notifier.ts); absent or null: nobody is notified. */
+  pushNotifier?: PushNotifier | null;
 }
 
 export interface ContextOptions {
@@ -46,6 +49,8 @@ export interface ContextOptions {
    * passes a durable one (the CLI: fileSystemBlobStore under its data directory).
    */
   uploads?: BlobStore;
+  /** Where push notifications go; none by default. */
+  pushNotifier?: PushNotifier | null;
 }
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
@@ -71,6 +76,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     randomBytes,
     videoCalls: options.videoCalls ?? null,
     uploads: options.uploads ?? memoryBlobStore(),
+    pushNotifier: options.pushNotifier ?? null,
     loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
   };
 }

@@ -120,3 +120,6 @@ export { doInviteUsers, doCreateMultiuseInvite, parseInviteeEmails } from './act
 export { doRevokeInvite, doRevokeMultiuseInvite, doResendInvite } from './actions/invite-changes.js';
 export { doAcceptInvite } from './actions/accept-invite.js';
 export { getInvites } from './queries/invites.js';
+export { doAddFcmToken, doRemoveFcmToken, doAddApnsToken, doRemoveApnsToken } from './actions/push-tokens.js';
+export type { PushNotifier, MessagePushNotification, PushRemoval, PushTrigger, PushData, PushAlert } from './push/notifier.js';
+export { pushJobsSettled } from './push/dispatch.js';

@@ -124,6 +124,10 @@ import {
   doResendInvite,
   doAcceptInvite,
   getInvites,
+  doAddFcmToken,
+  doRemoveFcmToken,
+  doAddApnsToken,
+  doRemoveApnsToken,
 } from '@teamchat/core';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -160,6 +164,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/me/subscriptions', methods: { GET: getSubscriptions, POST: doSubscribe, DELETE: doUnsubscribe } },
   { path: '/users/me/subscriptions/properties', methods: { POST: doUpdateSubscriptionProperties } },
   { path: '/users/me/api_key/regenerate', methods: { POST: doRegenerateApiKey } },
+  { path: '/users/me/android_gcm_reg_id', methods: { POST: doAddFcmToken, DELETE: doRemoveFcmToken } },
+  { path: '/users/me/apns_device_token', methods: { POST: doAddApnsToken, DELETE: doRemoveApnsToken } },
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
   { path: '/streams', methods: { GET: getStreams } },

@@ -18,6 +18,7 @@ import { announceStreamUpdate } from './channel-events.js';
 import { renderAs, type Target } from './send-message.js';
 import { claimableUploads, linkUploads } from '../uploads/claim.js';
 import { applySendPolicies } from './automatic-topic-policy.js';
+import { schedulePushNotifications } from '../push/dispatch.js';
 
 export interface InsertOptions {
   /** The sender's own copy starts read (POST /messages' read_by_sender, default true). */
@@ -113,6 +114,16 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     flagsByUser,
     { localEcho: options.localEcho, publicAudience },
   );
+  schedulePushNotifications(ctx, tx, {
+    realm,
+    message,
+    sender,
+    stream: t.kind === 'stream' ? t.stream : undefined,
+    participants: t.kind === 'private' ? t.participants : [],
+    flagsByUser,
+    mentionedUserIds: rendered.mentionedUserIds,
+    mentionedGroups: userGroups.filter((g) => rendered.mentionedGroupIds.has(g.id)),
+  });
 
   if (t.kind === 'stream') {
     if (t.stream.firstMessageId === null) await recordFirstMessage(ctx, tx, realm, t.stream, message.id);

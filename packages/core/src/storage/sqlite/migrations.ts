@@ -14,6 +14,7 @@ import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
 import { USER_GROUP_SUBGROUPS_MIGRATION, USER_GROUPS_MIGRATION } from './user-group-schema.js';
 import { SAVED_SNIPPETS_MIGRATION } from './saved-snippet-schema.js';
+import { PUSH_MIGRATION } from './push-schema.js';
 import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
 import { KEPT_IDS_MIGRATION } from './kept-ids.js';
 import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
@@ -109,4 +110,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 22: reminders, as scheduled-message rows of their own delivery type (see scheduled-message-schema.ts) */ REMINDERS_MIGRATION,
   /* 23: user groups' subgroups and permission settings (see user-group-schema.ts) */ USER_GROUP_SUBGROUPS_MIGRATION,
   /* 24: IDs never handed out twice (see kept-ids.ts) */ KEPT_IDS_MIGRATION,
+  /* 25: push device tokens and the notifications showing on devices (see push-schema.ts) */ PUSH_MIGRATION,
 ];

@@ -1,0 +1,161 @@
+/**
+ * When push notifications go out: after the sending transaction commits, a background job
+ * decides who is notified (push/triggers.ts), records each notification (so that reading or
+ * deleting the message can take it back) and hands it to the context's notifier. Nothing here
+ * runs on the request path, and the notifier's failures and delays are its own.
+ */
+import { ok } from 'neverthrow';
+import type { Ctx } from '../context.js';
+import type { Message, PushDeviceToken, Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
+import type { PushNotifier } from './notifier.js';
+import { messageAlert, messagePayload, removalPayload, type PushMessageView } from './payload.js';
+import { type PushCandidate, pushTrigger } from './triggers.js';
+
+/** What the send path already knows about a new message; nothing is read or rendered twice. */
+export interface SentForPush {
+  realm: Realm;
+  message: Message;
+  sender: User;
+  /** Channel messages. */
+  stream?: Stream;
+  /** Direct messages: every participant, the sender included. */
+  participants: readonly User[];
+  /** Every copy's flags, by user. */
+  flagsByUser: ReadonlyMap<number, number>;
+  mentionedUserIds: ReadonlySet<number>;
+  /** The mentioned groups with their recursive members. */
+  mentionedGroups: readonly { id: number; name: string; members: readonly number[] }[];
+}
+
+const pending = new WeakMap<Ctx, Set<Promise<void>>>();
+
+/** Runs `job` after the current callback (the store is free by then); a failure is reported, never thrown. */
+function inBackground(ctx: Ctx, job: () => Promise<void>): void {
+  let jobs = pending.get(ctx);
+  if (!jobs) pending.set(ctx, (jobs = new Set()));
+  const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(job)
+    .catch((error) => console.error('teamchat: a push notification job failed', error))
+    .finally(() => jobs.delete(running));
+  jobs.add(running);
+}
+
+/** Calls the notifier without waiting for it: a throw or a rejection is reported, a hang is harmless. */
+function callNotifier(call: () => void | Promise<void>): void {
+  const report = (error: unknown) => console.error('teamchat: the push notifier failed', error);
+  try {
+    const result = call();
+    if (result && typeof result.then === 'function') result.then(undefined, report);
+  } catch (error) {
+    report(error);
+  }
+}
+
+/**
+ * Resolves once every push job started so far on `ctx` has handed its notifications to the
+ * notifier (not once the notifier is done). For tests and orderly shutdown.
+ */
+export async function pushJobsSettled(ctx: Ctx): Promise<void> {
+  for (;;) {
+    const jobs = pending.get(ctx);
+    if (!jobs || jobs.size === 0) return;
+    await Promise.all([...jobs]);
+  }
+}
+
+/** The send path's one call: notifies the new message's recipients after commit, if a notifier is plugged in. */
+export function schedulePushNotifications(ctx: Ctx, tx: Tx, sent: SentForPush): void {
+  const notifier = ctx.pushNotifier;
+  if (!notifier || sent.flagsByUser.size <= 1) return;
+  tx.afterCommit(() => inBackground(ctx, () => notifyRecipients(ctx, notifier, sent)));
+}
+
+/**
+ * Takes back the notifications of `messageIds` from `userIds`' devices after commit: the
+ * messages were read or deleted. Only notifications that were sent and not yet taken back are.
+ */
+export function schedulePushRemoval(ctx: Ctx, tx: Tx, realm: Realm, userIds: readonly number[], messageIds: readonly number[]): void {
+  const notifier = ctx.pushNotifier;
+  if (!notifier || userIds.length === 0 || messageIds.length === 0) return;
+  tx.afterCommit(() => inBackground(ctx, () => withdraw(ctx, notifier, realm, [...userIds], [...messageIds])));
+}
+
+/** The smallest mentioned group through which `userId` was mentioned, when not mentioned personally. */
+function mentionedGroupOf(sent: SentForPush, userId: number): { id: number; name: string } | undefined {
+  if (sent.mentionedUserIds.has(userId)) return undefined;
+  const groups = sent.mentionedGroups.filter((g) => g.members.includes(userId)).sort((a, b) => a.members.length - b.members.length);
+  return groups[0] && { id: groups[0].id, name: groups[0].name };
+}
+
+async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForPush): Promise<void> {
+  const { realm, message, sender, stream } = sent;
+  const recipientIds = [...sent.flagsByUser.keys()].filter((id) => id !== sender.id);
+  const { users, subscriptions, policies } = await ctx.storage.read(async (tx) => {
+    const users = await tx.users.list(realm.id, recipientIds);
+    const subscriptions = new Map<number, Subscription | undefined>();
+    const policies = new Map<number, number>();
+    if (stream) {
+      for (const user of users) subscriptions.set(user.id, await tx.subscriptions.get(realm.id, user.id, stream.id));
+      for (const row of await tx.userTopics.forTopic(realm.id, stream.id, message.topic)) policies.set(row.userId, row.visibilityPolicy);
+    }
+    return { users, subscriptions, policies };
+  });
+  // Hook for muted users (the reference's muted_sender_user_ids): once muted users are stored,
+  // the recipients who muted the sender go in this set. Until then nobody has muted anyone.
+  const mutingSender = new Set<number>();
+
+  const triggers = new Map<number, NonNullable<ReturnType<typeof pushTrigger>>>();
+  for (const user of users) {
+    const subscription = subscriptions.get(user.id);
+    const candidate: PushCandidate = {
+      user,
+      flags: sent.flagsByUser.get(user.id) ?? 0,
+      idle: !ctx.queues.receivesMessages(user.id),
+      mutedSender: mutingSender.has(user.id),
+      channel: stream ? { subscription: subscription?.active ? subscription : undefined, visibilityPolicy: policies.get(user.id) ?? 0 } : undefined,
+    };
+    const trigger = pushTrigger(candidate, sender.id, message.type === 'private');
+    if (trigger) triggers.set(user.id, trigger);
+  }
+  if (triggers.size === 0) return;
+
+  // Recorded first, as the reference sets active_mobile_push_notification: a copy read meanwhile is not notified.
+  const recorded = await ctx.storage.transaction(async (tx) => {
+    const notified: number[] = [];
+    for (const userId of triggers.keys()) {
+      if ((await tx.push.markNotified(realm.id, userId, [message.id])).length > 0) notified.push(userId);
+    }
+    return ok({ notified, devices: await tx.push.tokensOf(realm.id, notified) });
+  });
+  if (recorded.isErr()) return;
+  const view: Omit<PushMessageView, 'mentionedGroup'> = { realm, message, sender, stream, participants: sent.participants };
+  for (const userId of recorded.value.notified) {
+    const forUser = { ...view, mentionedGroup: mentionedGroupOf(sent, userId) };
+    const trigger = triggers.get(userId)!;
+    callNotifier(() =>
+      notifier.notify({
+        realmId: realm.id,
+        userId,
+        messageId: message.id,
+        trigger,
+        devices: devicesOf(recorded.value.devices, userId),
+        data: messagePayload(forUser, userId),
+        alert: messageAlert(forUser, trigger),
+      }),
+    );
+  }
+}
+
+async function withdraw(ctx: Ctx, notifier: PushNotifier, realm: Realm, userIds: number[], messageIds: number[]): Promise<void> {
+  const cleared = await ctx.storage.transaction(async (tx) => {
+    const byUser = await tx.push.clearNotified(realm.id, userIds, messageIds);
+    return ok({ byUser, devices: byUser.size > 0 ? await tx.push.tokensOf(realm.id, [...byUser.keys()]) : [] });
+  });
+  if (cleared.isErr()) return;
+  for (const [userId, ids] of cleared.value.byUser) {
+    const devices = devicesOf(cleared.value.devices, userId);
+    callNotifier(() => notifier.remove({ realmId: realm.id, userId, messageIds: ids, devices, data: removalPayload(realm, userId, ids) }));
+  }
+}
+
+const devicesOf = (devices: readonly PushDeviceToken[], userId: number) => devices.filter((d) => d.userId === userId);
