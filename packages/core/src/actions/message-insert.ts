@@ -90,6 +90,17 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     [...flagsByUser].map(([userId, flags]) => ({ userId, flags })),
   );
   await linkUploads(ctx, tx, message, uploads);
+  // Before the send's own topic policies change: the reference decides on the state before the send.
+  await schedulePushNotifications(ctx, tx, {
+    realm,
+    message,
+    sender,
+    stream: t.kind === 'stream' ? t.stream : undefined,
+    participants: t.kind === 'private' ? t.participants : [],
+    flagsByUser,
+    mentionedUserIds: rendered.mentionedUserIds,
+    mentionedGroups: userGroups.filter((g) => rendered.mentionedGroupIds.has(g.id)),
+  });
   // Before the message event, as in the reference: clients learn the new policy first.
   const automatic = t.kind === 'stream'
     ? await applySendPolicies(ctx, tx, sender, { stream: t.stream, topic: t.topic, messageId: message.id, recipientIds, flagsByUser })
@@ -114,16 +125,6 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     flagsByUser,
     { localEcho: options.localEcho, publicAudience },
   );
-  schedulePushNotifications(ctx, tx, {
-    realm,
-    message,
-    sender,
-    stream: t.kind === 'stream' ? t.stream : undefined,
-    participants: t.kind === 'private' ? t.participants : [],
-    flagsByUser,
-    mentionedUserIds: rendered.mentionedUserIds,
-    mentionedGroups: userGroups.filter((g) => rendered.mentionedGroupIds.has(g.id)),
-  });
 
   if (t.kind === 'stream') {
     if (t.stream.firstMessageId === null) await recordFirstMessage(ctx, tx, realm, t.stream, message.id);

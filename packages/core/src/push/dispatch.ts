@@ -63,11 +63,19 @@ export async function pushJobsSettled(ctx: Ctx): Promise<void> {
   }
 }
 
-/** The send path's one call: notifies the new message's recipients after commit, if a notifier is plugged in. */
-export function schedulePushNotifications(ctx: Ctx, tx: Tx, sent: SentForPush): void {
+/**
+ * The send path's one call: notifies the new message's recipients after commit, if a notifier
+ * is plugged in. Called before the send changes anyone's topic policy (automatic follows), whose
+ * policies it reads here: the reference decides on the topic's state before the message.
+ */
+export async function schedulePushNotifications(ctx: Ctx, tx: Tx, sent: SentForPush): Promise<void> {
   const notifier = ctx.pushNotifier;
   if (!notifier || sent.flagsByUser.size <= 1) return;
-  tx.afterCommit(() => inBackground(ctx, () => notifyRecipients(ctx, notifier, sent)));
+  const policies = new Map<number, number>();
+  if (sent.stream) {
+    for (const row of await tx.userTopics.forTopic(sent.realm.id, sent.stream.id, sent.message.topic)) policies.set(row.userId, row.visibilityPolicy);
+  }
+  tx.afterCommit(() => inBackground(ctx, () => notifyRecipients(ctx, notifier, sent, policies)));
 }
 
 /**
@@ -87,18 +95,14 @@ function mentionedGroupOf(sent: SentForPush, userId: number): { id: number; name
   return groups[0] && { id: groups[0].id, name: groups[0].name };
 }
 
-async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForPush): Promise<void> {
+async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForPush, policies: ReadonlyMap<number, number>): Promise<void> {
   const { realm, message, sender, stream } = sent;
   const recipientIds = [...sent.flagsByUser.keys()].filter((id) => id !== sender.id);
-  const { users, subscriptions, policies } = await ctx.storage.read(async (tx) => {
+  const { users, subscriptions } = await ctx.storage.read(async (tx) => {
     const users = await tx.users.list(realm.id, recipientIds);
     const subscriptions = new Map<number, Subscription | undefined>();
-    const policies = new Map<number, number>();
-    if (stream) {
-      for (const user of users) subscriptions.set(user.id, await tx.subscriptions.get(realm.id, user.id, stream.id));
-      for (const row of await tx.userTopics.forTopic(realm.id, stream.id, message.topic)) policies.set(row.userId, row.visibilityPolicy);
-    }
-    return { users, subscriptions, policies };
+    if (stream) for (const user of users) subscriptions.set(user.id, await tx.subscriptions.get(realm.id, user.id, stream.id));
+    return { users, subscriptions };
   });
   // Hook for muted users (the reference's muted_sender_user_ids): once muted users are stored,
   // the recipients who muted the sender go in this set. Until then nobody has muted anyone.
