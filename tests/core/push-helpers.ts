@@ -6,15 +6,19 @@ import { type ChannelWorld, channel, channelWorld, subscribe } from './channel-h
 export interface RecordingNotifier extends PushNotifier {
   sent: MessagePushNotification[];
   removed: PushRemoval[];
+  /** Users whose notification throws, rejects or never settles (read at each call). */
+  fail: { throwFor?: number[]; rejectFor?: number[]; hangFor?: number[] };
 }
 
-/** Records every call; `fail` makes it throw (synchronously) for the users listed. */
-export function recordingNotifier(fail: { throwFor?: number[]; rejectFor?: number[]; hangFor?: number[] } = {}): RecordingNotifier {
+/** Records every call, and fails as `fail` says. */
+export function recordingNotifier(): RecordingNotifier {
   const sent: MessagePushNotification[] = [];
   const removed: PushRemoval[] = [];
+  const fail: RecordingNotifier['fail'] = {};
   return {
     sent,
     removed,
+    fail,
     notify(n) {
       sent.push(n);
       if (fail.throwFor?.includes(n.userId)) throw new Error('notifier down');

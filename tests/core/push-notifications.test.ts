@@ -1,5 +1,6 @@
 /** Who the push notifier hears about, why, and with what payload (the reference's notification_data and push payloads). */
 import { doCreateUserGroup, doUpdateSettings, doUpdateUserTopic, type User } from '@teamchat/core';
+import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { register, setSubscription } from './channel-helpers.js';
@@ -65,7 +66,7 @@ describe('push notifications: who is notified', () => {
     await w.ctx.storage.transaction(async (tx) => {
       await tx.push.addToken(w.realm.id, { userId: other.id, kind: 'fcm', token: 'device-1', iosAppId: null, dateCreated: 1 });
       await tx.push.addToken(w.realm.id, { userId: member.id, kind: 'fcm', token: 'device-2', iosAppId: null, dateCreated: 1 });
-      return { isErr: () => false, isOk: () => true } as never;
+      return ok(undefined);
     });
     await sendDirect(p, member, [other], 'hi');
     const { sent } = await p.settle();
