@@ -27,6 +27,7 @@ describe('push notifications: who is notified', () => {
       messageId: id,
       trigger: 'private_message',
       devices: [],
+      e2eeDevices: [],
       data: {
         server: 'chat.example.com',
         realm_id: w.realm.id,

@@ -22,6 +22,7 @@ describe('push notification removals', () => {
         userId: other.id,
         messageIds: [first, second],
         devices: [],
+      e2eeDevices: [],
         data: {
           server: 'chat.example.com',
           realm_id: w.realm.id,
@@ -66,7 +67,7 @@ describe('push notification removals', () => {
     const id = await sendDirect(p, member, [other, admin, moderator], 'still delivered');
     const { sent } = await p.settle();
     expect(triggers(sent).map(([userId]) => userId).sort()).toEqual([other.id, admin.id, moderator.id].sort());
-    const messages = must(await getMessages(w.ctx, w.as(other), { anchor: String(id), num_before: '0', num_after: '0' })) as { messages: { id: number }[] };
+    const messages = must(await getMessages(w.ctx, w.as(other), { anchor: String(id), num_before: '0', num_after: '0' })) as unknown as { messages: { id: number }[] };
     expect(messages.messages.map((m) => m.id)).toEqual([id]);
     // Removals still go out after the failures.
     must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: JSON.stringify([id]), op: 'add', flag: 'read' }));

@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
   INTERNAL_SERVER_ERROR: 500,
+  /** E2EE push registration without a way to reach the push service (a notifier with registerDevice). */
+  PUSH_SERVICE_NOT_CONFIGURED: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -130,3 +132,7 @@ export const invitationFailed = (msg: string, errors: InviteeError[], sentInvita
 /** A user group still named by a setting or a supergroup (FL 298); `objections` says where (access/user-group-usage.ts). */
 export const groupInUse = (objections: readonly Record<string, unknown>[]) =>
   new ApiError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', { objections });
+
+/** POST /mobile_push/register on a server that cannot complete E2EE registrations (the reference's PushServiceNotConfiguredError). */
+export const pushServiceNotConfigured = () =>
+  new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.');

@@ -122,4 +122,6 @@ export { doAcceptInvite } from './actions/accept-invite.js';
 export { getInvites } from './queries/invites.js';
 export { doAddFcmToken, doRemoveFcmToken, doAddApnsToken, doRemoveApnsToken } from './actions/push-tokens.js';
 export type { PushNotifier, MessagePushNotification, PushRemoval, PushTrigger, PushData, PushAlert } from './push/notifier.js';
-export { pushJobsSettled } from './push/dispatch.js';
+export { pushJobsSettled } from './push/background.js';
+export { doRegisterClientDevice, doRemoveClientDevice, doRegisterPushDevice } from './actions/client-devices.js';
+export type { E2eePushDevice, PushDeviceRegistration, PushRegistrationOutcome } from './push/notifier.js';

@@ -128,6 +128,9 @@ import {
   doRemoveFcmToken,
   doAddApnsToken,
   doRemoveApnsToken,
+  doRegisterClientDevice,
+  doRemoveClientDevice,
+  doRegisterPushDevice,
 } from '@teamchat/core';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -166,6 +169,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/me/api_key/regenerate', methods: { POST: doRegenerateApiKey } },
   { path: '/users/me/android_gcm_reg_id', methods: { POST: doAddFcmToken, DELETE: doRemoveFcmToken } },
   { path: '/users/me/apns_device_token', methods: { POST: doAddApnsToken, DELETE: doRemoveApnsToken } },
+  { path: '/register_client_device', methods: { POST: doRegisterClientDevice } },
+  { path: '/remove_client_device', methods: { POST: doRemoveClientDevice } },
+  { path: '/mobile_push/register', methods: { POST: doRegisterPushDevice } },
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
   { path: '/streams', methods: { GET: getStreams } },

@@ -6,8 +6,9 @@
  */
 import { ok } from 'neverthrow';
 import type { Ctx } from '../context.js';
-import type { Message, PushDeviceToken, Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
-import type { PushNotifier } from './notifier.js';
+import type { ClientDevice, Message, PushDeviceToken, Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
+import { callNotifier, inBackground } from './background.js';
+import type { E2eePushDevice, PushNotifier } from './notifier.js';
 import { messageAlert, messagePayload, removalPayload, type PushMessageView } from './payload.js';
 import { type PushCandidate, pushTrigger } from './triggers.js';
 
@@ -25,42 +26,6 @@ export interface SentForPush {
   mentionedUserIds: ReadonlySet<number>;
   /** The mentioned groups with their recursive members. */
   mentionedGroups: readonly { id: number; name: string; members: readonly number[] }[];
-}
-
-const pending = new WeakMap<Ctx, Set<Promise<void>>>();
-
-/** Runs `job` after the current callback (the store is free by then); a failure is reported, never thrown. */
-function inBackground(ctx: Ctx, job: () => Promise<void>): void {
-  let jobs = pending.get(ctx);
-  if (!jobs) pending.set(ctx, (jobs = new Set()));
-  const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(job)
-    .catch((error) => console.error('teamchat: a push notification job failed', error))
-    .finally(() => jobs.delete(running));
-  jobs.add(running);
-}
-
-/** Calls the notifier without waiting for it: a throw or a rejection is reported, a hang is harmless. */
-function callNotifier(call: () => void | Promise<void>): void {
-  const report = (error: unknown) => console.error('teamchat: the push notifier failed', error);
-  try {
-    const result = call();
-    if (result && typeof result.then === 'function') result.then(undefined, report);
-  } catch (error) {
-    report(error);
-  }
-}
-
-/**
- * Resolves once every push job started so far on `ctx` has handed its notifications to the
- * notifier (not once the notifier is done). For tests and orderly shutdown.
- */
-export async function pushJobsSettled(ctx: Ctx): Promise<void> {
-  for (;;) {
-    const jobs = pending.get(ctx);
-    if (!jobs || jobs.size === 0) return;
-    await Promise.all([...jobs]);
-  }
 }
 
 /**
@@ -129,7 +94,7 @@ async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForP
     for (const userId of triggers.keys()) {
       if ((await tx.push.markNotified(realm.id, userId, [message.id])).length > 0) notified.push(userId);
     }
-    return ok({ notified, devices: await tx.push.tokensOf(realm.id, notified) });
+    return ok({ notified, devices: await tx.push.tokensOf(realm.id, notified), e2ee: await tx.push.devicesOf(realm.id, notified) });
   });
   if (recorded.isErr()) return;
   const view: Omit<PushMessageView, 'mentionedGroup'> = { realm, message, sender, stream, participants: sent.participants };
@@ -143,6 +108,7 @@ async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForP
         messageId: message.id,
         trigger,
         devices: devicesOf(recorded.value.devices, userId),
+        e2eeDevices: e2eeDevicesOf(recorded.value.e2ee, userId),
         data: messagePayload(forUser, userId),
         alert: messageAlert(forUser, trigger),
       }),
@@ -153,13 +119,24 @@ async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForP
 async function withdraw(ctx: Ctx, notifier: PushNotifier, realm: Realm, userIds: number[], messageIds: number[]): Promise<void> {
   const cleared = await ctx.storage.transaction(async (tx) => {
     const byUser = await tx.push.clearNotified(realm.id, userIds, messageIds);
-    return ok({ byUser, devices: byUser.size > 0 ? await tx.push.tokensOf(realm.id, [...byUser.keys()]) : [] });
+    const notified = [...byUser.keys()];
+    return ok({ byUser, devices: await tx.push.tokensOf(realm.id, notified), e2ee: await tx.push.devicesOf(realm.id, notified) });
   });
   if (cleared.isErr()) return;
   for (const [userId, ids] of cleared.value.byUser) {
     const devices = devicesOf(cleared.value.devices, userId);
-    callNotifier(() => notifier.remove({ realmId: realm.id, userId, messageIds: ids, devices, data: removalPayload(realm, userId, ids) }));
+    const e2eeDevices = e2eeDevicesOf(cleared.value.e2ee, userId);
+    callNotifier(() => notifier.remove({ realmId: realm.id, userId, messageIds: ids, devices, e2eeDevices, data: removalPayload(realm, userId, ids) }));
   }
 }
 
 const devicesOf = (devices: readonly PushDeviceToken[], userId: number) => devices.filter((d) => d.userId === userId);
+
+/** The user's devices with a completed E2EE registration. */
+function e2eeDevicesOf(devices: readonly ClientDevice[], userId: number): E2eePushDevice[] {
+  return devices.flatMap((d) =>
+    d.userId === userId && d.pushTokenId !== null && d.pushKey !== null && d.pushKeyId !== null && d.pushTokenKind !== null
+      ? [{ deviceId: d.id, tokenKind: d.pushTokenKind, tokenId: d.pushTokenId, pushKey: d.pushKey, pushKeyId: d.pushKeyId }]
+      : [],
+  );
+}

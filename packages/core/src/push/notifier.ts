@@ -5,7 +5,7 @@
  * commit, off the request path; it never waits for it, so a notifier that throws or hangs
  * affects no request. A notifier owns its own timeouts and retries.
  */
-import type { PushDeviceToken } from '../storage/types.js';
+import type { PushDeviceToken, PushTokenKind } from '../storage/types.js';
 
 /**
  * Why a user is notified (the reference's NotificationTriggers), in the reference's order of
@@ -32,6 +32,34 @@ export interface PushAlert {
   body: string;
 }
 
+/** A device registered for end-to-end encrypted notifications (POST /mobile_push/register, FL 468). */
+export interface E2eePushDevice {
+  deviceId: number;
+  tokenKind: PushTokenKind;
+  /** The registered token's ID (base64 of 8 bytes), as the push service knows it. */
+  tokenId: string;
+  /** Base64 of the 33-byte key the payload is to be encrypted with, and the key's ID. */
+  pushKey: string;
+  pushKeyId: number;
+}
+
+/** What POST /mobile_push/register hands on: the client's registration, sealed for the push service. */
+export interface PushDeviceRegistration {
+  realmId: number;
+  userId: number;
+  deviceId: number;
+  tokenKind: PushTokenKind;
+  tokenId: string;
+  bouncerPublicKey: string;
+  encryptedPushRegistration: string;
+}
+
+/**
+ * How a registration ended: registered, or failed with an API error code the client acts on
+ * (`INVALID_BOUNCER_PUBLIC_KEY`: update the app; `REQUEST_EXPIRED`: retry with a fresh payload).
+ */
+export type PushRegistrationOutcome = { registered: true } | { registered: false; errorCode: string };
+
 /** One user to notify of one new message. */
 export interface MessagePushNotification {
   realmId: number;
@@ -40,6 +68,8 @@ export interface MessagePushNotification {
   trigger: PushTrigger;
   /** The user's registered device tokens; possibly none (a notifier may have its own). */
   devices: PushDeviceToken[];
+  /** The user's devices registered for E2EE notifications, to encrypt `data` for. */
+  e2eeDevices: E2eePushDevice[];
   /** The data payload: `event: "message"`, the realm, sender, conversation and content. */
   data: PushData;
   /** Title, subtitle and body for platforms that show an alert. */
@@ -53,6 +83,7 @@ export interface PushRemoval {
   /** Ascending. */
   messageIds: number[];
   devices: PushDeviceToken[];
+  e2eeDevices: E2eePushDevice[];
   /** `event: "remove"`, `zulip_message_ids` (comma-joined) and, for old clients, `zulip_message_id`. */
   data: PushData;
 }
@@ -61,4 +92,11 @@ export interface PushRemoval {
 export interface PushNotifier {
   notify(notification: MessagePushNotification): void | Promise<void>;
   remove(removal: PushRemoval): void | Promise<void>;
+  /**
+   * Completes an E2EE registration with the push service (the reference's bouncer), after the
+   * request that asked for it has been answered. Without it, POST /mobile_push/register answers
+   * PUSH_SERVICE_NOT_CONFIGURED. A throw counts as REQUEST_EXPIRED (the client retries afresh);
+   * a registration never answered stays pending.
+   */
+  registerDevice?(registration: PushDeviceRegistration): Promise<PushRegistrationOutcome>;
 }

@@ -19,6 +19,30 @@ export interface PushDeviceToken {
   dateCreated: number;
 }
 
+/**
+ * A logged-in device (the reference's Device, FL 468) and its E2EE push registration. The push
+ * key and token IDs are kept as the base64 text the client sent (token IDs re-encoded canonically).
+ */
+export interface ClientDevice {
+  id: number;
+  userId: number;
+  /** Base64 of the 33-byte key (a 0x31 prefix, then the secretbox key). */
+  pushKey: string | null;
+  /** Unsigned 32-bit. */
+  pushKeyId: number | null;
+  pushTokenKind: PushTokenKind | null;
+  /** The registered token's ID: base64 of 8 bytes. */
+  pushTokenId: string | null;
+  /** A token whose registration is under way. */
+  pendingPushTokenId: string | null;
+  /** UNIX seconds. */
+  pushTokenLastUpdatedTimestamp: number | null;
+  pushRegistrationErrorCode: string | null;
+}
+
+/** Fields a change may set; undefined fields are left alone, null clears. */
+export type ClientDevicePatch = Partial<Omit<ClientDevice, 'id' | 'userId'>>;
+
 export interface PushStore {
   /** The tokens of the realm's users among `userIds`, oldest first. */
   tokensOf(realmId: number, userIds: readonly number[]): Promise<PushDeviceToken[]>;
@@ -40,4 +64,14 @@ export interface PushStore {
    * had any, the message IDs forgotten (ascending). Works for messages already deleted.
    */
   clearNotified(realmId: number, userIds: readonly number[], messageIds: readonly number[]): Promise<Map<number, number[]>>;
+  /** Creates a device with nothing registered; undefined (nothing written) for a user of another realm. */
+  insertDevice(realmId: number, userId: number): Promise<ClientDevice | undefined>;
+  /** The user's devices by ID, ascending; `userIds` limits them to those users. */
+  devicesOf(realmId: number, userIds: readonly number[]): Promise<ClientDevice[]>;
+  /** One of the user's devices; undefined for another user's or an unknown ID. */
+  device(realmId: number, userId: number, id: number): Promise<ClientDevice | undefined>;
+  /** Changes one of the user's devices; the changed device, or undefined when the user has none of that ID. */
+  updateDevice(realmId: number, userId: number, id: number, patch: ClientDevicePatch): Promise<ClientDevice | undefined>;
+  /** Deletes one of the user's devices; false when the user has none of that ID. */
+  deleteDevice(realmId: number, userId: number, id: number): Promise<boolean>;
 }

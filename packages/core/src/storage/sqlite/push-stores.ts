@@ -1,8 +1,15 @@
-import type { PushDeviceToken, PushStore } from '../push-types.js';
-import type { TableMap } from './columns.js';
+import type { ClientDevice, PushDeviceToken, PushStore } from '../push-types.js';
+import { type TableMap, toRow } from './columns.js';
 import type { Statements } from './statements.js';
 
 const TOKEN: TableMap<PushDeviceToken> = { table: 'push_device_token', booleans: [] };
+const DEVICE: TableMap<ClientDevice> = { table: 'client_device', booleans: [] };
+const DEVICE_COLUMNS = `id, user_id, push_key, push_key_id, push_token_kind, push_token_id, pending_push_token_id,
+  push_token_last_updated_timestamp, push_registration_error_code`;
+const PATCHABLE = [
+  'pushKey', 'pushKeyId', 'pushTokenKind', 'pushTokenId', 'pendingPushTokenId', 'pushTokenLastUpdatedTimestamp', 'pushRegistrationErrorCode',
+] as const satisfies readonly (keyof ClientDevice)[];
+const DEVICE_BY_ID = `SELECT ${DEVICE_COLUMNS} FROM client_device WHERE realm_id = ? AND user_id = ? AND id = ?`;
 const NOTIFIED: TableMap<{ userId: number; messageId: number }> = { table: 'push_notified', booleans: [] };
 
 /** The push store over a connection's statements. */
@@ -60,6 +67,35 @@ export function pushStore(q: Statements): PushStore {
       const cleared = new Map<number, number[]>();
       for (const row of rows) cleared.set(row.userId, [...(cleared.get(row.userId) ?? []), row.messageId]);
       return cleared;
+    },
+    async insertDevice(realmId, userId) {
+      const result = q.run('INSERT INTO client_device (realm_id, user_id) SELECT ?, id FROM user WHERE realm_id = ? AND id = ?', realmId, realmId, userId);
+      return result.changes === 1 ? q.get(DEVICE, DEVICE_BY_ID, realmId, userId, Number(result.lastInsertRowid)) : undefined;
+    },
+    async devicesOf(realmId, userIds) {
+      const sql = `SELECT ${DEVICE_COLUMNS} FROM client_device WHERE realm_id = ? AND user_id IN (SELECT value FROM json_each(?)) ORDER BY id`;
+      return q.all(DEVICE, sql, realmId, JSON.stringify(userIds));
+    },
+    async device(realmId, userId, id) {
+      return q.get(DEVICE, DEVICE_BY_ID, realmId, userId, id);
+    },
+    async updateDevice(realmId, userId, id, patch) {
+      // Only the patchable fields become columns, whatever keys a JavaScript caller passes.
+      const row = toRow(Object.fromEntries(PATCHABLE.map((field) => [field, patch[field]])));
+      const columns = Object.keys(row);
+      if (columns.length > 0) {
+        q.run(
+          `UPDATE client_device SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE realm_id = ? AND user_id = ? AND id = ?`,
+          ...Object.values(row),
+          realmId,
+          userId,
+          id,
+        );
+      }
+      return q.get(DEVICE, DEVICE_BY_ID, realmId, userId, id);
+    },
+    async deleteDevice(realmId, userId, id) {
+      return q.run('DELETE FROM client_device WHERE realm_id = ? AND user_id = ? AND id = ?', realmId, userId, id).changes === 1;
     },
   };
 }
