@@ -1,6 +1,6 @@
 /** A recording push notifier and a realm where messages go out, for the push notification tests. */
 import { type MessagePushNotification, type PushNotifier, type PushRemoval, pushJobsSettled, doSendMessage, type User } from '@teamchat/core';
-import { must } from '../helpers/core.js';
+import { must, type World } from '../helpers/core.js';
 import { type ChannelWorld, channel, channelWorld, subscribe } from './channel-helpers.js';
 
 export interface RecordingNotifier extends PushNotifier {
@@ -54,12 +54,12 @@ export async function pushWorld(notifier = recordingNotifier()): Promise<PushWor
 export const general = (p: PushWorld) => channel(p.w, 'general');
 
 /** Sends a channel message to general and answers its ID. */
-export async function sendChannel(p: PushWorld, from: User, topic: string, content: string): Promise<number> {
+export async function sendChannel(p: { w: World }, from: User, topic: string, content: string): Promise<number> {
   return (must(await doSendMessage(p.w.ctx, p.w.as(from), { type: 'stream', to: 'general', topic, content })) as { id: number }).id;
 }
 
 /** Sends a direct message and answers its ID. */
-export async function sendDirect(p: PushWorld, from: User, to: User[], content: string): Promise<number> {
+export async function sendDirect(p: { w: World }, from: User, to: User[], content: string): Promise<number> {
   return (must(await doSendMessage(p.w.ctx, p.w.as(from), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content })) as { id: number }).id;
 }
 
