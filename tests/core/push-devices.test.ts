@@ -31,7 +31,7 @@ function registeringWorld(answer: (r: PushDeviceRegistration) => Promise<PushReg
 }
 
 const newDevice = async (m: ChannelWorld, user: User) => (must(await doRegisterClientDevice(m.w.ctx, m.w.as(user), {})) as { device_id: number }).device_id;
-const deviceEvents = (m: ChannelWorld) => m.drain().filter((p) => p.event.type === 'device').map((p) => ({ to: p.userIds, ...p.event }));
+const deviceEvents = (m: ChannelWorld) => m.drain().filter((p) => p.event.type === 'device').map((p): Record<string, unknown> => ({ to: p.userIds, ...p.event }));
 const full = (deviceId: number, extra: Record<string, unknown> = {}) => ({
   device_id: String(deviceId),
   push_key: KEY,
