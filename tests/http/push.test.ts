@@ -42,4 +42,34 @@ describe('push registration over HTTP', () => {
     await pushJobsSettled(world.ctx);
     expect(sent.map((n) => [n.userId, n.messageId, n.trigger, n.devices.map((d) => d.token), n.data.content])).toEqual([[other.id, id, 'private_message', ['otto-phone'], 'ping']]);
   });
+
+  it('devices: register and remove a device; E2EE registration is PUSH_SERVICE_NOT_CONFIGURED without a registering notifier', async () => {
+    const world = await makeWorld();
+    const member = await world.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
+    const server = await startServer(world);
+    const created = expectSuccess(await call(server, 'POST', '/register_client_device', { auth: member }));
+    expect(created).toEqual({ result: 'success', msg: '', device_id: expect.any(Number) });
+    const key = Buffer.concat([Buffer.from([0x31]), Buffer.alloc(32, 1)]).toString('base64');
+    const registration = { device_id: String(created.device_id), push_key: key, push_key_id: '1', token_kind: 'apns', token_id: Buffer.alloc(8, 1).toString('base64'), bouncer_public_key: 'k', encrypted_push_registration: 'e' };
+    expectError(await call(server, 'POST', '/mobile_push/register', { auth: member, body: form(registration) }), 400, 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.');
+    expectSuccess(await call(server, 'POST', '/remove_client_device', { auth: member, body: form({ device_id: String(created.device_id) }) }));
+    expectError(await call(server, 'POST', '/remove_client_device', { auth: member, body: form({ device_id: String(created.device_id) }) }), 400, 'BAD_REQUEST', 'Invalid `device_id`');
+    expectError(await call(server, 'POST', '/remove_client_device', { auth: member }), 400, 'REQUEST_VARIABLE_MISSING', "Missing 'device_id' argument");
+    expectError(await call(server, 'POST', '/register_client_device', {}), 401, 'UNAUTHORIZED', /Not logged in/);
+  });
+
+  it('devices: a registering notifier completes an E2EE registration requested over HTTP', async () => {
+    const world = await makeWorld({ pushNotifier: { notify: () => undefined, remove: () => undefined, registerDevice: async () => ({ registered: true }) } });
+    const member = await world.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
+    const server = await startServer(world);
+    const { device_id } = expectSuccess(await call(server, 'POST', '/register_client_device', { auth: member }));
+    const key = Buffer.concat([Buffer.from([0x31]), Buffer.alloc(32, 1)]).toString('base64');
+    const token = Buffer.alloc(8, 1).toString('base64');
+    const registration = { device_id: String(device_id), push_key: key, push_key_id: '1', token_kind: 'apns', token_id: token, bouncer_public_key: 'k', encrypted_push_registration: 'e' };
+    expect(expectSuccess(await call(server, 'POST', '/mobile_push/register', { auth: member, body: form(registration) }))).toEqual({ result: 'success', msg: '' });
+    expectError(await call(server, 'POST', '/mobile_push/register', { auth: member, body: form({ ...registration, push_key: 'bad' }) }), 400, 'BAD_REQUEST', 'Invalid `push_key`');
+    await pushJobsSettled(world.ctx);
+    const state = expectSuccess(await call(server, 'POST', '/register', { auth: member, body: form({ fetch_event_types: JSON.stringify(['device']) }) }));
+    expect(state.devices).toEqual({ [device_id]: { push_key_id: 1, push_token_id: token, pending_push_token_id: null, push_token_last_updated_timestamp: expect.any(Number), push_registration_error_code: null } });
+  });
 });
