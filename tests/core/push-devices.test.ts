@@ -10,7 +10,7 @@ import {
 } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
-import { type ChannelWorld, channelWorld, register } from './channel-helpers.js';
+import { type ChannelWorld, channelWorld, queued, register } from './channel-helpers.js';
 import { expectBadRequest, expectError, T0 } from './fixtures.js';
 import { recordingNotifier, sendDirect } from './push-helpers.js';
 
@@ -173,5 +173,28 @@ describe('client devices', () => {
     await pushJobsSettled(w.ctx);
     expect(notifier.registrations).toEqual([]);
     expect((await devicesOf(m, member))[device]).toMatchObject({ push_key_id: null, pending_push_token_id: null });
+  });
+
+  it('device events applied to register\'s devices give what a fresh register gives (verify_action)', async () => {
+    const { notifier } = registeringWorld(async () => ({ registered: false, errorCode: 'INVALID_ENCRYPTED_PUSH_REGISTRATION' }));
+    const m = await channelWorld({ pushNotifier: notifier });
+    const { w, member } = m;
+    const kept = await newDevice(m, member);
+    const before = await register(w, member, { fetch_event_types: JSON.stringify(['device']) });
+    const gone = await newDevice(m, member);
+    must(await doRegisterPushDevice(w.ctx, w.as(member), full(kept)));
+    await pushJobsSettled(w.ctx);
+    must(await doRemoveClientDevice(w.ctx, w.as(member), { device_id: String(gone) }));
+    const devices = structuredClone(before.devices) as Record<string, Record<string, unknown>>;
+    for (const event of await queued(w, member, before.queue_id)) {
+      const { type, op, device_id: id, id: _eventId, ...fields } = event as Record<string, unknown>;
+      if (type !== 'device') continue;
+      const empty = { push_key_id: null, push_token_id: null, pending_push_token_id: null, push_token_last_updated_timestamp: null, push_registration_error_code: null };
+      if (op === 'add') devices[String(id)] = empty;
+      else if (op === 'remove') delete devices[String(id)];
+      else Object.assign(devices[String(id)]!, fields);
+    }
+    expect(devices).toEqual(await devicesOf(m, member));
+    expect(devices[kept]).toMatchObject({ push_registration_error_code: 'INVALID_ENCRYPTED_PUSH_REGISTRATION' });
   });
 });
