@@ -8,9 +8,9 @@ import { ok } from 'neverthrow';
 import type { Ctx } from '../context.js';
 import type { ClientDevice, Message, PushDeviceToken, Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
 import { callNotifier, inBackground } from './background.js';
-import type { E2eePushDevice, PushNotifier } from './notifier.js';
+import type { E2eePushDevice, PushNotifier, PushTrigger } from './notifier.js';
 import { messageAlert, messagePayload, removalPayload, type PushMessageView } from './payload.js';
-import { type PushCandidate, pushTrigger } from './triggers.js';
+import { mayBeNotified, type PushCandidate, pushTrigger } from './triggers.js';
 
 /** What the send path already knows about a new message; nothing is read or rendered twice. */
 export interface SentForPush {
@@ -63,28 +63,29 @@ function mentionedGroupOf(sent: SentForPush, userId: number): { id: number; name
 async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForPush, policies: ReadonlyMap<number, number>): Promise<void> {
   const { realm, message, sender, stream } = sent;
   const recipientIds = [...sent.flagsByUser.keys()].filter((id) => id !== sender.id);
-  const { users, subscriptions } = await ctx.storage.read(async (tx) => {
-    const users = await tx.users.list(realm.id, recipientIds);
-    const subscriptions = new Map<number, Subscription | undefined>();
-    if (stream) for (const user of users) subscriptions.set(user.id, await tx.subscriptions.get(realm.id, user.id, stream.id));
-    return { users, subscriptions };
-  });
   // Hook for muted users (the reference's muted_sender_user_ids): once muted users are stored,
   // the recipients who muted the sender go in this set. Until then nobody has muted anyone.
   const mutingSender = new Set<number>();
+  const { candidates, subscriptions } = await ctx.storage.read(async (tx) => {
+    const candidates = (await tx.users.list(realm.id, recipientIds))
+      .map((user) => ({ user, idle: !ctx.queues.receivesMessages(user.id), mutedSender: mutingSender.has(user.id) }))
+      .filter((candidate) => mayBeNotified(candidate, sender.id));
+    // Subscriptions are read only for the recipients who may be notified at all.
+    const subscriptions = new Map<number, Subscription | undefined>();
+    if (stream) for (const { user } of candidates) subscriptions.set(user.id, await tx.subscriptions.get(realm.id, user.id, stream.id));
+    return { candidates, subscriptions };
+  });
 
-  const triggers = new Map<number, NonNullable<ReturnType<typeof pushTrigger>>>();
-  for (const user of users) {
-    const subscription = subscriptions.get(user.id);
+  const triggers = new Map<number, PushTrigger>();
+  for (const partial of candidates) {
+    const subscription = subscriptions.get(partial.user.id);
     const candidate: PushCandidate = {
-      user,
-      flags: sent.flagsByUser.get(user.id) ?? 0,
-      idle: !ctx.queues.receivesMessages(user.id),
-      mutedSender: mutingSender.has(user.id),
-      channel: stream ? { subscription: subscription?.active ? subscription : undefined, visibilityPolicy: policies.get(user.id) ?? 0 } : undefined,
+      ...partial,
+      flags: sent.flagsByUser.get(partial.user.id) ?? 0,
+      channel: stream ? { subscription: subscription?.active ? subscription : undefined, visibilityPolicy: policies.get(partial.user.id) ?? 0 } : undefined,
     };
     const trigger = pushTrigger(candidate, sender.id, message.type === 'private');
-    if (trigger) triggers.set(user.id, trigger);
+    if (trigger) triggers.set(partial.user.id, trigger);
   }
   if (triggers.size === 0) return;
 

@@ -36,12 +36,20 @@ function allowedInTopic(subscription: Subscription, policy: number, channelSetti
   return channelSetting ?? userDefault;
 }
 
+/**
+ * The reasons not to notify that hold whatever the message says (the reference's bots rule,
+ * online push and trivially_should_not_notify): checked first, before reading anything more.
+ */
+export function mayBeNotified(candidate: Pick<PushCandidate, 'user' | 'idle' | 'mutedSender'>, senderId: number): boolean {
+  const { user } = candidate;
+  if (user.isBot || !user.isActive || user.id === senderId || candidate.mutedSender) return false;
+  return candidate.idle || userSetting(user, 'enable_online_push_notifications');
+}
+
 /** The trigger of a push notification to `candidate` for a message from `senderId`, or null for none. */
 export function pushTrigger(candidate: PushCandidate, senderId: number, direct: boolean): PushTrigger | null {
   const { user, flags } = candidate;
-  if (user.isBot || !user.isActive) return null;
-  if (!candidate.idle && !userSetting(user, 'enable_online_push_notifications')) return null;
-  if (user.id === senderId || candidate.mutedSender) return null;
+  if (!mayBeNotified(candidate, senderId)) return null;
 
   // Direct messages and mentions obey the personal setting (the reference's dm_mention_push_disabled).
   const personal = userSetting(user, 'enable_offline_push_notifications');
