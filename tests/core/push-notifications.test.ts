@@ -30,21 +30,35 @@ describe('push notifications: who is notified', () => {
       e2eeDevices: [],
       data: {
         server: 'chat.example.com',
-        realm_id: w.realm.id,
+        realm_id: String(w.realm.id),
         realm_name: 'Test Org',
         realm_uri: 'http://chat.example.com',
         realm_url: 'http://chat.example.com',
-        user_id: other.id,
-        sender_id: member.id,
+        user_id: String(other.id),
+        sender_id: String(member.id),
         sender_email: expect.any(String),
-        time: Math.floor(T0 / 1000),
+        time: String(Math.floor(T0 / 1000)),
         recipient_type: 'private',
         event: 'message',
-        zulip_message_id: id,
+        zulip_message_id: String(id),
         content: 'Hello there & <b>you</b>',
-        content_truncated: false,
+        content_truncated: 'false',
         sender_full_name: 'Mel Member',
         sender_avatar_url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\//),
+      },
+      e2eeData: {
+        recipient_type: 'direct',
+        recipient_user_ids: [member.id, other.id].sort((a, b) => a - b),
+        content: 'Hello there & <b>you</b>',
+        message_id: id,
+        realm_name: 'Test Org',
+        realm_url: 'http://chat.example.com',
+        sender_avatar_url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\//),
+        sender_full_name: 'Mel Member',
+        sender_id: member.id,
+        time: Math.floor(T0 / 1000),
+        type: 'message',
+        user_id: other.id,
       },
       alert: { title: 'Mel Member', subtitle: '', body: 'Hello there & <b>you</b>' },
     });
@@ -57,7 +71,9 @@ describe('push notifications: who is notified', () => {
     const { sent } = await p.settle();
     expect(triggers(sent).sort()).toEqual([[admin.id, 'private_message'], [other.id, 'private_message']].sort());
     const dm = sent.find((n) => n.userId === other.id)!;
-    expect(dm.data.pm_users).toBe([member.id, other.id, admin.id, bot.id].sort((a, b) => a - b).join(','));
+    const everyone = [member.id, other.id, admin.id, bot.id].sort((a, b) => a - b);
+    expect(dm.data.pm_users).toBe(everyone.join(','));
+    expect(dm.e2eeData).toMatchObject({ recipient_type: 'direct', recipient_user_ids: everyone });
     expect(dm.alert).toEqual({ title: 'Ada Admin, Mel Bot, Mel Member, Otto Other', subtitle: 'Mel Member:', body: 'group hello' });
   });
 
@@ -87,8 +103,10 @@ describe('push notifications: who is notified', () => {
     const { sent } = await p.settle();
     expect(triggers(sent).sort()).toEqual([[admin.id, 'stream_push_notify'], [other.id, 'stream_push_notify']].sort());
     const n = sent.find((s) => s.userId === other.id)!;
-    expect(n.data).toMatchObject({ recipient_type: 'stream', stream: 'general', stream_id: stream.id, topic: 'lunch', zulip_message_id: id });
+    expect(n.data).toMatchObject({ recipient_type: 'stream', stream: 'general', stream_id: String(stream.id), topic: 'lunch', zulip_message_id: String(id) });
     expect(n.data.pm_users).toBeUndefined();
+    expect(n.e2eeData).toMatchObject({ recipient_type: 'channel', channel_id: stream.id, channel_name: 'general', topic: 'lunch', message_id: id, type: 'message' });
+    expect(n.e2eeData.recipient_user_ids).toBeUndefined();
     expect(n.alert).toEqual({ title: '#general > lunch', subtitle: 'Mel Member:', body: 'plain message' });
 
     // A subscription's own false beats the user's default; a muted topic or channel silences.
@@ -122,7 +140,8 @@ describe('push notifications: who is notified', () => {
     ({ sent } = await p.settle());
     expect(triggers(sent).sort()).toEqual([[admin.id, 'mentioned'], [other.id, 'mentioned']].sort());
     const otto = sent.find((n) => n.userId === other.id)!;
-    expect(otto.data).toMatchObject({ mentioned_user_group_name: 'duo', mentioned_user_group_id: expect.any(Number) });
+    expect(otto.data).toMatchObject({ mentioned_user_group_name: 'duo', mentioned_user_group_id: expect.stringMatching(/^\d+$/) });
+    expect(otto.e2eeData).toMatchObject({ mentioned_user_group_name: 'duo', mentioned_user_group_id: Number(otto.data.mentioned_user_group_id) });
     expect(otto.alert.subtitle).toBe('Mel Member mentioned @duo:');
     expect(sent.find((n) => n.userId === admin.id)!.data.mentioned_user_group_name).toBe('crew');
 
@@ -189,7 +208,8 @@ describe('push notifications: who is notified', () => {
     await sendDirect(p, p.member, [p.other], 'x'.repeat(250));
     const [long] = (await p.settle()).sent;
     expect(long!.data.content).toBe(`${'x'.repeat(200)}…`);
-    expect(long!.data.content_truncated).toBe(true);
+    expect(long!.data.content_truncated).toBe('true');
+    expect(long!.e2eeData.content).toBe(long!.data.content);
     expect(long!.alert.body).toBe(long!.data.content);
   });
 });

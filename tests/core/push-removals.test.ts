@@ -25,15 +25,16 @@ describe('push notification removals', () => {
       e2eeDevices: [],
         data: {
           server: 'chat.example.com',
-          realm_id: w.realm.id,
+          realm_id: String(w.realm.id),
           realm_name: 'Test Org',
           realm_uri: 'http://chat.example.com',
           realm_url: 'http://chat.example.com',
-          user_id: other.id,
+          user_id: String(other.id),
           event: 'remove',
           zulip_message_ids: `${first},${second}`,
-          zulip_message_id: first,
+          zulip_message_id: String(first),
         },
+        e2eeData: { message_ids: [first, second], realm_name: 'Test Org', realm_url: 'http://chat.example.com', type: 'remove', user_id: other.id },
       },
     ]);
     // Unread then read again: the notification is already gone.

@@ -121,7 +121,7 @@ export { doRevokeInvite, doRevokeMultiuseInvite, doResendInvite } from './action
 export { doAcceptInvite } from './actions/accept-invite.js';
 export { getInvites } from './queries/invites.js';
 export { doAddFcmToken, doRemoveFcmToken, doAddApnsToken, doRemoveApnsToken } from './actions/push-tokens.js';
-export type { PushNotifier, MessagePushNotification, PushRemoval, PushTrigger, PushData, PushAlert } from './push/notifier.js';
+export type { PushNotifier, MessagePushNotification, PushRemoval, PushTrigger, PushData, E2eePushData, PushAlert } from './push/notifier.js';
 export { pushJobsSettled } from './push/background.js';
 export { doRegisterClientDevice, doRemoveClientDevice, doRegisterPushDevice } from './actions/client-devices.js';
 export type { E2eePushDevice, PushDeviceRegistration, PushRegistrationOutcome } from './push/notifier.js';

@@ -9,7 +9,7 @@ import type { Ctx } from '../context.js';
 import type { ClientDevice, Message, PushDeviceToken, Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
 import { callNotifier, inBackground } from './background.js';
 import type { E2eePushDevice, PushNotifier, PushTrigger } from './notifier.js';
-import { messageAlert, messagePayload, removalPayload, type PushMessageView } from './payload.js';
+import { e2eeMessagePayload, e2eeRemovalPayload, messageAlert, messagePayload, removalPayload, type PushMessageView } from './payload.js';
 import { mayBeNotified, type PushCandidate, pushTrigger } from './triggers.js';
 
 /** What the send path already knows about a new message; nothing is read or rendered twice. */
@@ -111,6 +111,7 @@ async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForP
         devices: devicesOf(recorded.value.devices, userId),
         e2eeDevices: e2eeDevicesOf(recorded.value.e2ee, userId),
         data: messagePayload(forUser, userId),
+        e2eeData: e2eeMessagePayload(forUser, userId),
         alert: messageAlert(forUser, trigger),
       }),
     );
@@ -127,7 +128,8 @@ async function withdraw(ctx: Ctx, notifier: PushNotifier, realm: Realm, userIds:
   for (const [userId, ids] of cleared.value.byUser) {
     const devices = devicesOf(cleared.value.devices, userId);
     const e2eeDevices = e2eeDevicesOf(cleared.value.e2ee, userId);
-    callNotifier(() => notifier.remove({ realmId: realm.id, userId, messageIds: ids, devices, e2eeDevices, data: removalPayload(realm, userId, ids) }));
+    const data = removalPayload(realm, userId, ids);
+    callNotifier(() => notifier.remove({ realmId: realm.id, userId, messageIds: ids, devices, e2eeDevices, data, e2eeData: e2eeRemovalPayload(realm, userId, ids) }));
   }
 }
 

@@ -22,8 +22,11 @@ export type PushTrigger =
   | 'followed_topic_push_notify'
   | 'stream_push_notify';
 
-/** A flat payload as FCM's data messages carry it (the reference's get_message_payload_gcm). */
-export type PushData = Record<string, string | number | boolean>;
+/** A flat payload of strings, as FCM data messages carry it (the reference's get_message_payload_gcm). */
+export type PushData = Record<string, string>;
+
+/** The JSON a notifier encrypts for an E2EE device (api_docs/mobile-notifications.md): typed values. */
+export type E2eePushData = Record<string, string | number | number[]>;
 
 /** The visible part of an APNs notification (the reference's get_message_payload_apns). */
 export interface PushAlert {
@@ -70,8 +73,10 @@ export interface MessagePushNotification {
   devices: PushDeviceToken[];
   /** The user's devices registered for E2EE notifications, to encrypt `data` for. */
   e2eeDevices: E2eePushDevice[];
-  /** The data payload: `event: "message"`, the realm, sender, conversation and content. */
+  /** The legacy data payload: `event: "message"`, the realm, sender, conversation and content. */
   data: PushData;
+  /** The same for E2EE devices: `type: "message"`, `message_id`, `channel_id` or `recipient_user_ids`, ... */
+  e2eeData: E2eePushData;
   /** Title, subtitle and body for platforms that show an alert. */
   alert: PushAlert;
 }
@@ -86,6 +91,8 @@ export interface PushRemoval {
   e2eeDevices: E2eePushDevice[];
   /** `event: "remove"`, `zulip_message_ids` (comma-joined) and, for old clients, `zulip_message_id`. */
   data: PushData;
+  /** `type: "remove"` and `message_ids` as a list, for E2EE devices. */
+  e2eeData: E2eePushData;
 }
 
 /** Delivers push notifications; plugged in with `createContext({ pushNotifier })`. */

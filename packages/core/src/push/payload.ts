@@ -1,14 +1,15 @@
 /**
- * The reference's push payloads (zerver/lib/push_notifications.py): get_base_payload,
- * get_message_payload with its FCM (`gcm`) additions, the APNs alert's title and subtitle, and
- * the removal payload. Values are flat strings and numbers, as FCM data messages carry them.
+ * The reference's push payloads (zerver/lib/push_notifications.py): the legacy FCM data
+ * (get_base_payload, get_message_payload_gcm, the removal) with every value a string, as FCM
+ * delivers data messages and as the apps parse them; the APNs alert's title and subtitle; and
+ * the E2EE payloads (api_docs/mobile-notifications.md) a notifier encrypts for E2EE devices.
  */
 import { avatarUrl } from '../format/avatar.js';
 import { apiEmail } from '../format/user.js';
 import { topicForClient } from '../messages/normalize.js';
 import type { Message, Realm, Stream, User } from '../storage/types.js';
 import { mobilePushContent } from './content.js';
-import type { PushAlert, PushData, PushTrigger } from './notifier.js';
+import type { E2eePushData, PushAlert, PushData, PushTrigger } from './notifier.js';
 
 /** What a message's payload shows besides the message: its sender, channel and participants. */
 export interface PushMessageView {
@@ -23,46 +24,69 @@ export interface PushMessageView {
   mentionedGroup?: { id: number; name: string };
 }
 
-/** The realm and recipient fields every payload starts with. */
-export function basePayload(realm: Realm, userId: number): PushData {
+/** FCM data values are strings. */
+const strings = (fields: Record<string, string | number | boolean>): PushData =>
+  Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)]));
+
+/** The realm and recipient fields every legacy payload starts with (the reference's get_base_payload). */
+function basePayload(realm: Realm, userId: number) {
   return { server: new URL(realm.url).host, realm_id: realm.id, realm_name: realm.name, realm_uri: realm.url, realm_url: realm.url, user_id: userId };
 }
 
 /** A group direct message has three or more participants; one with oneself or one other is "personal". */
 const isGroupDirect = (view: PushMessageView) => view.message.type === 'private' && view.participants.length > 2;
 
-/** The `event: "message"` payload for `userId` (the reference's get_message_payload_gcm). */
+/** The sender's avatar as an absolute URL. */
+function senderAvatar({ realm, sender }: PushMessageView): string {
+  const url = avatarUrl(realm, sender, false, true) ?? '';
+  return url.startsWith('/') ? `${realm.url}${url}` : url;
+}
+
+const groupFields = (view: PushMessageView): Record<string, string | number> =>
+  view.mentionedGroup ? { mentioned_user_group_id: view.mentionedGroup.id, mentioned_user_group_name: view.mentionedGroup.name } : {};
+
+/** The legacy `event: "message"` data for `userId` (the reference's get_message_payload_gcm). */
 export function messagePayload(view: PushMessageView, userId: number): PushData {
   const { realm, message, sender } = view;
-  const data: PushData = {
+  const conversation: Record<string, string | number> = message.type === 'stream'
+    ? { recipient_type: 'stream', stream: view.stream?.name ?? '', stream_id: message.streamId!, topic: topicForClient(message.topic, false) }
+    : { recipient_type: 'private', ...(isGroupDirect(view) ? { pm_users: message.dmKey! } : {}) };
+  const { content, truncated } = mobilePushContent(message.renderedContent);
+  return strings({
     ...basePayload(realm, userId),
     sender_id: sender.id,
     sender_email: apiEmail(realm, sender),
     time: message.dateSent,
-  };
-  if (view.mentionedGroup) {
-    data.mentioned_user_group_id = view.mentionedGroup.id;
-    data.mentioned_user_group_name = view.mentionedGroup.name;
-  }
-  if (message.type === 'stream') {
-    data.recipient_type = 'stream';
-    data.stream = view.stream?.name ?? '';
-    data.stream_id = message.streamId!;
-    data.topic = topicForClient(message.topic, false);
-  } else {
-    data.recipient_type = 'private';
-    if (isGroupDirect(view)) data.pm_users = message.dmKey!;
-  }
-  const { content, truncated } = mobilePushContent(message.renderedContent);
-  const avatar = avatarUrl(realm, sender, false, true) ?? '';
-  return {
-    ...data,
+    ...groupFields(view),
+    ...conversation,
     event: 'message',
     zulip_message_id: message.id,
     content,
     content_truncated: truncated,
     sender_full_name: sender.fullName,
-    sender_avatar_url: avatar.startsWith('/') ? `${realm.url}${avatar}` : avatar,
+    sender_avatar_url: senderAvatar(view),
+  });
+}
+
+/** The E2EE `type: "message"` payload: the legacy fields renamed, typed, and the DM's participants listed. */
+export function e2eeMessagePayload(view: PushMessageView, userId: number): E2eePushData {
+  const { realm, message, sender } = view;
+  const conversation: E2eePushData = message.type === 'stream'
+    ? { recipient_type: 'channel', channel_id: message.streamId!, channel_name: view.stream?.name ?? '', topic: topicForClient(message.topic, false) }
+    : { recipient_type: 'direct', recipient_user_ids: message.dmKey!.split(',').map(Number) };
+  return {
+    ...conversation,
+    ...groupFields(view),
+    content: mobilePushContent(message.renderedContent).content,
+    message_id: message.id,
+    realm_name: realm.name,
+    realm_url: realm.url,
+    sender_avatar_url: senderAvatar(view),
+    sender_full_name: sender.fullName,
+    sender_id: sender.id,
+    time: message.dateSent,
+    type: 'message',
+    user_id: userId,
   };
 }
 
@@ -84,13 +108,18 @@ export function messageAlert(view: PushMessageView, trigger: PushTrigger): PushA
   return { title, subtitle, body: mobilePushContent(message.renderedContent).content };
 }
 
-/** The `event: "remove"` payload taking back notifications of `messageIds` (ascending). */
+/** The legacy `event: "remove"` data taking back notifications of `messageIds` (ascending). */
 export function removalPayload(realm: Realm, userId: number, messageIds: readonly number[]): PushData {
-  return {
+  return strings({
     ...basePayload(realm, userId),
     event: 'remove',
     zulip_message_ids: messageIds.join(','),
     // Clients from before 2019 read only this one field.
     zulip_message_id: messageIds[0]!,
-  };
+  });
+}
+
+/** The E2EE `type: "remove"` payload. */
+export function e2eeRemovalPayload(realm: Realm, userId: number, messageIds: readonly number[]): E2eePushData {
+  return { message_ids: [...messageIds], realm_name: realm.name, realm_url: realm.url, type: 'remove', user_id: userId };
 }
