@@ -3,7 +3,8 @@ import { doCreateUserGroup, doUpdateSettings, doUpdateUserTopic, type User } fro
 import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
-import { register, setSubscription } from './channel-helpers.js';
+import { register, setSubscription, subscribe } from './channel-helpers.js';
+import { setAccessGroup } from './user-access-helpers.js';
 import { T0 } from './fixtures.js';
 import { general, pushWorld, sendChannel, sendDirect, triggers, type PushWorld } from './push-helpers.js';
 
@@ -211,5 +212,22 @@ describe('push notifications: who is notified', () => {
     expect(long!.data.content_truncated).toBe('true');
     expect(long!.e2eeData.content).toBe(long!.data.content);
     expect(long!.alert.body).toBe(long!.data.content);
+  });
+
+  it('a restricted guest is told of a sender they may not access as "Unknown user"', async () => {
+    const p = await pushWorld();
+    const { w, guest, other } = p;
+    const sam = await w.addUser({ email: 'sam@example.com', fullName: 'Sam Stranger' });
+    await subscribe(w, w.owner, ['general'], { principals: JSON.stringify([guest.id]) });
+    const stream = await general(p);
+    for (const user of [guest, other]) await setSubscription(w, user, stream, { pushNotifications: true });
+    await setAccessGroup(w, 'role:members');
+    await sendChannel(p, sam, 'news', 'from afar');
+    const { sent } = await p.settle();
+    const toGuest = sent.find((n) => n.userId === guest.id)!;
+    expect(toGuest.data).toMatchObject({ sender_id: String(sam.id), sender_full_name: 'Unknown user', sender_email: `user${sam.id}@chat.example.com`, sender_avatar_url: 'http://chat.example.com/static/images/unknown-user-avatar.png' });
+    expect(toGuest.e2eeData).toMatchObject({ sender_id: sam.id, sender_full_name: 'Unknown user' });
+    expect(toGuest.alert.subtitle).toBe('Unknown user:');
+    expect(sent.find((n) => n.userId === other.id)!.data).toMatchObject({ sender_full_name: 'Sam Stranger', sender_email: 'sam@example.com' });
   });
 });

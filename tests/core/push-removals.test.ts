@@ -49,6 +49,20 @@ describe('push notification removals', () => {
     expect((await p.settle()).removed.map((r) => [r.userId, r.messageIds])).toEqual([[other.id, [third]]]);
   });
 
+  it('a removal names the newest 200 messages at most, and forgets the older ones too', async () => {
+    const p = await pushWorld();
+    const { w, member, other } = p;
+    const ids: number[] = [];
+    for (let i = 0; i < 202; i++) ids.push(await sendDirect(p, member, [other], `message ${i}`));
+    expect((await p.settle()).sent).toHaveLength(202);
+    must(await doMarkAllAsRead(w.ctx, w.as(other), {}));
+    const [removal] = (await p.settle()).removed;
+    expect(removal!.messageIds).toEqual(ids.slice(2));
+    expect(removal!.data.zulip_message_ids).toBe(ids.slice(2).join(','));
+    const left = await w.ctx.storage.transaction(async (tx) => ok(await tx.push.clearNotified(w.realm.id, [other.id], ids)));
+    expect(left.isOk() && left.value.size).toBe(0);
+  });
+
   it('deleting a notified message removes it from every notified recipient', async () => {
     const p = await pushWorld();
     const { w, member, other, admin } = p;

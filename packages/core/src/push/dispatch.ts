@@ -7,6 +7,9 @@
 import { ok } from 'neverthrow';
 import type { Ctx } from '../context.js';
 import type { ClientDevice, Message, PushDeviceToken, Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
+import { withUserGroupIds } from '../access/group-membership.js';
+import { isGuest } from '../access/roles.js';
+import { allUsersAccessibleInRealm, inaccessibleUsers } from '../access/user-access.js';
 import { callNotifier, inBackground } from './background.js';
 import type { E2eePushDevice, PushNotifier, PushTrigger } from './notifier.js';
 import { e2eeMessagePayload, e2eeRemovalPayload, messageAlert, messagePayload, removalPayload, type PushMessageView } from './payload.js';
@@ -53,6 +56,9 @@ export function schedulePushRemoval(ctx: Ctx, tx: Tx, realm: Realm, userIds: rea
   tx.afterCommit(() => inBackground(ctx, () => withdraw(ctx, notifier, realm, [...userIds], [...messageIds])));
 }
 
+/** Message IDs one removal names at most (the reference's MAX_APNS_MESSAGE_IDS). */
+const MAX_REMOVED_IDS = 200;
+
 /** The smallest mentioned group through which `userId` was mentioned, when not mentioned personally. */
 function mentionedGroupOf(sent: SentForPush, userId: number): { id: number; name: string } | undefined {
   if (sent.mentionedUserIds.has(userId)) return undefined;
@@ -66,14 +72,21 @@ async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForP
   // Hook for muted users (the reference's muted_sender_user_ids): once muted users are stored,
   // the recipients who muted the sender go in this set. Until then nobody has muted anyone.
   const mutingSender = new Set<number>();
-  const { candidates, subscriptions } = await ctx.storage.read(async (tx) => {
+  const { candidates, subscriptions, hidden } = await ctx.storage.read(async (tx) => {
     const candidates = (await tx.users.list(realm.id, recipientIds))
       .map((user) => ({ user, idle: !ctx.queues.receivesMessages(user.id), mutedSender: mutingSender.has(user.id) }))
       .filter((candidate) => mayBeNotified(candidate, sender.id));
     // Subscriptions are read only for the recipients who may be notified at all.
     const subscriptions = new Map<number, Subscription | undefined>();
     if (stream) for (const { user } of candidates) subscriptions.set(user.id, await tx.subscriptions.get(realm.id, user.id, stream.id));
-    return { candidates, subscriptions };
+    // A restricted guest may read a channel message from someone they may not access (direct
+    // messages grant access): the reference shows that sender as "Unknown user".
+    const hidden = new Set<number>();
+    if (stream && !allUsersAccessibleInRealm(realm)) {
+      const guests = await withUserGroupIds(tx, realm.id, candidates.map((c) => c.user).filter(isGuest));
+      for (const guest of guests) if ((await inaccessibleUsers(tx, realm, guest, [sender])).length > 0) hidden.add(guest.id);
+    }
+    return { candidates, subscriptions, hidden };
   });
 
   const triggers = new Map<number, PushTrigger>();
@@ -100,7 +113,7 @@ async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForP
   if (recorded.isErr()) return;
   const view: Omit<PushMessageView, 'mentionedGroup'> = { realm, message, sender, stream, participants: sent.participants };
   for (const userId of recorded.value.notified) {
-    const forUser = { ...view, mentionedGroup: mentionedGroupOf(sent, userId) };
+    const forUser = { ...view, mentionedGroup: mentionedGroupOf(sent, userId), senderHidden: hidden.has(userId) };
     const trigger = triggers.get(userId)!;
     callNotifier(() =>
       notifier.notify({
@@ -125,7 +138,9 @@ async function withdraw(ctx: Ctx, notifier: PushNotifier, realm: Realm, userIds:
     return ok({ byUser, devices: await tx.push.tokensOf(realm.id, notified), e2ee: await tx.push.devicesOf(realm.id, notified) });
   });
   if (cleared.isErr()) return;
-  for (const [userId, ids] of cleared.value.byUser) {
+  for (const [userId, all] of cleared.value.byUser) {
+    // The reference sends at most the newest 200 IDs (APNs' 4 KB limit); the older ones are forgotten all the same.
+    const ids = all.slice(-MAX_REMOVED_IDS);
     const devices = devicesOf(cleared.value.devices, userId);
     const e2eeDevices = e2eeDevicesOf(cleared.value.e2ee, userId);
     const data = removalPayload(realm, userId, ids);

@@ -85,7 +85,7 @@ export interface MessagePushNotification {
 export interface PushRemoval {
   realmId: number;
   userId: number;
-  /** Ascending. */
+  /** Ascending; the newest 200 at most, as the reference sends (older ones are forgotten all the same). */
   messageIds: number[];
   devices: PushDeviceToken[];
   e2eeDevices: E2eePushDevice[];

@@ -5,7 +5,7 @@
  * the E2EE payloads (api_docs/mobile-notifications.md) a notifier encrypts for E2EE devices.
  */
 import { avatarUrl } from '../format/avatar.js';
-import { apiEmail } from '../format/user.js';
+import { apiEmail, INACCESSIBLE_USER_NAME } from '../format/user.js';
 import { topicForClient } from '../messages/normalize.js';
 import type { Message, Realm, Stream, User } from '../storage/types.js';
 import { mobilePushContent } from './content.js';
@@ -22,6 +22,17 @@ export interface PushMessageView {
   participants: readonly User[];
   /** The smallest mentioned group through which the recipient was mentioned, when not personally. */
   mentionedGroup?: { id: number; name: string };
+  /** The recipient may not access the sender (a restricted guest reading a channel): the sender shows as "Unknown user". */
+  senderHidden?: boolean;
+}
+
+/** The sender as the recipient may see them (the reference's can_access_sender). */
+function shownSender({ realm, sender, senderHidden }: PushMessageView) {
+  if (senderHidden) {
+    return { name: INACCESSIBLE_USER_NAME, email: `user${sender.id}@${new URL(realm.url).hostname}`, avatar: `${realm.url}/static/images/unknown-user-avatar.png` };
+  }
+  const url = avatarUrl(realm, sender, false, true) ?? '';
+  return { name: sender.fullName, email: apiEmail(realm, sender), avatar: url.startsWith('/') ? `${realm.url}${url}` : url };
 }
 
 /** FCM data values are strings. */
@@ -36,12 +47,6 @@ function basePayload(realm: Realm, userId: number) {
 /** A group direct message has three or more participants; one with oneself or one other is "personal". */
 const isGroupDirect = (view: PushMessageView) => view.message.type === 'private' && view.participants.length > 2;
 
-/** The sender's avatar as an absolute URL. */
-function senderAvatar({ realm, sender }: PushMessageView): string {
-  const url = avatarUrl(realm, sender, false, true) ?? '';
-  return url.startsWith('/') ? `${realm.url}${url}` : url;
-}
-
 const groupFields = (view: PushMessageView): Record<string, string | number> =>
   view.mentionedGroup ? { mentioned_user_group_id: view.mentionedGroup.id, mentioned_user_group_name: view.mentionedGroup.name } : {};
 
@@ -52,10 +57,11 @@ export function messagePayload(view: PushMessageView, userId: number): PushData 
     ? { recipient_type: 'stream', stream: view.stream?.name ?? '', stream_id: message.streamId!, topic: topicForClient(message.topic, false) }
     : { recipient_type: 'private', ...(isGroupDirect(view) ? { pm_users: message.dmKey! } : {}) };
   const { content, truncated } = mobilePushContent(message.renderedContent);
+  const shown = shownSender(view);
   return strings({
     ...basePayload(realm, userId),
     sender_id: sender.id,
-    sender_email: apiEmail(realm, sender),
+    sender_email: shown.email,
     time: message.dateSent,
     ...groupFields(view),
     ...conversation,
@@ -63,8 +69,8 @@ export function messagePayload(view: PushMessageView, userId: number): PushData 
     zulip_message_id: message.id,
     content,
     content_truncated: truncated,
-    sender_full_name: sender.fullName,
-    sender_avatar_url: senderAvatar(view),
+    sender_full_name: shown.name,
+    sender_avatar_url: shown.avatar,
   });
 }
 
@@ -74,6 +80,7 @@ export function e2eeMessagePayload(view: PushMessageView, userId: number): E2eeP
   const conversation: E2eePushData = message.type === 'stream'
     ? { recipient_type: 'channel', channel_id: message.streamId!, channel_name: view.stream?.name ?? '', topic: topicForClient(message.topic, false) }
     : { recipient_type: 'direct', recipient_user_ids: message.dmKey!.split(',').map(Number) };
+  const shown = shownSender(view);
   return {
     ...conversation,
     ...groupFields(view),
@@ -81,8 +88,8 @@ export function e2eeMessagePayload(view: PushMessageView, userId: number): E2eeP
     message_id: message.id,
     realm_name: realm.name,
     realm_url: realm.url,
-    sender_avatar_url: senderAvatar(view),
-    sender_full_name: sender.fullName,
+    sender_avatar_url: shown.avatar,
+    sender_full_name: shown.name,
     sender_id: sender.id,
     time: message.dateSent,
     type: 'message',
@@ -97,11 +104,12 @@ export function messageAlert(view: PushMessageView, trigger: PushTrigger): PushA
   if (message.type === 'stream') title = `#${view.stream?.name ?? ''} > ${topicForClient(message.topic, false)}`;
   else if (isGroupDirect(view)) title = view.participants.map((u) => u.fullName).sort().join(', ');
 
-  let subtitle = `${sender.fullName}:`;
+  const name = shownSender(view).name;
+  let subtitle = `${name}:`;
   if (trigger === 'mentioned') {
-    subtitle = view.mentionedGroup ? `${sender.fullName} mentioned @${view.mentionedGroup.name}:` : `${sender.fullName} mentioned you:`;
+    subtitle = view.mentionedGroup ? `${name} mentioned @${view.mentionedGroup.name}:` : `${name} mentioned you:`;
   } else if (trigger.includes('wildcard_mentioned')) {
-    subtitle = `${sender.fullName} mentioned everyone:`;
+    subtitle = `${name} mentioned everyone:`;
   } else if (message.type === 'private' && !isGroupDirect(view)) {
     subtitle = '';
   }
