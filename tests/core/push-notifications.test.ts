@@ -1,6 +1,7 @@
 /** Who the push notifier hears about, why, and with what payload (the reference's notification_data and push payloads). */
 import { doCreateUserGroup, doUpdateSettings, doUpdateUserTopic, type User } from '@teamchat/core';
 import { ok } from 'neverthrow';
+import { insertMessage } from '../../packages/core/src/actions/message-insert.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { register, setSubscription, subscribe } from './channel-helpers.js';
@@ -229,5 +230,16 @@ describe('push notifications: who is notified', () => {
     expect(toGuest.e2eeData).toMatchObject({ sender_id: sam.id, sender_full_name: 'Unknown user' });
     expect(toGuest.alert.subtitle).toBe('Unknown user:');
     expect(sent.find((n) => n.userId === other.id)!.data).toMatchObject({ sender_full_name: 'Sam Stranger', sender_email: 'sam@example.com' });
+  });
+
+  it('a copy stored already read is not notified (how muted senders stay silent, as in the reference)', async () => {
+    const p = await pushWorld();
+    const { w, member, other, admin } = p;
+    // The muted-users send path stores a muted sender's message read for whoever muted them; readBy does the same here.
+    await w.ctx.storage.transaction(async (tx) => {
+      await insertMessage(w.ctx, tx, w.realm, member, { kind: 'private', participants: [member, other, admin] }, 'muted hello', { readBy: [other.id] });
+      return ok(undefined);
+    });
+    expect(triggers((await p.settle()).sent)).toEqual([[admin.id, 'private_message']]);
   });
 });

@@ -6,7 +6,6 @@ import { type FlagRequest, marksUnread } from '../messages/flag-request.js';
 import type { Readable } from '../messages/readable.js';
 import type { Actor } from '../operation.js';
 import { FLAG_BITS, type Tx } from '../storage/types.js';
-import { schedulePushRemoval } from '../push/dispatch.js';
 
 export interface FlagChange {
   /** The messages whose flag changed, ascending. */
@@ -67,7 +66,5 @@ export async function changeFlags(
   }
   changed.sort((a, b) => a - b);
   await announceFlagUpdate(ctx, tx, actor, request, changed);
-  // A message read is a notification to take back from the user's devices.
-  if (request.flag === 'read' && on) schedulePushRemoval(ctx, tx, realm, [user.id], changed);
   return ok({ changed, ...(marksUnread(request) ? { ignoredChannels: [...ignored].sort((a, b) => a - b) } : {}) });
 }

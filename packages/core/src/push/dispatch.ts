@@ -69,12 +69,12 @@ function mentionedGroupOf(sent: SentForPush, userId: number): { id: number; name
 async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForPush, policies: ReadonlyMap<number, number>): Promise<void> {
   const { realm, message, sender, stream } = sent;
   const recipientIds = [...sent.flagsByUser.keys()].filter((id) => id !== sender.id);
-  // Hook for muted users (the reference's muted_sender_user_ids): once muted users are stored,
-  // the recipients who muted the sender go in this set. Until then nobody has muted anyone.
-  const mutingSender = new Set<number>();
+  // Muted senders: as in the reference, a muted sender's message is stored already read for
+  // whoever muted them (the muted-users work does it in the send path), and a read copy is never
+  // notified (markNotified below), so nothing here needs to know who muted whom.
   const { candidates, subscriptions, hidden } = await ctx.storage.read(async (tx) => {
     const candidates = (await tx.users.list(realm.id, recipientIds))
-      .map((user) => ({ user, idle: !ctx.queues.receivesMessages(user.id), mutedSender: mutingSender.has(user.id) }))
+      .map((user) => ({ user, idle: !ctx.queues.receivesMessages(user.id) }))
       .filter((candidate) => mayBeNotified(candidate, sender.id));
     // Subscriptions are read only for the recipients who may be notified at all.
     const subscriptions = new Map<number, Subscription | undefined>();

@@ -19,8 +19,6 @@ export interface PushCandidate {
   flags: number;
   /** No client of theirs is receiving message events (the reference's receiver_is_off_zulip). */
   idle: boolean;
-  /** The recipient has muted the sender. */
-  mutedSender: boolean;
   /** Channel messages: the recipient's active subscription (undefined when not subscribed) and topic policy. */
   channel?: { subscription: Subscription | undefined; visibilityPolicy: number };
 }
@@ -39,10 +37,11 @@ function allowedInTopic(subscription: Subscription, policy: number, channelSetti
 /**
  * The reasons not to notify that hold whatever the message says (the reference's bots rule,
  * online push and trivially_should_not_notify): checked first, before reading anything more.
+ * The reference's muted-sender rule is the read flag: see push/dispatch.ts.
  */
-export function mayBeNotified(candidate: Pick<PushCandidate, 'user' | 'idle' | 'mutedSender'>, senderId: number): boolean {
+export function mayBeNotified(candidate: Pick<PushCandidate, 'user' | 'idle'>, senderId: number): boolean {
   const { user } = candidate;
-  if (user.isBot || !user.isActive || user.id === senderId || candidate.mutedSender) return false;
+  if (user.isBot || !user.isActive || user.id === senderId) return false;
   return candidate.idle || userSetting(user, 'enable_online_push_notifications');
 }
 
