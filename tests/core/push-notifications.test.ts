@@ -1,5 +1,5 @@
 /** Who the push notifier hears about, why, and with what payload (the reference's notification_data and push payloads). */
-import { doCreateUserGroup, doUpdateSettings, doUpdateUserTopic, type User } from '@teamchat/core';
+import { doCreateUserGroup, doUpdateMessage, doUpdateSettings, doUpdateUserTopic, type User } from '@teamchat/core';
 import { ok } from 'neverthrow';
 import { insertMessage } from '../../packages/core/src/actions/message-insert.js';
 import { describe, expect, it } from 'vitest';
@@ -241,5 +241,29 @@ describe('push notifications: who is notified', () => {
       return ok(undefined);
     });
     expect(triggers((await p.settle()).sent)).toEqual([[admin.id, 'private_message']]);
+  });
+
+  it('an edit that newly mentions someone notifies them; repeats, direct messages and channel-push users hear nothing', async () => {
+    const p = await pushWorld();
+    const { w, member, other, admin } = p;
+    const stream = await general(p);
+    const id = await sendChannel(p, member, 'plans', 'plain');
+    const dm = await sendDirect(p, member, [admin], 'plain dm');
+    await p.settle();
+    const edit = async (messageId: number, content: string) => must(await doUpdateMessage(w.ctx, w.as(member), { message_id: String(messageId), content }));
+    await edit(id, 'now @**Otto Other**');
+    let { sent } = await p.settle();
+    expect(triggers(sent)).toEqual([[other.id, 'mentioned']]);
+    expect(sent[0]!.data).toMatchObject({ zulip_message_id: String(id), content: 'now @Otto Other' });
+    // Still mentioned: no second notification. A DM edit never notifies.
+    await edit(id, 'still @**Otto Other**!');
+    await edit(dm, 'edited @**Ada Admin**');
+    expect((await p.settle()).sent).toEqual([]);
+    // Ada has channel push on: she was told of the message when it was sent, not again for a mention.
+    await setSubscription(w, admin, stream, { pushNotifications: true });
+    const second = await sendChannel(p, member, 'plans', 'another');
+    expect(triggers((await p.settle()).sent)).toEqual([[admin.id, 'stream_push_notify']]);
+    await edit(second, 'another @**Ada Admin**');
+    expect((await p.settle()).sent).toEqual([]);
   });
 });

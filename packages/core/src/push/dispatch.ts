@@ -6,7 +6,7 @@
  */
 import { ok } from 'neverthrow';
 import type { Ctx } from '../context.js';
-import type { ClientDevice, Message, PushDeviceToken, Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
+import { type ClientDevice, FLAG_BITS, type Message, type PushDeviceToken, type Realm, type Stream, type Subscription, type Tx, type User } from '../storage/types.js';
 import { withUserGroupIds } from '../access/group-membership.js';
 import { isGuest } from '../access/roles.js';
 import { allUsersAccessibleInRealm, inaccessibleUsers } from '../access/user-access.js';
@@ -66,16 +66,36 @@ function mentionedGroupOf(sent: SentForPush, userId: number): { id: number; name
   return groups[0] && { id: groups[0].id, name: groups[0].name };
 }
 
-async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForPush, policies: ReadonlyMap<number, number>): Promise<void> {
+/** How an edit differs from a send (the reference's maybe_enqueue_notifications_for_message_update). */
+export interface EditNotice {
+  /** Who edited: never notified. */
+  actingUserId: number;
+  /** Each copy's flags before the edit: whoever was already mentioned is not notified again. */
+  priorFlags: ReadonlyMap<number, number>;
+}
+
+const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+
+/** An edit notifies only of a new mention, and not whoever the channel or a followed topic notified of the message already. */
+function editAllows(candidate: PushCandidate, edit: EditNotice, trigger: PushTrigger): boolean {
+  if ((edit.priorFlags.get(candidate.user.id) ?? 0) & MENTION_BITS) return false;
+  if (trigger === 'stream_push_notify' || trigger === 'followed_topic_push_notify') return false;
+  const regardless = pushTrigger({ ...candidate, flags: 0 }, edit.actingUserId, false);
+  return regardless !== 'stream_push_notify' && regardless !== 'followed_topic_push_notify';
+}
+
+/** Decides, records and hands over the notifications of one message (new, or edited when `edit` is given). */
+export async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForPush, policies: ReadonlyMap<number, number>, edit?: EditNotice): Promise<void> {
   const { realm, message, sender, stream } = sent;
-  const recipientIds = [...sent.flagsByUser.keys()].filter((id) => id !== sender.id);
+  const actingUserId = edit?.actingUserId ?? sender.id;
+  const recipientIds = [...sent.flagsByUser.keys()].filter((id) => id !== actingUserId);
   // Muted senders: as in the reference, a muted sender's message is stored already read for
   // whoever muted them (the muted-users work does it in the send path), and a read copy is never
   // notified (markNotified below), so nothing here needs to know who muted whom.
   const { candidates, subscriptions, hidden } = await ctx.storage.read(async (tx) => {
     const candidates = (await tx.users.list(realm.id, recipientIds))
       .map((user) => ({ user, idle: !ctx.queues.receivesMessages(user.id) }))
-      .filter((candidate) => mayBeNotified(candidate, sender.id));
+      .filter((candidate) => mayBeNotified(candidate, actingUserId));
     // Subscriptions are read only for the recipients who may be notified at all.
     const subscriptions = new Map<number, Subscription | undefined>();
     if (stream) for (const { user } of candidates) subscriptions.set(user.id, await tx.subscriptions.get(realm.id, user.id, stream.id));
@@ -97,8 +117,8 @@ async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: SentForP
       flags: sent.flagsByUser.get(partial.user.id) ?? 0,
       channel: stream ? { subscription: subscription?.active ? subscription : undefined, visibilityPolicy: policies.get(partial.user.id) ?? 0 } : undefined,
     };
-    const trigger = pushTrigger(candidate, sender.id, message.type === 'private');
-    if (trigger) triggers.set(partial.user.id, trigger);
+    const trigger = pushTrigger(candidate, actingUserId, message.type === 'private');
+    if (trigger && (!edit || editAllows(candidate, edit, trigger))) triggers.set(partial.user.id, trigger);
   }
   if (triggers.size === 0) return;
 
