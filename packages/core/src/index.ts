@@ -17,6 +17,7 @@ export { doRegister, getEvents, doDeleteQueue } from './actions/events.js';
 export { openEventStream, type EventStream } from './events/stream.js';
 export { doSendTyping } from './actions/typing.js';
 export { doSubscribe, doUnsubscribe, doUpdateSubscriptionProperties } from './actions/subscriptions.js';
+export { doCreateChannel } from './actions/create-channel.js';
 export { doUpdateStream, doArchiveStream, doAddDefaultStream, doRemoveDefaultStream } from './actions/channels.js';
 export { getSubscriptions, getStreams, getStream, getStreamMembers, getStreamId, getDefaultStreams } from './queries/channels.js';
 export { type Mailer, memoryMailer } from './mail/mailer.js';
