@@ -170,6 +170,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       userTopics: wrap(tx.userTopics),
       invitations: wrap(tx.invitations),
       playgrounds: wrap(tx.playgrounds),
+      botStorage: wrap(tx.botStorage),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

@@ -12,6 +12,7 @@ import { describeCustomProfileFieldStore } from './profile-fields.case.js';
 import { describeAlertWordStore } from './alert-words.case.js';
 import { describeLinkifierStore } from './linkifiers.case.js';
 import { describePlaygroundStore } from './playgrounds.case.js';
+import { describeBotStorageStore } from './bot-storage.case.js';
 import { describeUserGroupStore } from './user-groups.case.js';
 import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
@@ -267,6 +268,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeAlertWordStore(() => storage);
     describeLinkifierStore(() => storage);
     describePlaygroundStore(() => storage);
+    describeBotStorageStore(() => storage);
     describeUserGroupStore(() => storage);
     describeDraftStore(() => storage);
     describeNavigationViewStore(() => storage);

@@ -68,6 +68,7 @@ export { getDrafts } from './queries/drafts.js';
 export { doAddLinkifier, doRemoveLinkifier, doReorderLinkifiers, doUpdateLinkifier } from './actions/linkifiers.js';
 export { getLegacyLinkifiers, getLinkifiers } from './queries/linkifiers.js';
 export { doAddPlayground, doRemovePlayground } from './actions/playgrounds.js';
+export { doPutBotStorage, doRemoveBotStorage, getBotStorage } from './actions/bot-storage.js';
 export { announceVideoProviderToken, doCreateVideoCall } from './actions/video-calls.js';
 export { createLinkVideoCallProvider, type VideoCallOutcome, type VideoCallProvider } from './video-calls/provider.js';
 export { doCreateUserGroup, doUpdateUserGroupMembers } from './actions/user-groups.js';

@@ -25,6 +25,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   userTopics: ['set'],
   invitations: ['insert', 'updatePending'],
   playgrounds: ['insert', 'delete'],
+  botStorage: ['put', 'remove'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -90,6 +91,7 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       userTopics: guard('userTopics'),
       invitations: guard('invitations'),
       playgrounds: guard('playgrounds'),
+      botStorage: guard('botStorage'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');
