@@ -98,7 +98,7 @@ export { getRealmDomains } from './queries/realm-domains.js';
 export { doUploadFile } from './actions/uploads.js';
 export { doDeleteAttachment } from './actions/attachments.js';
 export { getAttachments } from './queries/attachments.js';
-export { getUploadedFile } from './queries/uploaded-files.js';
+export { getFileTemporaryUrl, getTemporaryFile, getUploadedFile } from './queries/uploaded-files.js';
 export { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 export { fileSystemBlobStore } from './uploads/fs-blob-store.js';
 export type { ServedFile } from './uploads/served-file.js';

@@ -21,6 +21,8 @@ import {
   doDeleteAttachment,
   getAttachments,
   getUploadedFile,
+  getFileTemporaryUrl,
+  getTemporaryFile,
   type ServedFile,
   type ServerConfig,
   doCreateChannelFolder,
@@ -219,6 +221,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/saved_snippets/{saved_snippet_id}', methods: { PATCH: doEditSavedSnippet, DELETE: doDeleteSavedSnippet } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
   { path: '/user_uploads', methods: { POST: doUploadFile }, maxBodyBytes: uploadBodyLimit },
+  { path: '/user_uploads/{realm_id}/{+filename}', methods: { GET: getFileTemporaryUrl } },
   { path: '/attachments', methods: { GET: getAttachments } },
   { path: '/attachments/{attachment_id}', methods: { DELETE: doDeleteAttachment } },
   { path: '/user_topics', methods: { POST: doUpdateUserTopic } },
@@ -243,4 +246,5 @@ export interface FileRoute {
 export const FILE_ROUTES: readonly FileRoute[] = [
   { path: '/user_avatars/{realm_id}/emoji/images/{file}', operation: getRealmEmojiImage as Operation<unknown, EmojiImage> },
   { path: '/user_uploads/{realm_id}/{+filename}', operation: getUploadedFile as Operation<unknown, ServedFile> },
+  { path: '/user_uploads/temporary/{token}/{filename}', operation: getTemporaryFile as Operation<unknown, ServedFile> },
 ];
