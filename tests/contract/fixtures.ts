@@ -169,6 +169,8 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       defaultStreams: wrap(tx.defaultStreams),
       userTopics: wrap(tx.userTopics),
       invitations: wrap(tx.invitations),
+      userStatuses: wrap(tx.userStatuses),
+      mutedUsers: wrap(tx.mutedUsers),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

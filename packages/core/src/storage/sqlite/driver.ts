@@ -22,6 +22,8 @@ import { attachmentStore } from './attachment-stores.js';
 import { userTopicStore } from './user-topic-stores.js';
 import { channelFolderStore } from './channel-folder-stores.js';
 import { invitationStore } from './invitation-stores.js';
+import { userStatusStore } from './user-status-stores.js';
+import { mutedUserStore } from './muted-user-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -96,6 +98,8 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     defaultStreams: defaultStreamStore(statements),
     userTopics: userTopicStore(statements),
     invitations: invitationStore(statements),
+    userStatuses: userStatusStore(statements),
+    mutedUsers: mutedUserStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.

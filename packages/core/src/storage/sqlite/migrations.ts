@@ -20,6 +20,8 @@ import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
 import { USER_TOPICS_MIGRATION } from './user-topic-schema.js';
 import { CHANNEL_FOLDERS_MIGRATION } from './channel-folder-schema.js';
 import { INVITATIONS_MIGRATION } from './invitation-schema.js';
+import { USER_STATUS_MIGRATION } from './user-status-schema.js';
+import { MUTED_USERS_MIGRATION } from './muted-user-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -109,4 +111,6 @@ export const MIGRATIONS: readonly string[] = [
   /* 22: reminders, as scheduled-message rows of their own delivery type (see scheduled-message-schema.ts) */ REMINDERS_MIGRATION,
   /* 23: user groups' subgroups and permission settings (see user-group-schema.ts) */ USER_GROUP_SUBGROUPS_MIGRATION,
   /* 24: IDs never handed out twice (see kept-ids.ts) */ KEPT_IDS_MIGRATION,
+  /* 25: users' statuses (see user-status-schema.ts) */ USER_STATUS_MIGRATION,
+  /* 26: users' muted users (see muted-user-schema.ts) */ MUTED_USERS_MIGRATION,
 ];
