@@ -39,8 +39,9 @@ export const doUpdateUserStatus = userOperation(UpdateUserStatusParams, async (c
   return transactionAs(ctx, requester, async (tx, actor) => {
     const target = await accessUserById(tx, actor, params.user_id, { forAdmin: true });
     if (target.isErr()) return err(target.error);
-    const { user_id: _userId, ...request } = params;
-    return updateStatus(ctx, tx, actor, target.value, request);
+    // Named one by one: `away` is not a parameter here, and input may carry unknown keys.
+    const { status_text, emoji_name, emoji_code, reaction_type } = params;
+    return updateStatus(ctx, tx, actor, target.value, { status_text, emoji_name, emoji_code, reaction_type });
   });
 });
 
