@@ -2,7 +2,7 @@ import { err, ok } from 'neverthrow';
 import { accessUserById } from '../access/users.js';
 import { type Actor, userOperation } from '../operation.js';
 import { GetUserStatusParams } from '../schemas/user-status.js';
-import { type ApiUserStatus, formatUserStatus } from '../user-status/format.js';
+import { type ApiUserStatus, formatUserStatus } from '../format/user-status.js';
 
 /**
  * GET /users/{user_id}/status (FL 262): an active human user's status, `{}` when they never set

@@ -1,5 +1,5 @@
 import { accessibleUserIds, isAccessible } from '../access/user-access.js';
-import { type ApiUserStatus, formatUserStatus, isBlankStatus } from '../user-status/format.js';
+import { type ApiUserStatus, formatUserStatus, isBlankStatus } from '../format/user-status.js';
 import { defineStateSection } from './sections.js';
 
 /**
