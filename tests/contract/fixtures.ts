@@ -171,6 +171,8 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       invitations: wrap(tx.invitations),
       playgrounds: wrap(tx.playgrounds),
       botStorage: wrap(tx.botStorage),
+      userStatuses: wrap(tx.userStatuses),
+      mutedUsers: wrap(tx.mutedUsers),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

@@ -26,6 +26,8 @@ import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
 import { describeChannelFolderStore } from './channel-folders.case.js';
 import { describeInvitationStore } from './invitations.case.js';
+import { describeUserStatusStore } from './user-status.case.js';
+import { describeMutedUserStore } from './muted-users.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -282,6 +284,8 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeUserTopicStore(() => storage);
     describeChannelFolderStore(() => storage);
     describeInvitationStore(() => storage);
+    describeUserStatusStore(() => storage);
+    describeMutedUserStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

@@ -134,3 +134,17 @@ export const invitationFailed = (msg: string, errors: InviteeError[], sentInvita
 /** A user group still named by a setting or a supergroup (FL 298); `objections` says where (access/user-group-usage.ts). */
 export const groupInUse = (objections: readonly Record<string, unknown>[]) =>
   new ApiError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', { objections });
+
+/** POST /users/me/status with none of status_text, away and emoji_name. */
+export const noNewStatusValues = () => badRequest('Client did not pass any new values.');
+/** POST /users/me/status with an emoji code or type but no emoji name. */
+export const statusEmojiNameRequired = () =>
+  badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+
+/** Muting oneself, muting a user twice, unmuting a user who is not muted (the reference's texts). */
+export const cannotMuteSelf = () => badRequest('Cannot mute self');
+export const userAlreadyMuted = () => badRequest('User already muted');
+export const userNotMuted = () => badRequest('User is not muted');
+
+/** GET /messages/{message_id}/read_receipts in a realm whose enable_read_receipts is off. */
+export const readReceiptsDisabled = () => badRequest('Read receipts are disabled in this organization.');

@@ -123,3 +123,9 @@ export { doInviteUsers, doCreateMultiuseInvite, parseInviteeEmails } from './act
 export { doRevokeInvite, doRevokeMultiuseInvite, doResendInvite } from './actions/invite-changes.js';
 export { doAcceptInvite } from './actions/accept-invite.js';
 export { getInvites } from './queries/invites.js';
+export { doUpdateOwnStatus, doUpdateUserStatus } from './actions/user-status.js';
+export { getUserStatus } from './queries/user-status.js';
+export type { ApiUserStatus } from './format/user-status.js';
+export { doMuteUser, doUnmuteUser } from './actions/muted-users.js';
+export type { ApiMutedUser } from './muting/muted-users.js';
+export { getReadReceipts } from './queries/read-receipts.js';

@@ -133,6 +133,12 @@ import {
   doResendInvite,
   doAcceptInvite,
   getInvites,
+  doUpdateOwnStatus,
+  doUpdateUserStatus,
+  getUserStatus,
+  doMuteUser,
+  doUnmuteUser,
+  getReadReceipts,
 } from '@teamchat/core';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -235,6 +241,10 @@ export const ROUTES: readonly Route[] = [
   { path: '/invites/{invite_id}', methods: { DELETE: doRevokeInvite } },
   { path: '/invites/multiuse/{invite_id}', methods: { DELETE: doRevokeMultiuseInvite } },
   { path: '/invites/{invite_id}/resend', methods: { POST: doResendInvite } },
+  { path: '/users/me/status', methods: { POST: doUpdateOwnStatus } },
+  { path: '/users/{user_id}/status', methods: { GET: getUserStatus, POST: doUpdateUserStatus } },
+  { path: '/users/me/muted_users/{muted_user_id}', methods: { POST: doMuteUser, DELETE: doUnmuteUser } },
+  { path: '/messages/{message_id}/read_receipts', methods: { GET: getReadReceipts } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: an operation giving bytes and how to serve them. */

@@ -26,3 +26,5 @@ import './user-topics.js';
 import './channel-folders.js';
 import './reminders.js';
 import './playgrounds.js';
+import './user-status.js';
+import './muted-users.js';

@@ -26,6 +26,8 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   invitations: ['insert', 'updatePending'],
   playgrounds: ['insert', 'delete'],
   botStorage: ['put', 'remove'],
+  userStatuses: ['set'],
+  mutedUsers: ['add', 'remove'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -92,6 +94,8 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       invitations: guard('invitations'),
       playgrounds: guard('playgrounds'),
       botStorage: guard('botStorage'),
+      userStatuses: guard('userStatuses'),
+      mutedUsers: guard('mutedUsers'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

@@ -32,6 +32,8 @@ import type { ChannelFolderStore } from './channel-folder-types.js';
 import type { InvitationStore } from './invitation-types.js';
 import type { PlaygroundStore } from './playground-types.js';
 import type { BotStorageStore } from './bot-storage-types.js';
+import type { UserStatusStore } from './user-status-types.js';
+import type { MutedUserStore } from './muted-user-types.js';
 
 export * from './message-types.js';
 
@@ -60,6 +62,8 @@ export * from './channel-folder-types.js';
 export * from './invitation-types.js';
 export * from './playground-types.js';
 export * from './bot-storage-types.js';
+export * from './user-status-types.js';
+export * from './muted-user-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -245,6 +249,8 @@ export interface Stores {
   invitations: InvitationStore;
   playgrounds: PlaygroundStore;
   botStorage: BotStorageStore;
+  userStatuses: UserStatusStore;
+  mutedUsers: MutedUserStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

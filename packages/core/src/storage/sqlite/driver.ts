@@ -24,6 +24,8 @@ import { attachmentStore } from './attachment-stores.js';
 import { userTopicStore } from './user-topic-stores.js';
 import { channelFolderStore } from './channel-folder-stores.js';
 import { invitationStore } from './invitation-stores.js';
+import { userStatusStore } from './user-status-stores.js';
+import { mutedUserStore } from './muted-user-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -100,6 +102,8 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     invitations: invitationStore(statements),
     playgrounds: playgroundStore(statements),
     botStorage: botStorageStore(statements),
+    userStatuses: userStatusStore(statements),
+    mutedUsers: mutedUserStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.

@@ -22,6 +22,8 @@ import { CHANNEL_FOLDERS_MIGRATION } from './channel-folder-schema.js';
 import { INVITATIONS_MIGRATION } from './invitation-schema.js';
 import { PLAYGROUNDS_MIGRATION } from './playground-schema.js';
 import { BOT_STORAGE_MIGRATION } from './bot-storage-schema.js';
+import { USER_STATUS_MIGRATION } from './user-status-schema.js';
+import { MUTED_USERS_MIGRATION } from './muted-user-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -113,4 +115,6 @@ export const MIGRATIONS: readonly string[] = [
   /* 24: IDs never handed out twice (see kept-ids.ts) */ KEPT_IDS_MIGRATION,
   /* 25: realm code playgrounds (see playground-schema.ts) */ PLAYGROUNDS_MIGRATION,
   /* 26: users' /bot_storage entries (see bot-storage-schema.ts) */ BOT_STORAGE_MIGRATION,
+  /* 27: users' statuses (see user-status-schema.ts) */ USER_STATUS_MIGRATION,
+  /* 28: users' muted users (see muted-user-schema.ts) */ MUTED_USERS_MIGRATION,
 ];
