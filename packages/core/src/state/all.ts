@@ -25,3 +25,5 @@ import './realm-domains.js';
 import './user-topics.js';
 import './channel-folders.js';
 import './reminders.js';
+import './recent-dm-conversations.js';
+import './server-features.js';
