@@ -207,14 +207,16 @@ export function messageStore(q: Statements): MessageStore {
       // user holds a copy of (user_message's key): usually the first step.
       return q.all(
         RECENT_DM,
-        `SELECT * FROM (
+        // MATERIALIZED: otherwise SQLite inlines the subquery and runs it twice per conversation.
+        `WITH latest AS MATERIALIZED (
            SELECT p.dm_key,
              (SELECT m.id FROM message m
               WHERE m.realm_id = p.realm_id AND m.dm_key = p.dm_key
                 AND EXISTS (SELECT 1 FROM user_message um WHERE um.user_id = p.user_id AND um.message_id = m.id)
               ORDER BY m.id DESC LIMIT 1) AS max_message_id
            FROM dm_participant p WHERE p.user_id = ? AND p.realm_id = ?
-         ) WHERE max_message_id IS NOT NULL ORDER BY max_message_id DESC LIMIT ?`,
+         )
+         SELECT dm_key, max_message_id FROM latest WHERE max_message_id IS NOT NULL ORDER BY max_message_id DESC LIMIT ?`,
         userId,
         realmId,
         limit,
