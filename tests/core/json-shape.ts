@@ -13,7 +13,7 @@ export type FieldShape =
   | readonly JsonType[]
   | { list: FieldShape }
   /** A JSON object used as a map: every value has this shape. */
-  | { map: FieldShape }
+  | { dict: FieldShape }
   | { record: Shape; nullable?: boolean };
 
 function typeOf(value: unknown): JsonType {
@@ -28,9 +28,12 @@ function matches(value: unknown, type: JsonType): boolean {
   return actual === type || (type === 'number' && actual === 'integer');
 }
 
+// Array.isArray does not narrow readonly arrays.
+const isTypeList = (shape: FieldShape): shape is readonly JsonType[] => Array.isArray(shape);
+
 function checkField(value: unknown, shape: FieldShape, path: string, problems: string[]): void {
-  if (typeof shape === 'string' || Array.isArray(shape)) {
-    const types = (typeof shape === 'string' ? [shape] : shape) as readonly JsonType[];
+  if (typeof shape === 'string' || isTypeList(shape)) {
+    const types = typeof shape === 'string' ? [shape] : shape;
     if (!types.some((type) => matches(value, type))) problems.push(`${path}: expected ${types.join('|')}, got ${typeOf(value)}`);
     return;
   }
@@ -39,9 +42,9 @@ function checkField(value: unknown, shape: FieldShape, path: string, problems: s
     value.forEach((item, i) => checkField(item, shape.list, `${path}[${i}]`, problems));
     return;
   }
-  if ('map' in shape) {
+  if ('dict' in shape) {
     if (typeOf(value) !== 'object') return void problems.push(`${path}: expected object, got ${typeOf(value)}`);
-    for (const [key, item] of Object.entries(value as object)) checkField(item, shape.map, `${path}.${key}`, problems);
+    for (const [key, item] of Object.entries(value as object)) checkField(item, shape.dict, `${path}.${key}`, problems);
     return;
   }
   if (value === null && shape.nullable) return;

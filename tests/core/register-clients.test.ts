@@ -87,7 +87,7 @@ const MOBILE_SNAPSHOT: Shape = {
   server_typing_started_expiry_period_milliseconds: 'integer',
   server_typing_stopped_wait_period_milliseconds: 'integer',
   server_typing_started_wait_period_milliseconds: 'integer',
-  realm_emoji: { map: { record: { id: 'string', name: 'string', source_url: 'string', deactivated: 'boolean', author_id: ['integer', 'null'] } } },
+  realm_emoji: { dict: { record: { id: 'string', name: 'string', source_url: 'string', deactivated: 'boolean', author_id: ['integer', 'null'] } } },
   realm_user_groups: {
     list: {
       record: { id: 'integer', members: ints, direct_subgroup_ids: ints, name: 'string', description: 'string', is_system_group: 'boolean' },
@@ -135,7 +135,7 @@ const MOBILE_SNAPSHOT: Shape = {
   realm_enable_read_receipts: 'boolean',
   realm_icon_url: 'string',
   realm_presence_disabled: 'boolean',
-  realm_default_external_accounts: { map: { record: { name: 'string', text: 'string', hint: 'string', url_pattern: 'string' } } },
+  realm_default_external_accounts: { dict: { record: { name: 'string', text: 'string', hint: 'string', url_pattern: 'string' } } },
   max_file_upload_size_mib: 'integer',
   server_thumbnail_formats: {
     list: { record: { name: 'string', max_width: 'integer', max_height: 'integer', animated: 'boolean', format: 'string' } },
@@ -155,9 +155,9 @@ const MOBILE_SNAPSHOT_FROM_OTHER_AREAS: Shape = {
   server_presence_ping_interval_seconds: 'integer',
   server_presence_offline_threshold_seconds: 'integer',
   muted_users: { list: { record: { id: 'integer' } } },
-  presences: { map: { record: { active_timestamp: 'integer', idle_timestamp: 'integer' } } },
-  user_status: { map: 'object' },
-  devices: { map: 'object' },
+  presences: { dict: { record: { active_timestamp: 'integer', idle_timestamp: 'integer' } } },
+  user_status: { dict: 'object' },
+  devices: { dict: 'object' },
 };
 
 /** zulip-terminal's initial_data_to_fetch and event_actions (model.py). */
@@ -199,7 +199,7 @@ const TERMINAL_SNAPSHOT: Shape = {
   muted_topics: { list: 'array' },
   realm_user_groups: { list: { record: { id: 'integer', name: 'string', description: 'string', members: ints } } },
   unread_msgs: { record: { pms: 'array', streams: 'array', huddles: 'array', mentions: ints, count: 'integer' } },
-  realm_emoji: { map: { record: { name: 'string', source_url: 'string', deactivated: 'boolean' } } },
+  realm_emoji: { dict: { record: { name: 'string', source_url: 'string', deactivated: 'boolean' } } },
   user_settings: {
     record: { send_private_typing_notifications: 'boolean', twenty_four_hour_time: ['boolean', 'null'], pm_content_in_desktop_notifications: 'boolean' },
   },
@@ -225,7 +225,7 @@ const TERMINAL_SNAPSHOT: Shape = {
 
 /** zulip-terminal's keys from presence work: the legacy map keyed by email. */
 const TERMINAL_SNAPSHOT_FROM_OTHER_AREAS: Shape = {
-  presences: { map: 'object' },
+  presences: { dict: 'object' },
   server_presence_ping_interval_seconds: 'integer',
   server_presence_offline_threshold_seconds: 'integer',
 };

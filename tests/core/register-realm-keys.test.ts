@@ -127,6 +127,29 @@ describe('fixed server keys', () => {
     expect(state.realm_available_video_chat_providers).toEqual({ disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } });
   });
 
+  it('describe every permission setting as the server enforces it', async () => {
+    const { w, member } = await setup();
+    const { server_supported_permission_settings: supported, ...state } = await register(w, member, { fetch_event_types: '["realm"]' });
+    expect(Object.keys(supported)).toEqual(['realm', 'stream', 'group']);
+    // Every realm group setting, each of which the realm section carries.
+    expect(Object.keys(supported.realm)).toHaveLength(24);
+    for (const name of Object.keys(supported.realm)) expect(state, name).toHaveProperty(`realm_${name}`);
+    expect(supported.realm.can_access_all_users_group).toEqual({
+      require_system_group: true,
+      allow_internet_group: false,
+      allow_nobody_group: false,
+      allow_everyone_group: true,
+      default_group_name: 'role:everyone',
+      default_for_system_groups: null,
+      allowed_system_groups: ['role:everyone', 'role:members'],
+    });
+    expect(supported.realm.can_mention_many_users_group).toMatchObject({ default_group_name: 'role:administrators', allow_everyone_group: true, allowed_system_groups: [] });
+    expect(supported.stream.can_administer_channel_group).toMatchObject({ default_group_name: 'stream_creator_or_nobody', allow_everyone_group: false });
+    expect(supported.stream.can_send_message_group.default_group_name).toBe('role:everyone');
+    expect(supported.group.can_manage_group).toMatchObject({ default_group_name: 'group_creator', default_for_system_groups: 'role:nobody' });
+    expect(supported.group.can_leave_group).toMatchObject({ default_group_name: 'role:everyone', allow_everyone_group: true });
+  });
+
   it('the emoji data lists every unicode emoji by code with its canonical name first', () => {
     const file = serverEmojiDataFile();
     const data = JSON.parse(new TextDecoder().decode(file.bytes)) as { code_to_names: Record<string, string[]> };

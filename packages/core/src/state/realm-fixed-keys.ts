@@ -6,6 +6,7 @@
  */
 import { DEFAULT_EXTERNAL_ACCOUNTS } from '../profile-fields/types.js';
 import { serverEmojiDataUrl } from '../emoji/server-data.js';
+import { supportedPermissionSettings } from '../settings/permission-metadata.js';
 import type { Realm } from '../storage/types.js';
 
 /** realm_default_external_accounts: the default providers of EXTERNAL_ACCOUNT profile fields. */
@@ -34,6 +35,7 @@ export function realmFixedKeys(realm: Realm, iconUrl: string): Record<string, un
     // No thumbnails are generated: clients show uploaded images as they are.
     server_thumbnail_formats: [],
     server_report_message_types: REPORT_MESSAGE_TYPES,
+    server_supported_permission_settings: supportedPermissionSettings(),
     // Video calls are the built-in provider's (see video-calls/provider.ts), chosen by video_chat_provider.
     realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
     server_jitsi_server_url: null,
