@@ -12,11 +12,12 @@ import { doCreateUserGroup, doRegister, doSendMessage, doUpdateMessageFlags, doU
 import { describe, expect, it } from 'vitest';
 import { must, type World } from '../helpers/core.js';
 import { type FieldShape, type Shape, shapeProblems } from './json-shape.js';
+import { setUser } from './fixtures.js';
 import { messageWorld } from './message-helpers.js';
 import { addField } from './profile-field-helpers.js';
 import { addEmoji } from './reaction-helpers.js';
 
-/** A realm with a custom emoji, profile field, user group, muted topic, starred message, unread channel and direct messages. */
+/** A realm with a custom emoji, profile field, user group, muted topic, starred message, unread channel and direct messages, and a deactivated user. */
 async function busyRealm() {
   const m = await messageWorld();
   const { w, member, other, admin } = m;
@@ -29,6 +30,7 @@ async function busyRealm() {
   must(await doSendMessage(w.ctx, w.as(other), { type: 'direct', to: JSON.stringify([member.id]), content: 'psst' }));
   must(await doSendMessage(w.ctx, w.as(other), { type: 'direct', to: JSON.stringify([member.id, admin.id]), content: 'all of us' }));
   must(await doSendMessage(w.ctx, w.as(member), { type: 'direct', to: JSON.stringify([member.id]), content: 'note to self' }));
+  await setUser(w.ctx, await w.addUser({ email: 'gone@example.com', fullName: 'Gone' }), { isActive: false });
   return m;
 }
 
@@ -236,7 +238,7 @@ describe('the mobile app (zulip-flutter InitialSnapshot)', () => {
     const body = await register(w, member);
     expect(shapeProblems(body, MOBILE_SNAPSHOT)).toEqual([]);
     // The lists it decodes element by element are not empty here, so their records were checked.
-    for (const key of ['custom_profile_fields', 'realm_user_groups', 'recent_private_conversations', 'subscriptions', 'streams', 'user_topics', 'starred_messages', 'realm_users']) {
+    for (const key of ['custom_profile_fields', 'realm_user_groups', 'recent_private_conversations', 'subscriptions', 'streams', 'user_topics', 'starred_messages', 'realm_users', 'realm_non_active_users']) {
       expect(body[key].length, key).toBeGreaterThan(0);
     }
     expect(Object.keys(body.realm_emoji)).toHaveLength(1);
