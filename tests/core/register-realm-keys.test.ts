@@ -83,11 +83,18 @@ describe('realm settings the clients read', () => {
     expect(await register(w, member, { fetch_event_types: '["realm"]' })).toMatchObject({ realm_enable_read_receipts: true, realm_presence_disabled: false });
   });
 
-  it('tell spectators presence is disabled', async () => {
+  it('tell spectators presence and editing are off, in a full register too', async () => {
     const { w, admin } = await setup();
     must(await doUpdateRealm(w.ctx, w.as(w.owner), { enable_spectator_access: 'true' }));
-    expect((await register(w, null, { fetch_event_types: '["realm"]' })).realm_presence_disabled).toBe(true);
-    expect((await register(w, admin, { fetch_event_types: '["realm"]' })).realm_presence_disabled).toBe(false);
+    expect(await register(w, null, { fetch_event_types: '["realm"]' })).toMatchObject({ realm_presence_disabled: true, realm_allow_message_editing: false });
+    expect(await register(w, admin, { fetch_event_types: '["realm"]' })).toMatchObject({ realm_presence_disabled: false, realm_allow_message_editing: true });
+    expect(await register(w, null)).toMatchObject({
+      realm_presence_disabled: true,
+      recent_private_conversations: [],
+      realm_user_groups: expect.any(Array),
+      stop_words: [],
+      server_emoji_data_url: expect.stringMatching(/^http:\/\/chat\.example\.com\/static\//),
+    });
   });
 });
 

@@ -97,8 +97,8 @@ defineStateSection({
       ...realmFixedKeys(realm, icon),
       ...storedRealmSettings(realm),
       ...legacyRealmPolicies(realm),
-      // Spectators send no presence and see no user list, as the reference tells them.
-      ...(user ? {} : { realm_presence_disabled: true }),
+      // Spectators send no presence, see no user list and edit nothing, as the reference tells them.
+      ...(user ? {} : { realm_presence_disabled: true, realm_allow_message_editing: false }),
     };
   },
 });
