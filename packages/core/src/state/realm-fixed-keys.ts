@@ -27,6 +27,15 @@ const REPORT_MESSAGE_TYPES = [
   { key: 'other', name: 'Other reason' },
 ];
 
+/** The realm URL's host name; operators set the URL, so a malformed one gives "" rather than a failed register. */
+function hostnameOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
 /** The server's fixed facts for one realm; `iconUrl` doubles as the (default) logo. */
 export function realmFixedKeys(realm: Realm, iconUrl: string): Record<string, unknown> {
   return {
@@ -46,7 +55,7 @@ export function realmFixedKeys(realm: Realm, iconUrl: string): Record<string, un
     realm_night_logo_url: iconUrl,
     realm_night_logo_source: 'D',
     upgrade_text_for_wide_organization_logo: '',
-    realm_bot_domain: new URL(realm.url).hostname,
+    realm_bot_domain: hostnameOf(realm.url),
     // Accounts are made by invitation only, any email domain, and people may change their names,
     // emails and avatars (no such restriction exists here).
     realm_invite_required: true,
