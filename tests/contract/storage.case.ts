@@ -20,6 +20,7 @@ import { describeSavedSnippetStore } from './saved-snippets.case.js';
 import { describeRealmDomainStore } from './realm-domains.case.js';
 import { describeKeptIds } from './kept-ids.case.js';
 import { describeDmPeers } from './dm-peers.case.js';
+import { describeRecentDmConversations } from './recent-dm-conversations.case.js';
 import { describeScheduledMessageStore } from './scheduled-messages.case.js';
 import { describeTopicMessages } from './topic-messages.case.js';
 import { describeAttachmentStore } from './attachments.case.js';
@@ -278,6 +279,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeRealmDomainStore(() => storage);
     describeKeptIds(() => storage);
     describeDmPeers(() => storage);
+    describeRecentDmConversations(() => storage);
     describeScheduledMessageStore(() => storage);
     describeTopicMessages(() => storage);
     describeAttachmentStore(() => storage);

@@ -39,6 +39,8 @@ export { getMessages, getMessage, getMessageHistory, getMatchesNarrow } from './
 export { doAddReaction, doRemoveReaction } from './actions/reactions.js';
 export { doAddRealmEmoji, doDeactivateRealmEmoji } from './actions/realm-emoji.js';
 export { getRealmEmoji, getRealmEmojiImage, type EmojiImage } from './queries/realm-emoji.js';
+export { getServerEmojiData } from './queries/server-emoji-data.js';
+export { serverEmojiDataFile, serverEmojiDataUrl } from './emoji/server-data.js';
 export { type UploadedFile, isUploadedFile } from './schemas/upload.js';
 export { detectImageType, MAX_EMOJI_FILE_SIZE_MIB } from './emoji/image.js';
 export { doUpdateMessageFlags, doUpdateMessageFlagsForNarrow } from './actions/message-flags.js';

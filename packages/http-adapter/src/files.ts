@@ -26,10 +26,13 @@ export async function serveFile(ctx: Ctx, route: FileRoute, event: H3Event): Pro
       'content-length': String(bytes.byteLength),
       // Never let a browser guess another type than the one stored.
       'x-content-type-options': 'nosniff',
-      ...(file.value.upload ? uploadHeaders(file.value.upload) : { 'cache-control': 'public, max-age=86400' }),
+      ...(file.value.upload ? uploadHeaders(file.value.upload) : { 'cache-control': publicCaching(file.value) }),
     },
   });
 }
+
+/** Public files: a day, or a year for content-addressed ones (their URL changes with them). */
+const publicCaching = (file: ServedFile) => (file.cacheForever ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
 
 /** A user's upload: private caching, its name, and no script even if a browser renders it. */
 function uploadHeaders(upload: NonNullable<ServedFile['upload']>): Record<string, string> {

@@ -83,6 +83,7 @@ import {
   doDeactivateRealmEmoji,
   getRealmEmoji,
   getRealmEmojiImage,
+  getServerEmojiData,
   type EmojiImage,
   doUpdateMessageFlags,
   doUpdateMessageFlagsForNarrow,
@@ -257,4 +258,5 @@ export const FILE_ROUTES: readonly FileRoute[] = [
   { path: '/user_avatars/{realm_id}/emoji/images/{file}', operation: getRealmEmojiImage as Operation<unknown, EmojiImage> },
   { path: '/user_uploads/{realm_id}/{+filename}', operation: getUploadedFile as Operation<unknown, ServedFile> },
   { path: '/user_uploads/temporary/{token}/{filename}', operation: getTemporaryFile as Operation<unknown, ServedFile> },
+  { path: '/static/generated/emoji/{file}', operation: getServerEmojiData as Operation<unknown, ServedFile> },
 ];

@@ -43,6 +43,9 @@ export const UpdateRealmParams = type({
   default_language: optional(Str),
   video_chat_provider: optional(JsonInt),
   enable_read_receipts: optional(JsonBool),
+  presence_disabled: optional(JsonBool),
+  enable_guest_user_indicator: optional(JsonBool),
+  enable_guest_user_dm_warning: optional(JsonBool),
   ...groupSettingParams,
 });
 

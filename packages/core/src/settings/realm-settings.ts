@@ -59,8 +59,13 @@ export const REALM_SETTING_DEFAULTS = {
   waiting_period_threshold: 0,
   default_language: 'en',
   video_chat_provider: 1,
-  /** Whether members may see who read a message (GET /messages/{message_id}/read_receipts). */
+  /** Whether read receipts are shown (GET /messages/{id}/read_receipts answers); the reference's default outside education. */
   enable_read_receipts: true,
+  /** Whether clients stop sending and showing presence; spectators are always told true. */
+  presence_disabled: false,
+  /** Client display preferences: mark guests in user lists, warn before a DM to a guest. */
+  enable_guest_user_indicator: true,
+  enable_guest_user_dm_warning: true,
 } as const satisfies Record<string, SettingValue>;
 
 export type RealmSettingName = keyof typeof REALM_SETTING_DEFAULTS;

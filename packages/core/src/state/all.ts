@@ -28,3 +28,5 @@ import './reminders.js';
 import './playgrounds.js';
 import './user-status.js';
 import './muted-users.js';
+import './recent-dm-conversations.js';
+import './server-features.js';

@@ -3,6 +3,8 @@ import { renderRealmDescription } from '../format/realm-description.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
 import { defineStateSection } from './sections.js';
+import { realmFixedKeys } from './realm-fixed-keys.js';
+import { legacyRealmPolicies } from '../settings/legacy-policies.js';
 import { groupSettingForApi } from '../access/system-groups.js';
 import {
   REALM_GROUP_SETTING_DEFAULTS,
@@ -38,7 +40,7 @@ function serverGeneration(ctx: Ctx): number {
 /** The `realm` section: realm settings and the server's limits (SHAPES.md 2.5). */
 defineStateSection({
   key: 'realm',
-  async fetch(ctx, _tx, { realm }) {
+  async fetch(ctx, _tx, { realm, user }) {
     const config = ctx.config;
     const icon = `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.uuid).digest('hex')}?d=identicon`;
     return {
@@ -78,7 +80,6 @@ defineStateSection({
       realm_email_auth_enabled: realm.emailAuthEnabled,
       realm_password_auth_enabled: realm.emailAuthEnabled,
       realm_authentication_methods: { Email: { enabled: realm.emailAuthEnabled, available: true } },
-      realm_presence_disabled: false,
       realm_plan_type: 1,
       realm_org_type: 0,
       realm_upload_quota_mib: null,
@@ -93,7 +94,11 @@ defineStateSection({
       server_inline_image_preview: true,
       server_inline_url_embed_preview: false,
       server_can_summarize_topics: false,
+      ...realmFixedKeys(realm, icon),
       ...storedRealmSettings(realm),
+      ...legacyRealmPolicies(realm),
+      // Spectators send no presence, see no user list and edit nothing, as the reference tells them.
+      ...(user ? {} : { realm_presence_disabled: true, realm_allow_message_editing: false }),
     };
   },
 });

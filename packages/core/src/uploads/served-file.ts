@@ -7,4 +7,6 @@ export interface ServedFile {
    * it downloads). Such files are private to those who may read them; absent for public files.
    */
   upload?: { fileName: string; inline: boolean };
+  /** A public file whose URL changes with its content: caches may keep it forever. */
+  cacheForever?: boolean;
 }

@@ -24,6 +24,7 @@ import { PLAYGROUNDS_MIGRATION } from './playground-schema.js';
 import { BOT_STORAGE_MIGRATION } from './bot-storage-schema.js';
 import { USER_STATUS_MIGRATION } from './user-status-schema.js';
 import { MUTED_USERS_MIGRATION } from './muted-user-schema.js';
+import { DM_PARTICIPANTS_MIGRATION } from './dm-participant-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -117,4 +118,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 26: users' /bot_storage entries (see bot-storage-schema.ts) */ BOT_STORAGE_MIGRATION,
   /* 27: users' statuses (see user-status-schema.ts) */ USER_STATUS_MIGRATION,
   /* 28: users' muted users (see muted-user-schema.ts) */ MUTED_USERS_MIGRATION,
+  /* 29: each direct conversation's participants, for per-user conversation lists (see dm-participant-schema.ts) */ DM_PARTICIPANTS_MIGRATION,
 ];
