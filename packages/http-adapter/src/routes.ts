@@ -87,6 +87,12 @@ import {
   getMessageHistory,
   getMatchesNarrow,
   getRenderedMessage,
+  doUploadAvatar,
+  doDeleteAvatar,
+  getAvatarImage,
+  getAvatarRedirect,
+  getMediumAvatarRedirect,
+  type Redirect,
   getSubscriptionStatus,
   doAddDefaultStream,
   doArchiveStream,
@@ -143,6 +149,9 @@ export interface Route {
 /** A file as large as the upload limit, plus room for the multipart framing around it. */
 const uploadBodyLimit = (config: ServerConfig) => config.maxFileUploadSizeMib * 1024 * 1024 + 64 * 1024;
 
+/** An avatar image as large as the avatar limit, with the same room for framing. */
+const avatarBodyLimit = (config: ServerConfig) => config.maxAvatarFileSizeMib * 1024 * 1024 + 64 * 1024;
+
 export const ROUTES: readonly Route[] = [
   { path: '/server_settings', methods: { GET: getServerSettings } },
   { path: '/fetch_api_key', methods: { POST: doFetchApiKey } },
@@ -161,6 +170,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/me/alert_words', methods: { GET: getAlertWords, POST: doAddAlertWords, DELETE: doRemoveAlertWords } },
   { path: '/users/me/subscriptions', methods: { GET: getSubscriptions, POST: doSubscribe, DELETE: doUnsubscribe } },
   { path: '/users/me/subscriptions/properties', methods: { POST: doUpdateSubscriptionProperties } },
+  { path: '/users/me/avatar', methods: { POST: doUploadAvatar, DELETE: doDeleteAvatar }, maxBodyBytes: avatarBodyLimit },
   { path: '/users/me/api_key/regenerate', methods: { POST: doRegenerateApiKey } },
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
@@ -233,4 +243,16 @@ export interface FileRoute {
 export const FILE_ROUTES: readonly FileRoute[] = [
   { path: '/user_avatars/{realm_id}/emoji/images/{file}', operation: getRealmEmojiImage as Operation<unknown, EmojiImage> },
   { path: '/user_uploads/{realm_id}/{+filename}', operation: getUploadedFile as Operation<unknown, ServedFile> },
+  { path: '/user_avatars/{realm_id}/{file}', operation: getAvatarImage as Operation<unknown, ServedFile> },
+];
+
+/** A route outside /api/v1 that answers GET with a redirect (302) to where its operation says. */
+export interface RedirectRoute {
+  path: string;
+  operation: Operation<unknown, Redirect>;
+}
+
+export const REDIRECT_ROUTES: readonly RedirectRoute[] = [
+  { path: '/avatar/{user_id_or_email}', operation: getAvatarRedirect as Operation<unknown, Redirect> },
+  { path: '/avatar/{user_id_or_email}/medium', operation: getMediumAvatarRedirect as Operation<unknown, Redirect> },
 ];
