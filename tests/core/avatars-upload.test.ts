@@ -188,3 +188,19 @@ describe('doDeleteAvatar', () => {
     expect(url).toBe(`http://chat.example.com/avatar/${member.id}?version=${(await stored(w, member)).avatarVersion}`);
   });
 });
+
+describe('avatar_changes_disabled in PATCH /realm', () => {
+  it('is announced to every active user as realm update_dict, and only administrators may set it', async () => {
+    const { w, admin, member } = await world();
+    const published: { userIds: readonly number[]; event: Record<string, unknown> }[] = [];
+    w.ctx.events.subscribe((event) => published.push(event));
+    const refused = await doUpdateRealm(w.ctx, w.as(member), { avatar_changes_disabled: 'true' });
+    expect(refused.isErr()).toBe(true);
+    expect(published).toEqual([]);
+    expect(must(await doUpdateRealm(w.ctx, w.as(admin), { avatar_changes_disabled: 'true' }))).toMatchObject({ avatar_changes_disabled: true });
+    expect(published.map((p) => p.event)).toEqual([{ type: 'realm', op: 'update_dict', property: 'default', data: { avatar_changes_disabled: true } }]);
+    const everyone = (await snapshot(w.ctx, w.realm)).filter((u) => u.isActive).map((u) => u.id).sort((a, b) => a - b);
+    expect([...published[0]!.userIds].sort((a, b) => a - b)).toEqual(everyone);
+    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { avatar_changes_disabled: '5' }), 'avatar_changes_disabled is not a boolean');
+  });
+});
