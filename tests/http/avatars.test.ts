@@ -119,5 +119,17 @@ describe('avatars over HTTP', () => {
     expect((await fetchRaw(server, `/avatar/${member.id}/medium`, other)).response.headers.get('location')).toBe(uploaded.avatar_url.replace('.png?', '-medium.png?'));
     expect((await fetchRaw(server, `/avatar/${member.id}`)).response.status).toBe(401);
     expect((await fetchRaw(server, `/avatar/${member.id}`, other, 'DELETE')).response.status).toBe(405);
+    expect((await fetchRaw(server, '/avatar/%ZZ', other)).response.status).toBe(400);
+  });
+
+  it('serves spectators of a realm with spectator access, without credentials', async () => {
+    const { server, world, member } = await setup();
+    const uploaded = expectSuccess(await call(server, 'POST', '/users/me/avatar', { auth: member, body: withImage(png(8, 8)) }));
+    must(await doUpdateRealm(world.ctx, world.as(world.owner), { enable_spectator_access: 'true' }));
+    expect((await fetchRaw(server, pathOf(uploaded.avatar_url))).response.status).toBe(200);
+    const redirect = await fetchRaw(server, `/avatar/${member.id}`);
+    expect(redirect.response.status).toBe(302);
+    expect(redirect.response.headers.get('location')).toBe(uploaded.avatar_url);
+    expect((await fetchRaw(server, '/avatar/mel@example.com')).response.status).toBe(401);
   });
 });
