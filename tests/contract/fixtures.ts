@@ -169,6 +169,8 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       defaultStreams: wrap(tx.defaultStreams),
       userTopics: wrap(tx.userTopics),
       invitations: wrap(tx.invitations),
+      playgrounds: wrap(tx.playgrounds),
+      botStorage: wrap(tx.botStorage),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

@@ -11,6 +11,8 @@ import { describeRealmEmojiStore } from './emoji.case.js';
 import { describeCustomProfileFieldStore } from './profile-fields.case.js';
 import { describeAlertWordStore } from './alert-words.case.js';
 import { describeLinkifierStore } from './linkifiers.case.js';
+import { describePlaygroundStore } from './playgrounds.case.js';
+import { describeBotStorageStore } from './bot-storage.case.js';
 import { describeUserGroupStore } from './user-groups.case.js';
 import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
@@ -265,6 +267,8 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeCustomProfileFieldStore(() => storage);
     describeAlertWordStore(() => storage);
     describeLinkifierStore(() => storage);
+    describePlaygroundStore(() => storage);
+    describeBotStorageStore(() => storage);
     describeUserGroupStore(() => storage);
     describeDraftStore(() => storage);
     describeNavigationViewStore(() => storage);

@@ -106,6 +106,10 @@ export const streamIdDoesNotExist = (streamId: number) =>
 export const channelAlreadyExists = (name: string) =>
   new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`);
 
+/** The same refusal from POST /channels/create, which the reference answers with HTTP 409. */
+export const channelAlreadyExistsConflict = (name: string) =>
+  new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, {}, 409);
+
 /** 429; `retry-after` (seconds) is also sent as the Retry-After header. */
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': retryAfterSeconds });

@@ -10,6 +10,8 @@ import { defaultStreamStore, streamStore, subscriptionStore } from './channel-st
 import { messageStore, reactionStore } from './message-stores.js';
 import { alertWordStore } from './alert-word-stores.js';
 import { linkifierStore } from './linkifier-stores.js';
+import { playgroundStore } from './playground-stores.js';
+import { botStorageStore } from './bot-storage-stores.js';
 import { userGroupStore } from './user-group-stores.js';
 import { draftStore } from './draft-stores.js';
 import { scheduledMessageStore } from './scheduled-message-stores.js';
@@ -96,6 +98,8 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     defaultStreams: defaultStreamStore(statements),
     userTopics: userTopicStore(statements),
     invitations: invitationStore(statements),
+    playgrounds: playgroundStore(statements),
+    botStorage: botStorageStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.

@@ -20,6 +20,8 @@ import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
 import { USER_TOPICS_MIGRATION } from './user-topic-schema.js';
 import { CHANNEL_FOLDERS_MIGRATION } from './channel-folder-schema.js';
 import { INVITATIONS_MIGRATION } from './invitation-schema.js';
+import { PLAYGROUNDS_MIGRATION } from './playground-schema.js';
+import { BOT_STORAGE_MIGRATION } from './bot-storage-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -109,4 +111,6 @@ export const MIGRATIONS: readonly string[] = [
   /* 22: reminders, as scheduled-message rows of their own delivery type (see scheduled-message-schema.ts) */ REMINDERS_MIGRATION,
   /* 23: user groups' subgroups and permission settings (see user-group-schema.ts) */ USER_GROUP_SUBGROUPS_MIGRATION,
   /* 24: IDs never handed out twice (see kept-ids.ts) */ KEPT_IDS_MIGRATION,
+  /* 25: realm code playgrounds (see playground-schema.ts) */ PLAYGROUNDS_MIGRATION,
+  /* 26: users' /bot_storage entries (see bot-storage-schema.ts) */ BOT_STORAGE_MIGRATION,
 ];
