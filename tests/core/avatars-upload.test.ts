@@ -3,7 +3,7 @@
  * realm_user avatar update (applied to a register snapshot it must equal a fresh one, as the
  * reference's verify_action), who receives it, and every refusal (which writes nothing).
  */
-import { doDeleteAvatar, doRegister, doUpdateRealm, doUploadAvatar, getEvents, type QueuedEvent, type User } from '@teamchat/core';
+import { type BlobStore, doDeleteAvatar, doRegister, doUpdateRealm, doUploadAvatar, getEvents, memoryBlobStore, type QueuedEvent, type User } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { applyEvents, normalized } from './apply-events.js';
@@ -149,6 +149,27 @@ describe('doUploadAvatar', () => {
     const stale = w.as(member);
     must(await doUpdateRealm(w.ctx, w.as(w.owner), { avatar_changes_disabled: 'true' }));
     expectBadRequest(await doUploadAvatar(w.ctx, stale, { file: imageFile(png(5, 5)) }), 'Avatar changes are disabled in this organization.');
+  });
+});
+
+describe('doUploadAvatar when the blob store fails', () => {
+  it('rolls back: the user unchanged, nothing announced, no image left behind', async () => {
+    const blobs = memoryBlobStore();
+    const failing: BlobStore = {
+      ...blobs,
+      put: async (key, bytes) => {
+        if (key.endsWith('-medium.png')) throw new Error('disk full');
+        await blobs.put(key, bytes);
+      },
+    };
+    const w = await makeWorld({ clock: fakeClock(), uploads: failing, config: { timers: false } });
+    const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
+    const published: unknown[] = [];
+    w.ctx.events.subscribe((event) => published.push(event));
+    await expect(doUploadAvatar(w.ctx, w.as(member), { file: imageFile(png(5, 5)) })).rejects.toThrow('disk full');
+    expect(await stored(w, member)).toEqual(member);
+    expect(published).toEqual([]);
+    expect(blobs.keys()).toEqual([]);
   });
 });
 

@@ -10,6 +10,7 @@ import { accessUserById } from '../access/users.js';
 import { type Actor, userOperation } from '../operation.js';
 import { SubscriptionStatusParams } from '../schemas/channels.js';
 
+/** `{is_subscribed}`: whether the user has an active subscription to the channel now. */
 export const getSubscriptionStatus = userOperation(SubscriptionStatusParams, async (ctx, actor: Actor, params) =>
   ctx.storage.read(async (tx) => {
     const target = await accessUserById(tx, actor, params.user_id);
