@@ -36,6 +36,13 @@ export interface ServerConfig {
   deleteTopicTimeBudgetMs: number;
   /** Largest file POST /user_uploads accepts (register `max_file_upload_size_mib`; the reference: 100). */
   maxFileUploadSizeMib: number;
+  /** Largest image POST /users/me/avatar accepts (register `max_avatar_file_size_mib`; the reference: 5). */
+  maxAvatarFileSizeMib: number;
+  /**
+   * Nobody but administrators may change avatars, in every realm (the reference's AVATAR_CHANGES_DISABLED,
+   * register `server_avatar_changes_disabled`); realms can also decide so themselves (`avatar_changes_disabled`).
+   */
+  avatarChangesDisabled: boolean;
   /** Uploads no message links are deleted once this old (API.md 4.20: "a few weeks"). */
   unusedUploadGraceSeconds: number;
   /** How often the HTTP server's sweep looks for such uploads. */
@@ -73,6 +80,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   loginFailureWindowSeconds: 1800,
   deleteTopicTimeBudgetMs: 50000,
   maxFileUploadSizeMib: 100,
+  maxAvatarFileSizeMib: 5,
+  avatarChangesDisabled: false,
   unusedUploadGraceSeconds: 21 * 24 * 60 * 60,
   uploadSweepIntervalSeconds: 60 * 60,
   invitationLinkValidityMinutes: 14400,

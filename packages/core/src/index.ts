@@ -20,6 +20,7 @@ export { doSubscribe, doUnsubscribe, doUpdateSubscriptionProperties } from './ac
 export { doCreateChannel } from './actions/create-channel.js';
 export { doUpdateStream, doArchiveStream, doAddDefaultStream, doRemoveDefaultStream } from './actions/channels.js';
 export { getSubscriptions, getStreams, getStream, getStreamMembers, getStreamId, getDefaultStreams } from './queries/channels.js';
+export { getSubscriptionStatus } from './queries/subscription-status.js';
 export { type Mailer, memoryMailer } from './mail/mailer.js';
 export { flushOutbox } from './mail/outbox.js';
 export { resolveRealm, authenticateApiKey } from './auth/authenticate.js';
@@ -36,6 +37,10 @@ export * from './markdown/index.js';
 export * from './emoji/index.js';
 export { doSendMessage } from './actions/send-message.js';
 export { getMessages, getMessage, getMessageHistory, getMatchesNarrow } from './queries/messages.js';
+export { getRenderedMessage } from './queries/render-message.js';
+export { doUploadAvatar, doDeleteAvatar } from './actions/avatars.js';
+export { getAvatarImage, getAvatarRedirect, getMediumAvatarRedirect, type Redirect } from './queries/avatars.js';
+export { AVATAR_SIZE, MEDIUM_AVATAR_SIZE, MAX_AVATAR_PIXELS } from './avatars/images.js';
 export { doAddReaction, doRemoveReaction } from './actions/reactions.js';
 export { doAddRealmEmoji, doDeactivateRealmEmoji } from './actions/realm-emoji.js';
 export { getRealmEmoji, getRealmEmojiImage, type EmojiImage } from './queries/realm-emoji.js';

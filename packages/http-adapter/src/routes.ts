@@ -95,6 +95,14 @@ import {
   getMessage,
   getMessageHistory,
   getMatchesNarrow,
+  getRenderedMessage,
+  doUploadAvatar,
+  doDeleteAvatar,
+  getAvatarImage,
+  getAvatarRedirect,
+  getMediumAvatarRedirect,
+  type Redirect,
+  getSubscriptionStatus,
   doAddDefaultStream,
   doCreateChannel,
   doArchiveStream,
@@ -157,6 +165,9 @@ export interface Route {
 /** A file as large as the upload limit, plus room for the multipart framing around it. */
 const uploadBodyLimit = (config: ServerConfig) => config.maxFileUploadSizeMib * 1024 * 1024 + 64 * 1024;
 
+/** An avatar image as large as the avatar limit, with the same room for framing. */
+const avatarBodyLimit = (config: ServerConfig) => config.maxAvatarFileSizeMib * 1024 * 1024 + 64 * 1024;
+
 export const ROUTES: readonly Route[] = [
   { path: '/server_settings', methods: { GET: getServerSettings } },
   { path: '/fetch_api_key', methods: { POST: doFetchApiKey } },
@@ -178,9 +189,11 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/me/alert_words', methods: { GET: getAlertWords, POST: doAddAlertWords, DELETE: doRemoveAlertWords } },
   { path: '/users/me/subscriptions', methods: { GET: getSubscriptions, POST: doSubscribe, DELETE: doUnsubscribe } },
   { path: '/users/me/subscriptions/properties', methods: { POST: doUpdateSubscriptionProperties } },
+  { path: '/users/me/avatar', methods: { POST: doUploadAvatar, DELETE: doDeleteAvatar }, maxBodyBytes: avatarBodyLimit },
   { path: '/users/me/api_key/regenerate', methods: { POST: doRegenerateApiKey } },
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
+  { path: '/users/{user_id}/subscriptions/{stream_id}', methods: { GET: getSubscriptionStatus } },
   { path: '/streams', methods: { GET: getStreams } },
   { path: '/channels/create', methods: { POST: doCreateChannel } },
   { path: '/streams/{stream_id}', methods: { GET: getStream, PATCH: doUpdateStream, DELETE: doArchiveStream } },
@@ -188,7 +201,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/get_stream_id', methods: { GET: getStreamId } },
   { path: '/default_streams', methods: { GET: getDefaultStreams, POST: doAddDefaultStream, DELETE: doRemoveDefaultStream } },
   { path: '/messages', methods: { GET: getMessages, POST: doSendMessage } },
-  { path: '/messages/matches_narrow', methods: { POST: getMatchesNarrow } },
+  { path: '/messages/matches_narrow', methods: { GET: getMatchesNarrow, POST: getMatchesNarrow } },
+  { path: '/messages/render', methods: { POST: getRenderedMessage } },
   { path: '/messages/flags', methods: { POST: doUpdateMessageFlags } },
   { path: '/messages/flags/narrow', methods: { POST: doUpdateMessageFlagsForNarrow } },
   { path: '/mark_all_as_read', methods: { POST: doMarkAllAsRead } },
@@ -259,4 +273,16 @@ export const FILE_ROUTES: readonly FileRoute[] = [
   { path: '/user_uploads/{realm_id}/{+filename}', operation: getUploadedFile as Operation<unknown, ServedFile> },
   { path: '/user_uploads/temporary/{token}/{filename}', operation: getTemporaryFile as Operation<unknown, ServedFile> },
   { path: '/static/generated/emoji/{file}', operation: getServerEmojiData as Operation<unknown, ServedFile> },
+  { path: '/user_avatars/{realm_id}/{file}', operation: getAvatarImage as Operation<unknown, ServedFile> },
+];
+
+/** A route outside /api/v1 that answers GET with a redirect (302) to where its operation says. */
+export interface RedirectRoute {
+  path: string;
+  operation: Operation<unknown, Redirect>;
+}
+
+export const REDIRECT_ROUTES: readonly RedirectRoute[] = [
+  { path: '/avatar/{user_id_or_email}', operation: getAvatarRedirect as Operation<unknown, Redirect> },
+  { path: '/avatar/{user_id_or_email}/medium', operation: getMediumAvatarRedirect as Operation<unknown, Redirect> },
 ];

@@ -137,3 +137,6 @@ export const GetStreamIdParams = type({ stream: Str });
 export const DefaultStreamParams = type({ stream_id: JsonInt });
 
 export const GetDefaultStreamsParams = type({});
+
+/** GET /users/{user_id}/subscriptions/{stream_id}. */
+export const SubscriptionStatusParams = type({ user_id: PathInt, stream_id: PathInt });

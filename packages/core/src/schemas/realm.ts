@@ -46,6 +46,7 @@ export const UpdateRealmParams = type({
   presence_disabled: optional(JsonBool),
   enable_guest_user_indicator: optional(JsonBool),
   enable_guest_user_dm_warning: optional(JsonBool),
+  avatar_changes_disabled: optional(JsonBool),
   ...groupSettingParams,
 });
 

@@ -66,6 +66,8 @@ export const REALM_SETTING_DEFAULTS = {
   /** Client display preferences: mark guests in user lists, warn before a DM to a guest. */
   enable_guest_user_indicator: true,
   enable_guest_user_dm_warning: true,
+  /** Only administrators may change avatars (the reference's Realm.avatar_changes_disabled). */
+  avatar_changes_disabled: false,
 } as const satisfies Record<string, SettingValue>;
 
 export type RealmSettingName = keyof typeof REALM_SETTING_DEFAULTS;

@@ -57,15 +57,13 @@ export function realmFixedKeys(realm: Realm, iconUrl: string): Record<string, un
     upgrade_text_for_wide_organization_logo: '',
     realm_bot_domain: hostnameOf(realm.url),
     // Accounts are made by invitation only, any email domain, and people may change their names,
-    // emails and avatars (no such restriction exists here).
+    // emails (no such restriction exists here; avatars follow avatar_changes_disabled, in realm.ts).
     realm_invite_required: true,
     realm_emails_restricted_to_domains: false,
     realm_disallow_disposable_email_addresses: false,
     realm_name_changes_disabled: false,
     realm_email_changes_disabled: false,
-    realm_avatar_changes_disabled: false,
     server_name_changes_disabled: false,
-    server_avatar_changes_disabled: false,
     realm_require_unique_names: false,
     // No digest, welcome or push notification is sent by this server.
     realm_send_welcome_emails: false,
