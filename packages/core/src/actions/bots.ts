@@ -108,7 +108,7 @@ function newBotProfile(
   if (configData.isErr()) return err(configData.error);
   const service =
     params.bot_type === BOT_TYPE.outgoingWebhook
-      ? { name: params.service_name || shortName, baseUrl: params.payload_url, interface: params.interface_type, token: generateApiKey(ctx) }
+      ? { name: params.service_name || shortName, baseUrl: params.payload_url ?? '', interface: params.interface_type, token: generateApiKey(ctx) }
       : null;
   return ok({
     defaultSendingStreamId: sending?.id ?? null,

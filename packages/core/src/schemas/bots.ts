@@ -25,7 +25,7 @@ export const CreateBotParams = type({
   full_name: Str,
   short_name: Str,
   bot_type: defaulted(JsonInt, 1),
-  payload_url: defaulted(json(Url), ''),
+  payload_url: optional(json(Url)),
   service_name: optional(Str),
   config_data: defaulted(StringDict, {}),
   interface_type: defaulted(JsonInt, 1),
