@@ -30,6 +30,8 @@ export { doCreateBot, type CreatedBot } from './actions/bots.js';
 export { doUpdateBot } from './actions/bot-changes.js';
 export { doDeactivateBot, doRegenerateBotApiKey } from './actions/bot-lifecycle.js';
 export { getBots } from './queries/bots.js';
+export { outgoingWebhooksSettled, stopOutgoingWebhooks } from './bots/outgoing/runner.js';
+export { DEFAULT_OUTGOING_WEBHOOK_OPTIONS, type OutgoingWebhookOptions } from './bots/outgoing/options.js';
 export { doUpdateSettings } from './actions/settings.js';
 export { getUsers, getUser, getOwnUser } from './queries/users.js';
 export { getServerSettings } from './queries/server-settings.js';
