@@ -15,6 +15,11 @@ import { answerContent, ownerNotice } from './texts.js';
 /** `retry`: the job should go round again (its failedTries already counted). */
 export type DeliveryResult = 'done' | 'retry';
 
+/**
+ * Delivers `job` once: nothing when the bot is gone, deactivated or has no service; otherwise
+ * one request and what its outcome calls for. Resolves 'retry' when the job should be queued
+ * again; never rejects for a failure of the bot's server.
+ */
 export async function deliver(ctx: Ctx, options: OutgoingWebhookOptions, job: DeliveryJob, stop: AbortSignal): Promise<DeliveryResult> {
   const found = await ctx.storage.read(async (tx) => {
     const realm = await tx.realms.byId(job.realmId);
