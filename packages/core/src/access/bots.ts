@@ -3,7 +3,7 @@
  * access_bot_by_id, check_can_create_bot, allowed_bot_types; decorator require_member_or_admin).
  */
 import { err, ok, type Result } from 'neverthrow';
-import { type ApiError, badRequest, botsNotAllowed, mustBeOwner, notAllowedForGuests } from '../errors.js';
+import { type ApiError, badRequest, botsNotAllowed, insufficientPermission, mustBeOwner, notAllowedForGuests } from '../errors.js';
 import type { Actor } from '../operation.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 import { hasRealmPermission } from './realm-rules.js';
@@ -15,6 +15,12 @@ export const BOT_TYPE = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3, em
 
 /** Outgoing webhook interfaces: 1 the generic (Zulip) format, 2 the Slack-compatible one. */
 export const SERVICE_INTERFACES: readonly number[] = [1, 2];
+
+/** A short name whose email a user (bot or person) of the realm already has. */
+export const usernameInUse = () => badRequest('Username already in use');
+
+/** A bot's (or a service's) interface outside SERVICE_INTERFACES. */
+export const invalidInterfaceType = () => badRequest('Invalid interface type');
 
 /** The bot endpoints are for members and administrators: not guests, not bots (require_member_or_admin). */
 export function checkMemberOrAdmin(user: User): Result<void, ApiError> {
@@ -39,7 +45,7 @@ export function allowedBotTypes(user: GroupMember, realm: Realm): number[] {
 export function checkCanCreateBot(user: GroupMember, realm: Realm, botType: number): Result<void, ApiError> {
   if (hasRealmPermission(user, realm, 'can_create_bots_group')) return ok(undefined);
   if (botType === BOT_TYPE.incomingWebhook && hasRealmPermission(user, realm, 'can_create_write_only_bots_group')) return ok(undefined);
-  return err(badRequest('Insufficient permission'));
+  return err(insufficientPermission());
 }
 
 /** Whether `user` administers `target`: its owner, or an administrator of its realm. */
@@ -54,7 +60,7 @@ export const canAdminUser = (user: User, target: User) =>
 export async function accessBotById(tx: Tx, actor: Actor, botId: number): Promise<Result<User, ApiError>> {
   const target = await tx.users.byId(actor.realm.id, botId);
   if (!target || !target.isBot || target.isSystemBot) return err(badRequest('No such bot'));
-  if (!canAdminUser(actor.user, target)) return err(badRequest('Insufficient permission'));
+  if (!canAdminUser(actor.user, target)) return err(insufficientPermission());
   if (target.canCreateUsers && !isOwner(actor.user)) return err(mustBeOwner());
   return ok(target);
 }

@@ -4,7 +4,7 @@
  * each parameter as it goes, every change here commits together or not at all.
  */
 import { err, ok, type Result } from 'neverthrow';
-import { accessBotById, checkMemberOrAdmin, SERVICE_INTERFACES } from '../access/bots.js';
+import { accessBotById, checkMemberOrAdmin, invalidInterfaceType, SERVICE_INTERFACES, usernameInUse } from '../access/bots.js';
 import { accessStreamByName } from '../access/channels.js';
 import { isAdmin, isOwner } from '../access/roles.js';
 import { checkFullName } from '../access/user-input.js';
@@ -70,7 +70,7 @@ async function changeBotUser(ctx: Ctx, tx: Tx, actor: Actor, target: User, param
     const names = botEmail(realm, params.short_name);
     if (names.isErr()) return err(names.error);
     if (names.value.email.toLowerCase() !== bot.deliveryEmail.toLowerCase()) {
-      if (await tx.users.byDeliveryEmail(realm.id, names.value.email)) return err(badRequest('Username already in use'));
+      if (await tx.users.byDeliveryEmail(realm.id, names.value.email)) return err(usernameInUse());
     }
     bot = await applyUserChange(ctx, tx, realm, bot, { deliveryEmail: names.value.email });
   }
@@ -126,7 +126,7 @@ async function changeBotProfile(ctx: Ctx, tx: Tx, actor: Actor, bot: User, param
     await save({ defaultAllPublicStreams: params.default_all_public_streams }, (p) => ({ default_all_public_streams: p.defaultAllPublicStreams }));
   }
   if (params.service_payload_url !== undefined) {
-    if (!SERVICE_INTERFACES.includes(params.service_interface)) return err(badRequest('Invalid interface type'));
+    if (!SERVICE_INTERFACES.includes(params.service_interface)) return err(invalidInterfaceType());
     if (!profile.service) return err(badRequest('This bot has no outgoing webhook service'));
     const service = { ...profile.service, baseUrl: params.service_payload_url, interface: params.service_interface };
     await save({ service }, (p) => ({ services: serviceDicts(bot.botType, p) }));

@@ -3,7 +3,7 @@
  * owned by its creator; its settings beyond the user row live in the bot store.
  */
 import { err, ok, type Result } from 'neverthrow';
-import { BOT_TYPE, checkCanCreateBot, checkMemberOrAdmin, SERVICE_INTERFACES, allowedBotTypes } from '../access/bots.js';
+import { allowedBotTypes, BOT_TYPE, checkCanCreateBot, checkMemberOrAdmin, invalidInterfaceType, SERVICE_INTERFACES, usernameInUse } from '../access/bots.js';
 import { accessStreamByName } from '../access/channels.js';
 import { checkFullName } from '../access/user-input.js';
 import { generateApiKey } from '../auth/api-key.js';
@@ -45,13 +45,13 @@ export const doCreateBot = userOperation(CreateBotParams, async (ctx, requester:
     const fullName = checkFullName(params.full_name);
     if (fullName.isErr()) return err(fullName.error);
     if (params.bot_type === BOT_TYPE.embedded) return err(badRequest('Embedded bots are not enabled.'));
-    if (await tx.users.byDeliveryEmail(realm.id, names.value.email)) return err(badRequest('Username already in use'));
+    if (await tx.users.byDeliveryEmail(realm.id, names.value.email)) return err(usernameInUse());
     const available = await checkBotNameAvailable(tx, realm.id, fullName.value, { activation: false });
     if (available.isErr()) return err(available.error);
     const allowed = checkCanCreateBot(user, realm, params.bot_type);
     if (allowed.isErr()) return err(allowed.error);
     if (!allowedBotTypes(user, realm).includes(params.bot_type)) return err(badRequest('Invalid bot type'));
-    if (!SERVICE_INTERFACES.includes(params.interface_type)) return err(badRequest('Invalid interface type'));
+    if (!SERVICE_INTERFACES.includes(params.interface_type)) return err(invalidInterfaceType());
 
     const sending = await defaultChannel(tx, user, params.default_sending_stream);
     if (sending.isErr()) return err(sending.error);
