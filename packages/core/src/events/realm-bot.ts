@@ -28,8 +28,8 @@ export async function readBotRecord(tx: Tx, realmId: number, bot: User): Promise
 }
 
 /**
- * Who may manage `viewer`'s view of bots: the realm's human administrators see every bot, any
- * other user the bots they own (the reference's bot_owner_user_ids).
+ * Whether `viewer` manages `bot` (and so has it in realm_bots): the realm's human
+ * administrators manage every bot, anyone else the bots they own (bot_owner_user_ids).
  */
 export const managesBot = (viewer: User, bot: Pick<User, 'botOwnerId'>) =>
   viewer.isActive && ((isAdmin(viewer) && !viewer.isBot) || bot.botOwnerId === viewer.id);
