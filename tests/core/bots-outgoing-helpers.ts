@@ -48,6 +48,15 @@ export async function hookServer(): Promise<HookServer> {
   return hook;
 }
 
+/** Polls `condition` every 10 ms until it holds (or fails the test after `ms`). */
+export async function waitFor(condition: () => boolean, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('waitFor: condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Answers with `status` and a JSON (or raw text) body. */
 export const reply = (status: number, body: unknown) => (_req: Received, res: ServerResponse) => {
   res.writeHead(status, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));

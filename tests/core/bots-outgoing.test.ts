@@ -5,7 +5,7 @@
 import { doSendMessage } from '@teamchat/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
-import { outgoingWorld, reply } from './bots-outgoing-helpers.js';
+import { outgoingWorld, reply, waitFor } from './bots-outgoing-helpers.js';
 
 type World = Awaited<ReturnType<typeof outgoingWorld>>;
 let current: World | undefined;
@@ -102,9 +102,8 @@ describe('outgoing webhooks: triggers and payload', () => {
       release = () => res.writeHead(200).end(JSON.stringify({ content: 'late' }));
     };
     await c.post(c.member, '@**Echo Bot** slow one');
-    // The send has answered; the bot's server has the request and has not answered yet.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(c.hook.received).toHaveLength(1);
+    // The send has answered; the bot's server gets the request and has not answered yet.
+    await waitFor(() => c.hook.received.length === 1);
     expect((await c.latest(c.member, 1))[0]!.content).toBe('@**Echo Bot** slow one');
     release();
     await c.settled();
