@@ -21,6 +21,7 @@ const Url = define<string>('url', (v) => {
 /** A dictionary of strings sent as JSON (check_dict(value_validator=check_string)). */
 const StringDict = json(record(Str, Str));
 
+/** POST /bots. JSON-typed values (bot_type, payload_url, config_data, …) arrive as JSON text over HTTP. */
 export const CreateBotParams = type({
   full_name: Str,
   short_name: Str,
@@ -34,10 +35,13 @@ export const CreateBotParams = type({
   default_all_public_streams: optional(JsonBool),
 });
 
+/** GET /bots takes no parameters. */
 export const GetBotsParams = type({});
 
+/** DELETE /bots/{bot_id} and POST /bots/{bot_id}/api_key/regenerate. */
 export const BotIdParams = type({ bot_id: PathInt });
 
+/** PATCH /bots/{bot_id}: every field optional; service_interface applies with service_payload_url. */
 export const UpdateBotParams = type({
   bot_id: PathInt,
   full_name: optional(Str),

@@ -37,6 +37,7 @@ export const defaultBotProfile = (botId: number): BotProfile => ({
   configData: {},
 });
 
+/** Bots' profiles. Humans and other realms' users never have one. */
 export interface BotStore {
   /**
    * The stored profiles of the realm's bots among `botIds`, ordered by bot ID. Bots with no

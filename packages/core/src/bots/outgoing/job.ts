@@ -3,6 +3,7 @@
 /** What made the message reach the bot (the reference's NotificationTriggers, FL 201 names). */
 export type Trigger = 'mention' | 'direct_message';
 
+/** A delivery waiting or running: plain data, so that a retry is the same job queued again. */
 export interface DeliveryJob {
   realmId: number;
   botId: number;
