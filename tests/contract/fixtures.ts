@@ -173,6 +173,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       botStorage: wrap(tx.botStorage),
       userStatuses: wrap(tx.userStatuses),
       mutedUsers: wrap(tx.mutedUsers),
+      bots: wrap(tx.bots),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

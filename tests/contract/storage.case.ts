@@ -29,6 +29,7 @@ import { describeChannelFolderStore } from './channel-folders.case.js';
 import { describeInvitationStore } from './invitations.case.js';
 import { describeUserStatusStore } from './user-status.case.js';
 import { describeMutedUserStore } from './muted-users.case.js';
+import { describeBotStore } from './bots.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -288,6 +289,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeInvitationStore(() => storage);
     describeUserStatusStore(() => storage);
     describeMutedUserStore(() => storage);
+    describeBotStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

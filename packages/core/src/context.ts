@@ -9,6 +9,8 @@ import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
 import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
+import type { OutgoingWebhookOptions } from './bots/outgoing/options.js';
+import { stopOutgoingWebhooks } from './bots/outgoing/runner.js';
 
 /** Everything an operation needs besides its actor and input: the first argument of every action. */
 export interface Ctx {
@@ -28,6 +30,8 @@ export interface Ctx {
   videoCalls?: VideoCallProvider | null;
   /** The bytes of uploaded files (rows in `storage.attachments` say whose they are). */
   uploads: BlobStore;
+  /** How outgoing webhook bots are called (fetch, timeout, limits); the defaults when absent. */
+  outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
 }
 
 export interface ContextOptions {
@@ -46,6 +50,8 @@ export interface ContextOptions {
    * passes a durable one (the CLI: fileSystemBlobStore under its data directory).
    */
   uploads?: BlobStore;
+  /** Outgoing webhook delivery: tests inject `fetch` and short timeouts here. */
+  outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
 }
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
@@ -71,6 +77,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     randomBytes,
     videoCalls: options.videoCalls ?? null,
     uploads: options.uploads ?? memoryBlobStore(),
+    outgoingWebhooks: options.outgoingWebhooks,
     loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
   };
 }
@@ -78,5 +85,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
 /** Answers every waiting long-poll, stops the queue timer, then closes the store. */
 export async function closeContext(ctx: Ctx): Promise<void> {
   ctx.queues.shutdown();
+  // Requests to bots in flight are aborted, so that none posts an answer into a closed store.
+  await stopOutgoingWebhooks(ctx);
   await ctx.storage.close();
 }

@@ -5,6 +5,11 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doCreateBot,
+  doDeactivateBot,
+  doRegenerateBotApiKey,
+  doUpdateBot,
+  getBots,
   doCreateReminder,
   doDeleteReminder,
   getReminders,
@@ -194,6 +199,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
   { path: '/users/{user_id}/subscriptions/{stream_id}', methods: { GET: getSubscriptionStatus } },
+  { path: '/bots', methods: { GET: getBots, POST: doCreateBot } },
+  { path: '/bots/{bot_id}', methods: { PATCH: doUpdateBot, DELETE: doDeactivateBot } },
+  { path: '/bots/{bot_id}/api_key/regenerate', methods: { POST: doRegenerateBotApiKey } },
   { path: '/streams', methods: { GET: getStreams } },
   { path: '/channels/create', methods: { POST: doCreateChannel } },
   { path: '/streams/{stream_id}', methods: { GET: getStream, PATCH: doUpdateStream, DELETE: doArchiveStream } },

@@ -19,6 +19,7 @@ import { renderAs, type Target } from './send-message.js';
 import { claimableUploads, linkUploads } from '../uploads/claim.js';
 import { applySendPolicies } from './automatic-topic-policy.js';
 import { markReadForMuters } from '../muting/muted-senders.js';
+import { queueOutgoingWebhooks } from '../bots/outgoing/trigger.js';
 
 export interface InsertOptions {
   /** The sender's own copy starts read (POST /messages' read_by_sender, default true). */
@@ -116,6 +117,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     flagsByUser,
     { localEcho: options.localEcho, publicAudience },
   );
+  await queueOutgoingWebhooks(ctx, tx, realm, sender, t, message, rendered.mentionedUserIds);
 
   if (t.kind === 'stream') {
     if (t.stream.firstMessageId === null) await recordFirstMessage(ctx, tx, realm, t.stream, message.id);

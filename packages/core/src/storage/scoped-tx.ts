@@ -28,6 +28,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   botStorage: ['put', 'remove'],
   userStatuses: ['set'],
   mutedUsers: ['add', 'remove'],
+  bots: ['put'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -96,6 +97,7 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       botStorage: guard('botStorage'),
       userStatuses: guard('userStatuses'),
       mutedUsers: guard('mutedUsers'),
+      bots: guard('bots'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

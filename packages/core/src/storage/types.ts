@@ -34,6 +34,7 @@ import type { PlaygroundStore } from './playground-types.js';
 import type { BotStorageStore } from './bot-storage-types.js';
 import type { UserStatusStore } from './user-status-types.js';
 import type { MutedUserStore } from './muted-user-types.js';
+import type { BotStore } from './bot-types.js';
 
 export * from './message-types.js';
 
@@ -64,6 +65,7 @@ export * from './playground-types.js';
 export * from './bot-storage-types.js';
 export * from './user-status-types.js';
 export * from './muted-user-types.js';
+export * from './bot-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -251,6 +253,7 @@ export interface Stores {
   botStorage: BotStorageStore;
   userStatuses: UserStatusStore;
   mutedUsers: MutedUserStore;
+  bots: BotStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

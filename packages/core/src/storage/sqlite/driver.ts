@@ -26,6 +26,7 @@ import { channelFolderStore } from './channel-folder-stores.js';
 import { invitationStore } from './invitation-stores.js';
 import { userStatusStore } from './user-status-stores.js';
 import { mutedUserStore } from './muted-user-stores.js';
+import { botStore } from './bot-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -104,6 +105,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     botStorage: botStorageStore(statements),
     userStatuses: userStatusStore(statements),
     mutedUsers: mutedUserStore(statements),
+    bots: botStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.
