@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
+import { flushPresence } from './presence/memory.js';
 import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
@@ -75,8 +76,12 @@ export function createContext(options: ContextOptions = {}): Ctx {
   };
 }
 
-/** Answers every waiting long-poll, stops the queue timer, then closes the store. */
+/**
+ * Answers every waiting long-poll, stops the queue timer, writes the presence still in memory
+ * (presence/memory.ts), then closes the store.
+ */
 export async function closeContext(ctx: Ctx): Promise<void> {
   ctx.queues.shutdown();
+  await flushPresence(ctx);
   await ctx.storage.close();
 }

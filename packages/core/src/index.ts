@@ -120,3 +120,7 @@ export { doInviteUsers, doCreateMultiuseInvite, parseInviteeEmails } from './act
 export { doRevokeInvite, doRevokeMultiuseInvite, doResendInvite } from './actions/invite-changes.js';
 export { doAcceptInvite } from './actions/accept-invite.js';
 export { getInvites } from './queries/invites.js';
+export { doUpdatePresence } from './actions/presence.js';
+export { getRealmPresence, getUserPresence } from './queries/presence.js';
+export { flushPresence, unsavedPresenceCount } from './presence/memory.js';
+export { startPresenceFlush } from './presence/flush.js';

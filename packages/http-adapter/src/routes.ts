@@ -5,6 +5,9 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doUpdatePresence,
+  getRealmPresence,
+  getUserPresence,
   doCreateReminder,
   doDeleteReminder,
   getReminders,
@@ -162,6 +165,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/me/api_key/regenerate', methods: { POST: doRegenerateApiKey } },
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
+  { path: '/users/me/presence', methods: { POST: doUpdatePresence } },
+  { path: '/users/{user_id_or_email}/presence', methods: { GET: getUserPresence } },
+  { path: '/realm/presence', methods: { GET: getRealmPresence } },
   { path: '/streams', methods: { GET: getStreams } },
   { path: '/streams/{stream_id}', methods: { GET: getStream, PATCH: doUpdateStream, DELETE: doArchiveStream } },
   { path: '/streams/{stream_id}/members', methods: { GET: getStreamMembers } },

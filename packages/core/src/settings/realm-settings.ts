@@ -59,6 +59,8 @@ export const REALM_SETTING_DEFAULTS = {
   waiting_period_threshold: 0,
   default_language: 'en',
   video_chat_provider: 1,
+  /** Hides every user's presence from everyone in the realm (no presence data, no presence events). */
+  presence_disabled: false,
 } as const satisfies Record<string, SettingValue>;
 
 export type RealmSettingName = keyof typeof REALM_SETTING_DEFAULTS;

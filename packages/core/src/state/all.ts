@@ -25,3 +25,4 @@ import './realm-domains.js';
 import './user-topics.js';
 import './channel-folders.js';
 import './reminders.js';
+import './presence.js';
