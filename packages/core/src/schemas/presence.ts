@@ -9,7 +9,7 @@ const quoted = (value: string) => (value.length > 60 ? `${value.slice(0, 60)}…
 /** `active` or `idle`; anything else is the reference's "Invalid status: …". */
 const Status = define<PresenceStatus>('status', (v) => {
   if (typeof v !== 'string') return '{var} is not a string';
-  return v === 'active' || v === 'idle' || `Invalid status: ${quoted(v)}`;
+  return v === 'active' || v === 'idle' || `Invalid {var}: ${quoted(v)}`;
 });
 
 export const UpdatePresenceParams = type({
