@@ -31,6 +31,7 @@ function times(entry: UserPresence, user: Pick<User, 'dateJoined'>): { active: n
   return { active: entry.lastActiveTime ?? joined, connected: entry.lastConnectedTime };
 }
 
+/** The modern shape: when the user was last active, and last connected at all. */
 export function modernPresence(entry: UserPresence, user: Pick<User, 'dateJoined'>): ModernPresence {
   const { active, connected } = times(entry, user);
   return { active_timestamp: active, idle_timestamp: connected };
@@ -44,6 +45,7 @@ export function legacyClientPresence(entry: UserPresence, user: Pick<User, 'date
     : { client: 'website', status: 'idle', timestamp: connected, pushable: false };
 }
 
+/** The legacy shape of GET /realm/presence and register without slim_presence: `website` plus its `aggregated` copy. */
 export function legacyPresence(entry: UserPresence, user: Pick<User, 'dateJoined'>): LegacyPresence {
   const website = legacyClientPresence(entry, user);
   return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
