@@ -139,3 +139,21 @@ describe('presence_enabled (invisible mode)', () => {
     expect(p.drain()).toEqual([]);
   });
 });
+
+describe('presence events applied to a register snapshot', () => {
+  it('bring the snapshot to what a fresh register gives (the reference’s verify_action idea)', async () => {
+    const p = await presenceWorld();
+    await ping(p.w, p.member);
+    const params = { fetch_event_types: '["presence"]', event_types: '["presence"]', slim_presence: 'true', client_capabilities: '{"simplified_presence_events":true}' };
+    const before = must(await doRegister(p.w.ctx, await as(p.w, p.admin), params)) as { queue_id: string; presences: Record<string, unknown> };
+    p.advance(200);
+    await ping(p.w, p.other);
+    await ping(p.w, p.member);
+    const events = await queued(p, p.admin, before.queue_id);
+    expect(events).toHaveLength(2);
+    const applied = { ...before.presences };
+    for (const event of events) Object.assign(applied, event.presences as object);
+    const fresh = must(await doRegister(p.w.ctx, await as(p.w, p.admin), params)) as { presences: Record<string, unknown> };
+    expect(applied).toEqual(fresh.presences);
+  });
+});

@@ -82,6 +82,10 @@ export function createContext(options: ContextOptions = {}): Ctx {
  */
 export async function closeContext(ctx: Ctx): Promise<void> {
   ctx.queues.shutdown();
-  await flushPresence(ctx);
-  await ctx.storage.close();
+  try {
+    await flushPresence(ctx);
+  } finally {
+    // A failed last flush is reported to the caller, but the store is closed all the same.
+    await ctx.storage.close();
+  }
 }

@@ -72,8 +72,11 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
         presenceFlush?.stop();
         await presenceFlush?.idle();
         // Whether or not the timer ran: what is still only in memory is written before the store closes.
-        await flushPresence(ctx);
-        await ctx.storage.close();
+        try {
+          await flushPresence(ctx);
+        } finally {
+          await ctx.storage.close();
+        }
       })();
       return closing;
     },
