@@ -60,6 +60,11 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     expect(standIn).toBe(`user${hidden.id}@chat.example.com`);
     expect(must(await userPresence(p, p.other, standIn))).toMatchObject({ presence: { aggregated: { status: 'active' } } });
     expectBadRequest(await userPresence(p, p.other, 'mel@example.com'), 'No such user');
+    // Someone whose hidden real address looks like that stand-in does not shadow it.
+    const lookalike = await setUser(p.w.ctx, await p.w.addUser({ email: standIn }), { emailAddressVisibility: 4 });
+    expect(lookalike.id).not.toBe(hidden.id);
+    expect(must(await userPresence(p, p.other, standIn))).toMatchObject({ presence: { aggregated: { status: 'active' } } });
+    expectBadRequest(await userPresence(p, p.other, apiEmail(p.w.realm, lookalike)), `No presence data for ${apiEmail(p.w.realm, lookalike)}`);
   });
 
   it('refuses unknown, other realms’, deactivated and system users, bots, inaccessible users and users without data', async () => {

@@ -30,26 +30,25 @@ async function activeUserByIdOrEmail(tx: Tx, realm: Realm, key: string): Promise
   let user: User | undefined;
   if (/^[0-9]{1,15}$/.test(key)) user = await tx.users.byId(realm.id, Number(key));
   else if (key.length <= MAX_EMAIL_LENGTH) {
+    // The address is either someone's real one (when shown) or a stand-in naming their ID.
     const standIn = /^user([0-9]{1,15})@/i.exec(key);
-    user = (await tx.users.byDeliveryEmail(realm.id, key)) ?? (standIn ? await tx.users.byId(realm.id, Number(standIn[1])) : undefined);
-    if (user && apiEmail(realm, user).toLowerCase() !== key.toLowerCase()) user = undefined;
+    const candidates = [await tx.users.byDeliveryEmail(realm.id, key), standIn ? await tx.users.byId(realm.id, Number(standIn[1])) : undefined];
+    user = candidates.find((candidate) => candidate && apiEmail(realm, candidate).toLowerCase() === key.toLowerCase());
   }
   return user?.isActive && !user.isSystemBot ? user : undefined;
 }
 
 /** What the per-user endpoint answers: the legacy shape without client names, offline once stale. */
-function userPresenceRecord(ctx: Ctx, realm: Realm, user: User, slim: boolean, key: string): Promise<Result<unknown, ApiError>> {
-  return realmPresence(ctx, realm.id).then((memory) => {
-    const entry = memory.entries.get(user.id);
-    // A realm that disabled presence shows nobody's, here as everywhere else.
-    if (!entry || realmSetting(realm, 'presence_disabled')) return err(badRequest(`No presence data for ${key}`));
-    if (slim) return ok(modernPresence(entry, user));
-    const { aggregated, website } = legacyPresence(entry, user);
-    const stale = unixSeconds(ctx.clock) - aggregated.timestamp > ctx.config.presenceOfflineThresholdSeconds;
-    return ok({
-      aggregated: { status: stale ? 'offline' : aggregated.status, timestamp: aggregated.timestamp },
-      website: { status: website.status, timestamp: website.timestamp },
-    });
+async function userPresenceRecord(ctx: Ctx, realm: Realm, user: User, slim: boolean, key: string): Promise<Result<unknown, ApiError>> {
+  const entry = (await realmPresence(ctx, realm.id)).entries.get(user.id);
+  // A realm that disabled presence shows nobody's, here as everywhere else.
+  if (!entry || realmSetting(realm, 'presence_disabled')) return err(badRequest(`No presence data for ${key}`));
+  if (slim) return ok(modernPresence(entry, user));
+  const { aggregated, website } = legacyPresence(entry, user);
+  const stale = unixSeconds(ctx.clock) - aggregated.timestamp > ctx.config.presenceOfflineThresholdSeconds;
+  return ok({
+    aggregated: { status: stale ? 'offline' : aggregated.status, timestamp: aggregated.timestamp },
+    website: { status: website.status, timestamp: website.timestamp },
   });
 }
 
