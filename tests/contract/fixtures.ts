@@ -174,6 +174,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       userStatuses: wrap(tx.userStatuses),
       mutedUsers: wrap(tx.mutedUsers),
       bots: wrap(tx.bots),
+      presence: wrap(tx.presence),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

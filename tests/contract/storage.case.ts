@@ -30,6 +30,7 @@ import { describeInvitationStore } from './invitations.case.js';
 import { describeUserStatusStore } from './user-status.case.js';
 import { describeMutedUserStore } from './muted-users.case.js';
 import { describeBotStore } from './bots.case.js';
+import { describePresenceStore } from './presence.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -290,6 +291,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeUserStatusStore(() => storage);
     describeMutedUserStore(() => storage);
     describeBotStore(() => storage);
+    describePresenceStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

@@ -53,6 +53,17 @@ export interface ServerConfig {
   maxReminderNoteLength: number;
   /** Characters (keys plus values) one user's /bot_storage may hold (the reference's USER_STATE_SIZE_LIMIT). */
   botStorageSizeLimit: number;
+  /** How often clients should report presence (register `server_presence_ping_interval_seconds`). */
+  presencePingIntervalSeconds: number;
+  /** A user whose last report is older than this shows as offline (`server_presence_offline_threshold_seconds`). */
+  presenceOfflineThresholdSeconds: number;
+  /**
+   * How often presence kept in memory is written to the store, in one transaction; a crash
+   * loses at most this much presence (a clean close writes it all).
+   */
+  presenceFlushIntervalSeconds: number;
+  /** A realm with more users than this gets no "came online" presence events (the reference: 100). */
+  presenceEventUserLimit: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -88,6 +99,10 @@ export const DEFAULT_CONFIG: ServerConfig = {
   // The reference's MAX_REMINDER_NOTE_LENGTH; SHAPES.md marks the value unverified.
   maxReminderNoteLength: 1000,
   botStorageSizeLimit: 10_000_000,
+  presencePingIntervalSeconds: 60,
+  presenceOfflineThresholdSeconds: 140,
+  presenceFlushIntervalSeconds: 15,
+  presenceEventUserLimit: 100,
 };
 
 /** Reference limits that apply to users. */

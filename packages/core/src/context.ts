@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
+import { flushPresence } from './presence/memory.js';
 import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
@@ -82,10 +83,18 @@ export function createContext(options: ContextOptions = {}): Ctx {
   };
 }
 
-/** Answers every waiting long-poll, stops the queue timer, then closes the store. */
+/**
+ * Answers every waiting long-poll, stops the queue timer, writes the presence still in memory
+ * (presence/memory.ts), then closes the store.
+ */
 export async function closeContext(ctx: Ctx): Promise<void> {
   ctx.queues.shutdown();
   // Requests to bots in flight are aborted, so that none posts an answer into a closed store.
   await stopOutgoingWebhooks(ctx);
-  await ctx.storage.close();
+  try {
+    await flushPresence(ctx);
+  } finally {
+    // A failed last flush is reported to the caller, but the store is closed all the same.
+    await ctx.storage.close();
+  }
 }

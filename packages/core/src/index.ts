@@ -142,3 +142,7 @@ export type { ApiUserStatus } from './format/user-status.js';
 export { doMuteUser, doUnmuteUser } from './actions/muted-users.js';
 export type { ApiMutedUser } from './muting/muted-users.js';
 export { getReadReceipts } from './queries/read-receipts.js';
+export { doUpdatePresence } from './actions/presence.js';
+export { getRealmPresence, getUserPresence } from './queries/presence.js';
+export { flushPresence, unsavedPresenceCount } from './presence/memory.js';
+export { startPresenceFlush } from './presence/flush.js';

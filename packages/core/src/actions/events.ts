@@ -71,6 +71,7 @@ async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promis
     applyMarkdown: params.apply_markdown,
     includeSubscribers: params.include_subscribers,
     slimPresence: params.slim_presence,
+    presenceHistoryLimitDays: params.presence_history_limit_days,
     capabilities: options.capabilities,
   };
   const fetchTypes = params.fetch_event_types ?? params.event_types ?? null;

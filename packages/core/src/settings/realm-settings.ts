@@ -61,7 +61,7 @@ export const REALM_SETTING_DEFAULTS = {
   video_chat_provider: 1,
   /** Whether read receipts are shown (GET /messages/{id}/read_receipts answers); the reference's default outside education. */
   enable_read_receipts: true,
-  /** Whether clients stop sending and showing presence; spectators are always told true. */
+  /** Hides every user's presence from everyone in the realm (no presence data, no presence events); spectators are always told true. */
   presence_disabled: false,
   /** Client display preferences: mark guests in user lists, warn before a DM to a guest. */
   enable_guest_user_indicator: true,

@@ -30,3 +30,4 @@ import './user-status.js';
 import './muted-users.js';
 import './recent-dm-conversations.js';
 import './server-features.js';
+import './presence.js';

@@ -61,8 +61,8 @@ defineStateSection({
       server_typing_started_wait_period_milliseconds: config.typingStartedWaitPeriodMs,
       server_typing_stopped_wait_period_milliseconds: config.typingStoppedWaitPeriodMs,
       server_typing_started_expiry_period_milliseconds: config.typingStartedExpiryPeriodMs,
-      server_presence_ping_interval_seconds: 60,
-      server_presence_offline_threshold_seconds: 140,
+      server_presence_ping_interval_seconds: config.presencePingIntervalSeconds,
+      server_presence_offline_threshold_seconds: config.presenceOfflineThresholdSeconds,
       realm_empty_topic_display_name: 'general chat',
       // The deprecated boolean forms of topics_policy and message_edit_history_visibility_policy.
       realm_mandatory_topics: realmSetting(realm, 'topics_policy') === 'disable_empty_topic',

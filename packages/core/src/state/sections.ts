@@ -9,6 +9,8 @@ export interface StateOptions {
   applyMarkdown: boolean;
   includeSubscribers: boolean | 'partial';
   slimPresence: boolean;
+  /** register's presence_history_limit_days: how far back the presence section goes (14 days when absent). */
+  presenceHistoryLimitDays?: number;
   capabilities: ReadonlySet<ClientCapability>;
   /** Every requested section key (null: all), for sections that depend on another being requested. */
   wanted?: ReadonlySet<string> | null;

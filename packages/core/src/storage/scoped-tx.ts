@@ -29,6 +29,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   userStatuses: ['set'],
   mutedUsers: ['add', 'remove'],
   bots: ['put'],
+  presence: ['save'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -98,6 +99,7 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       userStatuses: guard('userStatuses'),
       mutedUsers: guard('mutedUsers'),
       bots: guard('bots'),
+      presence: guard('presence'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

@@ -35,6 +35,7 @@ import type { BotStorageStore } from './bot-storage-types.js';
 import type { UserStatusStore } from './user-status-types.js';
 import type { MutedUserStore } from './muted-user-types.js';
 import type { BotStore } from './bot-types.js';
+import type { PresenceStore } from './presence-types.js';
 
 export * from './message-types.js';
 
@@ -66,6 +67,7 @@ export * from './bot-storage-types.js';
 export * from './user-status-types.js';
 export * from './muted-user-types.js';
 export * from './bot-types.js';
+export * from './presence-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -254,6 +256,7 @@ export interface Stores {
   userStatuses: UserStatusStore;
   mutedUsers: MutedUserStore;
   bots: BotStore;
+  presence: PresenceStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

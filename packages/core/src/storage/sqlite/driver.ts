@@ -27,6 +27,7 @@ import { invitationStore } from './invitation-stores.js';
 import { userStatusStore } from './user-status-stores.js';
 import { mutedUserStore } from './muted-user-stores.js';
 import { botStore } from './bot-stores.js';
+import { presenceStore } from './presence-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -106,6 +107,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     userStatuses: userStatusStore(statements),
     mutedUsers: mutedUserStore(statements),
     bots: botStore(statements),
+    presence: presenceStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.

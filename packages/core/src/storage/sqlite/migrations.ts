@@ -26,6 +26,7 @@ import { USER_STATUS_MIGRATION } from './user-status-schema.js';
 import { MUTED_USERS_MIGRATION } from './muted-user-schema.js';
 import { DM_PARTICIPANTS_MIGRATION } from './dm-participant-schema.js';
 import { BOTS_MIGRATION } from './bot-schema.js';
+import { PRESENCE_MIGRATION } from './presence-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -121,4 +122,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 28: users' muted users (see muted-user-schema.ts) */ MUTED_USERS_MIGRATION,
   /* 29: each direct conversation's participants, for per-user conversation lists (see dm-participant-schema.ts) */ DM_PARTICIPANTS_MIGRATION,
   /* 30: bots' default channels, service and config (see bot-schema.ts) */ BOTS_MIGRATION,
+  /* 31: users' presence and each realm's presence sequence, written in batches (see presence-schema.ts) */ PRESENCE_MIGRATION,
 ];
