@@ -5,6 +5,7 @@
  *   npm run bench                       # a few minutes: includes the 1,000,000-message run (bench/messages.ts)
  *   BENCH_SKIP_MESSAGES=1 npm run bench # about 45 s, without it
  *   BENCH_DURATION_MS=500 npm run bench # a quick smoke run
+ *   node --import tsx bench/presence.ts # the presence rows alone (bench/presence.ts)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { measure, printTable, type Sample } from './harness.js';
 import { httpClient } from './http-client.js';
 import { buildWorld } from './world.js';
 import { messageBenchmarks } from './messages.js';
+import { presenceBenchmarks } from './presence.js';
 
 const MEMBERS = 1000;
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 2500);
@@ -122,6 +124,9 @@ try {
   await inProcess();
   await overHttp(':memory:');
   await overHttp('file (sync=FULL)', join(tmp, 'http.db'));
+  const presence = await presenceBenchmarks(durationMs);
+  samples.push(...presence.samples);
+  notes.push(...presence.notes);
   if (process.env.BENCH_SKIP_MESSAGES !== '1') {
     const messages = await messageBenchmarks(durationMs);
     samples.push(...messages.samples);

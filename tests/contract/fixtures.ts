@@ -170,6 +170,12 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       defaultStreams: wrap(tx.defaultStreams),
       userTopics: wrap(tx.userTopics),
       invitations: wrap(tx.invitations),
+      playgrounds: wrap(tx.playgrounds),
+      botStorage: wrap(tx.botStorage),
+      userStatuses: wrap(tx.userStatuses),
+      mutedUsers: wrap(tx.mutedUsers),
+      bots: wrap(tx.bots),
+      presence: wrap(tx.presence),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

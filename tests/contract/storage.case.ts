@@ -11,6 +11,8 @@ import { describeRealmEmojiStore } from './emoji.case.js';
 import { describeCustomProfileFieldStore } from './profile-fields.case.js';
 import { describeAlertWordStore } from './alert-words.case.js';
 import { describeLinkifierStore } from './linkifiers.case.js';
+import { describePlaygroundStore } from './playgrounds.case.js';
+import { describeBotStorageStore } from './bot-storage.case.js';
 import { describeUserGroupStore } from './user-groups.case.js';
 import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
@@ -19,12 +21,17 @@ import { describePushStore } from './push.case.js';
 import { describeRealmDomainStore } from './realm-domains.case.js';
 import { describeKeptIds } from './kept-ids.case.js';
 import { describeDmPeers } from './dm-peers.case.js';
+import { describeRecentDmConversations } from './recent-dm-conversations.case.js';
 import { describeScheduledMessageStore } from './scheduled-messages.case.js';
 import { describeTopicMessages } from './topic-messages.case.js';
 import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
 import { describeChannelFolderStore } from './channel-folders.case.js';
 import { describeInvitationStore } from './invitations.case.js';
+import { describeUserStatusStore } from './user-status.case.js';
+import { describeMutedUserStore } from './muted-users.case.js';
+import { describeBotStore } from './bots.case.js';
+import { describePresenceStore } from './presence.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -266,6 +273,8 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeCustomProfileFieldStore(() => storage);
     describeAlertWordStore(() => storage);
     describeLinkifierStore(() => storage);
+    describePlaygroundStore(() => storage);
+    describeBotStorageStore(() => storage);
     describeUserGroupStore(() => storage);
     describeDraftStore(() => storage);
     describeNavigationViewStore(() => storage);
@@ -274,12 +283,17 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeRealmDomainStore(() => storage);
     describeKeptIds(() => storage);
     describeDmPeers(() => storage);
+    describeRecentDmConversations(() => storage);
     describeScheduledMessageStore(() => storage);
     describeTopicMessages(() => storage);
     describeAttachmentStore(() => storage);
     describeUserTopicStore(() => storage);
     describeChannelFolderStore(() => storage);
     describeInvitationStore(() => storage);
+    describeUserStatusStore(() => storage);
+    describeMutedUserStore(() => storage);
+    describeBotStore(() => storage);
+    describePresenceStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

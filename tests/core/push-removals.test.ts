@@ -1,5 +1,5 @@
 /** Taking notifications back when messages are read or deleted, and a notifier that fails or hangs. */
-import { doDeleteMessage, doMarkAllAsRead, doSendMessage, doUpdateMessageFlags, getMessages, pushJobsSettled } from '@teamchat/core';
+import { doDeleteMessage, doMarkAllAsRead, doMuteUser, doSendMessage, doUpdateMessageFlags, getMessages, pushJobsSettled } from '@teamchat/core';
 import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
@@ -61,6 +61,17 @@ describe('push notification removals', () => {
     expect(removal!.data.zulip_message_ids).toBe(ids.slice(2).join(','));
     const left = await w.ctx.storage.transaction(async (tx) => ok(await tx.push.clearNotified(w.realm.id, [other.id], ids)));
     expect(left.isOk() && left.value.size).toBe(0);
+  });
+
+  it('muting a sender takes their notified messages back and silences what they send next', async () => {
+    const p = await pushWorld();
+    const { w, member, other, admin } = p;
+    const id = await sendDirect(p, member, [other], 'before the mute');
+    expect((await p.settle()).sent).toHaveLength(1);
+    must(await doMuteUser(w.ctx, w.as(other), { muted_user_id: String(member.id) }));
+    expect((await p.settle()).removed.map((r) => [r.userId, r.messageIds])).toEqual([[other.id, [id]]]);
+    await sendDirect(p, member, [other, admin], 'after the mute');
+    expect(triggers((await p.settle()).sent)).toEqual([[admin.id, 'private_message']]);
   });
 
   it('deleting a notified message removes it from every notified recipient', async () => {

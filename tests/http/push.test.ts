@@ -72,4 +72,15 @@ describe('push registration over HTTP', () => {
     const state = expectSuccess(await call(server, 'POST', '/register', { auth: member, body: form({ fetch_event_types: JSON.stringify(['device']) }) }));
     expect(state.devices).toEqual({ [device_id]: { push_key_id: 1, push_token_id: token, pending_push_token_id: null, push_token_last_updated_timestamp: expect.any(Number), push_registration_error_code: null } });
   });
+
+  it('register and server_settings say push notifications work only when a notifier is plugged in', async () => {
+    for (const pushNotifier of [null, { notify: () => undefined, remove: () => undefined }]) {
+      const world = await makeWorld({ pushNotifier });
+      const server = await startServer(world);
+      const state = expectSuccess(await call(server, 'POST', '/register', { auth: world.owner, body: form({ fetch_event_types: JSON.stringify(['realm']) }) }));
+      expect(state.realm_push_notifications_enabled).toBe(pushNotifier !== null);
+      expect(state.realm_push_notifications_enabled_end_timestamp).toBeNull();
+      expect(expectSuccess(await call(server, 'GET', '/server_settings', {})).push_notifications_enabled).toBe(pushNotifier !== null);
+    }
+  });
 });

@@ -36,6 +36,13 @@ export interface ServerConfig {
   deleteTopicTimeBudgetMs: number;
   /** Largest file POST /user_uploads accepts (register `max_file_upload_size_mib`; the reference: 100). */
   maxFileUploadSizeMib: number;
+  /** Largest image POST /users/me/avatar accepts (register `max_avatar_file_size_mib`; the reference: 5). */
+  maxAvatarFileSizeMib: number;
+  /**
+   * Nobody but administrators may change avatars, in every realm (the reference's AVATAR_CHANGES_DISABLED,
+   * register `server_avatar_changes_disabled`); realms can also decide so themselves (`avatar_changes_disabled`).
+   */
+  avatarChangesDisabled: boolean;
   /** Uploads no message links are deleted once this old (API.md 4.20: "a few weeks"). */
   unusedUploadGraceSeconds: number;
   /** How often the HTTP server's sweep looks for such uploads. */
@@ -44,6 +51,19 @@ export interface ServerConfig {
   invitationLinkValidityMinutes: number;
   /** Code points a reminder's note may have (register `max_reminder_note_length`, FL 415). */
   maxReminderNoteLength: number;
+  /** Characters (keys plus values) one user's /bot_storage may hold (the reference's USER_STATE_SIZE_LIMIT). */
+  botStorageSizeLimit: number;
+  /** How often clients should report presence (register `server_presence_ping_interval_seconds`). */
+  presencePingIntervalSeconds: number;
+  /** A user whose last report is older than this shows as offline (`server_presence_offline_threshold_seconds`). */
+  presenceOfflineThresholdSeconds: number;
+  /**
+   * How often presence kept in memory is written to the store, in one transaction; a crash
+   * loses at most this much presence (a clean close writes it all).
+   */
+  presenceFlushIntervalSeconds: number;
+  /** A realm with more users than this gets no "came online" presence events (the reference: 100). */
+  presenceEventUserLimit: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -71,11 +91,18 @@ export const DEFAULT_CONFIG: ServerConfig = {
   loginFailureWindowSeconds: 1800,
   deleteTopicTimeBudgetMs: 50000,
   maxFileUploadSizeMib: 100,
+  maxAvatarFileSizeMib: 5,
+  avatarChangesDisabled: false,
   unusedUploadGraceSeconds: 21 * 24 * 60 * 60,
   uploadSweepIntervalSeconds: 60 * 60,
   invitationLinkValidityMinutes: 14400,
   // The reference's MAX_REMINDER_NOTE_LENGTH; SHAPES.md marks the value unverified.
   maxReminderNoteLength: 1000,
+  botStorageSizeLimit: 10_000_000,
+  presencePingIntervalSeconds: 60,
+  presenceOfflineThresholdSeconds: 140,
+  presenceFlushIntervalSeconds: 15,
+  presenceEventUserLimit: 100,
 };
 
 /** Reference limits that apply to users. */

@@ -5,11 +5,14 @@ import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
+import { flushPresence } from './presence/memory.js';
 import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
 import type { PushNotifier } from './push/notifier.js';
 import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
+import type { OutgoingWebhookOptions } from './bots/outgoing/options.js';
+import { stopOutgoingWebhooks } from './bots/outgoing/runner.js';
 
 /** Everything an operation needs besides its actor and input: the first argument of every action. */
 export interface Ctx {
@@ -29,6 +32,8 @@ export interface Ctx {
   videoCalls?: VideoCallProvider | null;
   /** The bytes of uploaded files (rows in `storage.attachments` say whose they are). */
   uploads: BlobStore;
+  /** How outgoing webhook bots are called (fetch, timeout, limits); the defaults when absent. */
+  outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
   /** Delivers push notifications (push/notifier.ts); absent or null: nobody is notified. */
   pushNotifier?: PushNotifier | null;
 }
@@ -49,6 +54,8 @@ export interface ContextOptions {
    * passes a durable one (the CLI: fileSystemBlobStore under its data directory).
    */
   uploads?: BlobStore;
+  /** Outgoing webhook delivery: tests inject `fetch` and short timeouts here. */
+  outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
   /** Where push notifications go; none by default. */
   pushNotifier?: PushNotifier | null;
 }
@@ -76,13 +83,24 @@ export function createContext(options: ContextOptions = {}): Ctx {
     randomBytes,
     videoCalls: options.videoCalls ?? null,
     uploads: options.uploads ?? memoryBlobStore(),
+    outgoingWebhooks: options.outgoingWebhooks,
     pushNotifier: options.pushNotifier ?? null,
     loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
   };
 }
 
-/** Answers every waiting long-poll, stops the queue timer, then closes the store. */
+/**
+ * Answers every waiting long-poll, stops the queue timer, writes the presence still in memory
+ * (presence/memory.ts), then closes the store.
+ */
 export async function closeContext(ctx: Ctx): Promise<void> {
   ctx.queues.shutdown();
-  await ctx.storage.close();
+  // Requests to bots in flight are aborted, so that none posts an answer into a closed store.
+  await stopOutgoingWebhooks(ctx);
+  try {
+    await flushPresence(ctx);
+  } finally {
+    // A failed last flush is reported to the caller, but the store is closed all the same.
+    await ctx.storage.close();
+  }
 }

@@ -3,8 +3,8 @@ import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
 import { ignoredParameters, readParams } from './params.js';
 import { failure, success } from './respond.js';
-import { serveFile } from './files.js';
-import { FILE_ROUTES, type Method, ROUTES, type Route } from './routes.js';
+import { serveFile, serveRedirect } from './files.js';
+import { FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -34,6 +34,9 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
   for (const route of FILE_ROUTES) {
     const path = routerPath(route.path);
     app.all(path, (event) => serveFile(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
+  }
+  for (const route of REDIRECT_ROUTES) {
+    app.all(routerPath(route.path), (event) => serveRedirect(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
   }
   app.all('/**', () => failure(notFound()));
   return app;

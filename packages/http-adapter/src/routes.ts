@@ -5,6 +5,14 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doCreateBot,
+  doDeactivateBot,
+  doRegenerateBotApiKey,
+  doUpdateBot,
+  getBots,
+  doUpdatePresence,
+  getRealmPresence,
+  getUserPresence,
   doCreateReminder,
   doDeleteReminder,
   getReminders,
@@ -21,6 +29,8 @@ import {
   doDeleteAttachment,
   getAttachments,
   getUploadedFile,
+  getFileTemporaryUrl,
+  getTemporaryFile,
   type ServedFile,
   type ServerConfig,
   doCreateChannelFolder,
@@ -43,6 +53,12 @@ import {
   doReorderLinkifiers,
   doUpdateLinkifier,
   getLinkifiers,
+  doAddPlayground,
+  doPutBotStorage,
+  doRemoveBotStorage,
+  getBotStorage,
+  doRemovePlayground,
+  getLegacyLinkifiers,
   doCreateProfileField,
   doDeleteProfileField,
   doReorderProfileFields,
@@ -75,6 +91,7 @@ import {
   doDeactivateRealmEmoji,
   getRealmEmoji,
   getRealmEmojiImage,
+  getServerEmojiData,
   type EmojiImage,
   doUpdateMessageFlags,
   doUpdateMessageFlagsForNarrow,
@@ -86,7 +103,16 @@ import {
   getMessage,
   getMessageHistory,
   getMatchesNarrow,
+  getRenderedMessage,
+  doUploadAvatar,
+  doDeleteAvatar,
+  getAvatarImage,
+  getAvatarRedirect,
+  getMediumAvatarRedirect,
+  type Redirect,
+  getSubscriptionStatus,
   doAddDefaultStream,
+  doCreateChannel,
   doArchiveStream,
   doRemoveDefaultStream,
   doSubscribe,
@@ -124,6 +150,12 @@ import {
   doResendInvite,
   doAcceptInvite,
   getInvites,
+  doUpdateOwnStatus,
+  doUpdateUserStatus,
+  getUserStatus,
+  doMuteUser,
+  doUnmuteUser,
+  getReadReceipts,
   doAddFcmToken,
   doRemoveFcmToken,
   doAddApnsToken,
@@ -148,6 +180,9 @@ export interface Route {
 /** A file as large as the upload limit, plus room for the multipart framing around it. */
 const uploadBodyLimit = (config: ServerConfig) => config.maxFileUploadSizeMib * 1024 * 1024 + 64 * 1024;
 
+/** An avatar image as large as the avatar limit, with the same room for framing. */
+const avatarBodyLimit = (config: ServerConfig) => config.maxAvatarFileSizeMib * 1024 * 1024 + 64 * 1024;
+
 export const ROUTES: readonly Route[] = [
   { path: '/server_settings', methods: { GET: getServerSettings } },
   { path: '/fetch_api_key', methods: { POST: doFetchApiKey } },
@@ -155,6 +190,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/events', methods: { GET: getEvents, DELETE: doDeleteQueue } },
   { path: '/typing', methods: { POST: doSendTyping } },
   { path: '/settings', methods: { PATCH: doUpdateSettings } },
+  // The reference keeps both pre-FL 80 paths as aliases of PATCH /settings; the Python bindings still call them.
+  { path: '/settings/display', methods: { PATCH: doUpdateSettings } },
+  { path: '/settings/notifications', methods: { PATCH: doUpdateSettings } },
   { path: '/users', methods: { GET: getUsers, POST: doCreateUser } },
   { path: '/users/me', methods: { GET: getOwnUser } },
   { path: '/drafts', methods: { GET: getDrafts, POST: doCreateDrafts } },
@@ -166,6 +204,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/me/alert_words', methods: { GET: getAlertWords, POST: doAddAlertWords, DELETE: doRemoveAlertWords } },
   { path: '/users/me/subscriptions', methods: { GET: getSubscriptions, POST: doSubscribe, DELETE: doUnsubscribe } },
   { path: '/users/me/subscriptions/properties', methods: { POST: doUpdateSubscriptionProperties } },
+  { path: '/users/me/avatar', methods: { POST: doUploadAvatar, DELETE: doDeleteAvatar }, maxBodyBytes: avatarBodyLimit },
   { path: '/users/me/api_key/regenerate', methods: { POST: doRegenerateApiKey } },
   { path: '/users/me/android_gcm_reg_id', methods: { POST: doAddFcmToken, DELETE: doRemoveFcmToken } },
   { path: '/users/me/apns_device_token', methods: { POST: doAddApnsToken, DELETE: doRemoveApnsToken } },
@@ -174,13 +213,22 @@ export const ROUTES: readonly Route[] = [
   { path: '/mobile_push/register', methods: { POST: doRegisterPushDevice } },
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
+  { path: '/users/{user_id}/subscriptions/{stream_id}', methods: { GET: getSubscriptionStatus } },
+  { path: '/bots', methods: { GET: getBots, POST: doCreateBot } },
+  { path: '/bots/{bot_id}', methods: { PATCH: doUpdateBot, DELETE: doDeactivateBot } },
+  { path: '/bots/{bot_id}/api_key/regenerate', methods: { POST: doRegenerateBotApiKey } },
+  { path: '/users/me/presence', methods: { POST: doUpdatePresence } },
+  { path: '/users/{user_id_or_email}/presence', methods: { GET: getUserPresence } },
+  { path: '/realm/presence', methods: { GET: getRealmPresence } },
   { path: '/streams', methods: { GET: getStreams } },
+  { path: '/channels/create', methods: { POST: doCreateChannel } },
   { path: '/streams/{stream_id}', methods: { GET: getStream, PATCH: doUpdateStream, DELETE: doArchiveStream } },
   { path: '/streams/{stream_id}/members', methods: { GET: getStreamMembers } },
   { path: '/get_stream_id', methods: { GET: getStreamId } },
   { path: '/default_streams', methods: { GET: getDefaultStreams, POST: doAddDefaultStream, DELETE: doRemoveDefaultStream } },
   { path: '/messages', methods: { GET: getMessages, POST: doSendMessage } },
-  { path: '/messages/matches_narrow', methods: { POST: getMatchesNarrow } },
+  { path: '/messages/matches_narrow', methods: { GET: getMatchesNarrow, POST: getMatchesNarrow } },
+  { path: '/messages/render', methods: { POST: getRenderedMessage } },
   { path: '/messages/flags', methods: { POST: doUpdateMessageFlags } },
   { path: '/messages/flags/narrow', methods: { POST: doUpdateMessageFlagsForNarrow } },
   { path: '/mark_all_as_read', methods: { POST: doMarkAllAsRead } },
@@ -195,8 +243,11 @@ export const ROUTES: readonly Route[] = [
   { path: '/realm', methods: { PATCH: doUpdateRealm } },
   { path: '/realm/emoji', methods: { GET: getRealmEmoji } },
   { path: '/realm/linkifiers', methods: { GET: getLinkifiers, PATCH: doReorderLinkifiers } },
-  { path: '/realm/filters', methods: { POST: doAddLinkifier } },
+  { path: '/realm/filters', methods: { GET: getLegacyLinkifiers, POST: doAddLinkifier } },
   { path: '/realm/filters/{filter_id}', methods: { PATCH: doUpdateLinkifier, DELETE: doRemoveLinkifier } },
+  { path: '/bot_storage', methods: { GET: getBotStorage, PUT: doPutBotStorage, DELETE: doRemoveBotStorage } },
+  { path: '/realm/playgrounds', methods: { POST: doAddPlayground } },
+  { path: '/realm/playgrounds/{playground_id}', methods: { DELETE: doRemovePlayground } },
   { path: '/realm/user_settings_defaults', methods: { PATCH: doUpdateRealmUserDefaults } },
   { path: '/realm/domains', methods: { GET: getRealmDomains, POST: doAddRealmDomain } },
   { path: '/realm/domains/{domain}', methods: { PATCH: doChangeRealmDomain, DELETE: doRemoveRealmDomain } },
@@ -217,6 +268,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/saved_snippets/{saved_snippet_id}', methods: { PATCH: doEditSavedSnippet, DELETE: doDeleteSavedSnippet } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
   { path: '/user_uploads', methods: { POST: doUploadFile }, maxBodyBytes: uploadBodyLimit },
+  { path: '/user_uploads/{realm_id}/{+filename}', methods: { GET: getFileTemporaryUrl } },
   { path: '/attachments', methods: { GET: getAttachments } },
   { path: '/attachments/{attachment_id}', methods: { DELETE: doDeleteAttachment } },
   { path: '/user_topics', methods: { POST: doUpdateUserTopic } },
@@ -230,6 +282,10 @@ export const ROUTES: readonly Route[] = [
   { path: '/invites/{invite_id}', methods: { DELETE: doRevokeInvite } },
   { path: '/invites/multiuse/{invite_id}', methods: { DELETE: doRevokeMultiuseInvite } },
   { path: '/invites/{invite_id}/resend', methods: { POST: doResendInvite } },
+  { path: '/users/me/status', methods: { POST: doUpdateOwnStatus } },
+  { path: '/users/{user_id}/status', methods: { GET: getUserStatus, POST: doUpdateUserStatus } },
+  { path: '/users/me/muted_users/{muted_user_id}', methods: { POST: doMuteUser, DELETE: doUnmuteUser } },
+  { path: '/messages/{message_id}/read_receipts', methods: { GET: getReadReceipts } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: an operation giving bytes and how to serve them. */
@@ -241,4 +297,18 @@ export interface FileRoute {
 export const FILE_ROUTES: readonly FileRoute[] = [
   { path: '/user_avatars/{realm_id}/emoji/images/{file}', operation: getRealmEmojiImage as Operation<unknown, EmojiImage> },
   { path: '/user_uploads/{realm_id}/{+filename}', operation: getUploadedFile as Operation<unknown, ServedFile> },
+  { path: '/user_uploads/temporary/{token}/{filename}', operation: getTemporaryFile as Operation<unknown, ServedFile> },
+  { path: '/static/generated/emoji/{file}', operation: getServerEmojiData as Operation<unknown, ServedFile> },
+  { path: '/user_avatars/{realm_id}/{file}', operation: getAvatarImage as Operation<unknown, ServedFile> },
+];
+
+/** A route outside /api/v1 that answers GET with a redirect (302) to where its operation says. */
+export interface RedirectRoute {
+  path: string;
+  operation: Operation<unknown, Redirect>;
+}
+
+export const REDIRECT_ROUTES: readonly RedirectRoute[] = [
+  { path: '/avatar/{user_id_or_email}', operation: getAvatarRedirect as Operation<unknown, Redirect> },
+  { path: '/avatar/{user_id_or_email}/medium', operation: getMediumAvatarRedirect as Operation<unknown, Redirect> },
 ];

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ApiError, type Ctx, startRetentionSweeps, startScheduledDelivery, startUploadSweep } from '@teamchat/core';
+import { ApiError, type Ctx, flushPresence, startPresenceFlush, startRetentionSweeps, startScheduledDelivery, startUploadSweep } from '@teamchat/core';
 import { toNodeHandler } from 'h3';
 import { type AppOptions, createApp } from './app.js';
 import { errorPayload } from './respond.js';
@@ -43,6 +43,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
   const uploadSweep = ctx.config.timers ? startUploadSweep(ctx) : undefined;
   // Expired messages (channel retention policies) are deleted at start and then daily.
   const retention = ctx.config.timers ? startRetentionSweeps(ctx) : undefined;
+  // Presence reports live in memory; this writes them to the store in batches (and once more at close).
+  const presenceFlush = ctx.config.timers ? startPresenceFlush(ctx) : undefined;
   let closing: Promise<void> | undefined;
   return {
     server,
@@ -67,7 +69,14 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
         uploadSweep?.stop();
         await uploadSweep?.idle();
         await retention?.idle();
-        await ctx.storage.close();
+        presenceFlush?.stop();
+        await presenceFlush?.idle();
+        // Whether or not the timer ran: what is still only in memory is written before the store closes.
+        try {
+          await flushPresence(ctx);
+        } finally {
+          await ctx.storage.close();
+        }
       })();
       return closing;
     },

@@ -6,6 +6,7 @@ import { CLIENT_CAPABILITIES, type ClientCapability, type QueuedEvent, type Queu
 import { type Actor, type Caller, spectatorOperation, userOperation } from '../operation.js';
 import { DeleteQueueParams, GetEventsParams, RegisterParams } from '../schemas/events.js';
 import { fetchInitialState, type StateOptions } from '../state/sections.js';
+import { botQueueDefaults } from '../bots/queue-defaults.js';
 
 type RegisterInput = (typeof RegisterParams)['TYPE'];
 
@@ -48,7 +49,7 @@ function queueOptions(ctx: Ctx, params: RegisterInput, clientGravatar: boolean):
     capabilities,
     clientGravatar,
     applyMarkdown: params.apply_markdown,
-    allPublicStreams: params.all_public_streams,
+    allPublicStreams: params.all_public_streams ?? false,
     idleTimeoutSecs: idleTimeout(ctx, params.idle_queue_timeout),
   };
 }
@@ -64,17 +65,19 @@ async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promis
     if (!caller.realm.webPublicAccessEnabled) return err(unauthorized());
     if (params.client_gravatar === true) return err(badRequest('Invalid client_gravatar for a spectator'));
   }
-  if (params.all_public_streams && caller.user?.role === 600) return err(badRequest('User not authorized for this query'));
   const options = queueOptions(ctx, params, clientGravatar);
   const stateOptions: StateOptions = {
     clientGravatar,
     applyMarkdown: params.apply_markdown,
     includeSubscribers: params.include_subscribers,
     slimPresence: params.slim_presence,
+    presenceHistoryLimitDays: params.presence_history_limit_days,
     capabilities: options.capabilities,
   };
   const fetchTypes = params.fetch_event_types ?? params.event_types ?? null;
   return ctx.storage.read(async (tx) => {
+    if (caller.user?.isBot) Object.assign(options, await botQueueDefaults(tx, caller.user, params.all_public_streams, options.narrow));
+    if (options.allPublicStreams && caller.user?.role === 600) return err(badRequest('User not authorized for this query'));
     const queue = caller.user ? ctx.queues.create(caller.realm.id, caller.user.id, options) : null;
     const state = await fetchInitialState(ctx, tx, caller, fetchTypes ? new Set(fetchTypes) : null, stateOptions);
     return ok({

@@ -18,6 +18,8 @@ import { announceStreamUpdate } from './channel-events.js';
 import { renderAs, type Target } from './send-message.js';
 import { claimableUploads, linkUploads } from '../uploads/claim.js';
 import { applySendPolicies } from './automatic-topic-policy.js';
+import { markReadForMuters } from '../muting/muted-senders.js';
+import { queueOutgoingWebhooks } from '../bots/outgoing/trigger.js';
 import { schedulePushNotifications } from '../push/dispatch.js';
 
 export interface InsertOptions {
@@ -65,6 +67,8 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     const flags = flagsByUser.get(id);
     if (flags !== undefined) flagsByUser.set(id, flags | FLAG_BITS.read);
   }
+  // Recipients who muted the sender get the message already read.
+  await markReadForMuters(tx, realm.id, sender.id, flagsByUser);
 
   const dmKey = t.kind === 'private' ? dmKeyOf(recipientIds) : null;
   const message = await tx.messages.insert(
@@ -125,6 +129,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     flagsByUser,
     { localEcho: options.localEcho, publicAudience },
   );
+  await queueOutgoingWebhooks(ctx, tx, realm, sender, t, message, rendered.mentionedUserIds);
 
   if (t.kind === 'stream') {
     if (t.stream.firstMessageId === null) await recordFirstMessage(ctx, tx, realm, t.stream, message.id);

@@ -65,6 +65,9 @@ const TIME_LIMITS = [
   'move_messages_between_streams_limit_seconds',
 ] as const;
 
+/** Plain on/off settings: any boolean is valid, stored and announced as given. */
+const SWITCHES = ['allow_message_editing', 'enable_read_receipts', 'presence_disabled', 'enable_guest_user_indicator', 'enable_guest_user_dm_warning'] as const;
+
 const CHANNEL_SETTINGS = [
   'new_stream_announcements_stream_id',
   'signup_announcements_stream_id',
@@ -105,7 +108,9 @@ export async function planPlainSettings(tx: Tx, actor: Actor, params: UpdateReal
     if (limit.isErr()) return err(limit.error);
     setting(name, limit.value);
   }
-  if (params.allow_message_editing !== undefined) setting('allow_message_editing', params.allow_message_editing);
+  for (const name of SWITCHES) {
+    if (params[name] !== undefined) setting(name, params[name]);
+  }
   if (params.message_edit_history_visibility_policy !== undefined) setting('message_edit_history_visibility_policy', params.message_edit_history_visibility_policy);
   const topicsPolicy = params.topics_policy ?? (params.mandatory_topics === undefined ? undefined : params.mandatory_topics ? 'disable_empty_topic' : 'allow_empty_topic');
   if (topicsPolicy !== undefined) {
@@ -114,6 +119,7 @@ export async function planPlainSettings(tx: Tx, actor: Actor, params: UpdateReal
   if (params.waiting_period_threshold !== undefined) setting('waiting_period_threshold', params.waiting_period_threshold);
   if (params.default_language !== undefined) setting('default_language', params.default_language);
   if (params.video_chat_provider !== undefined) setting('video_chat_provider', params.video_chat_provider);
+  if (params.avatar_changes_disabled !== undefined) setting('avatar_changes_disabled', params.avatar_changes_disabled);
   if (params.welcome_message_custom_text !== undefined) setting('welcome_message_custom_text', params.welcome_message_custom_text);
   if (params.name !== undefined && params.name !== realm.name) {
     plan.setColumn('name', params.name);

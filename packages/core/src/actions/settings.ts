@@ -16,12 +16,13 @@ import {
   userSetting,
   withSetting,
 } from '../settings/user-settings.js';
-import type { SettingValue, Tx, User } from '../storage/types.js';
+import { applyPresenceEnabled } from '../presence/enabled.js';
+import type { Realm, SettingValue, Tx, User } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
 import { applyUserChange } from './user-changes.js';
 
 /** A setting a request changes, and its new value. */
-type Change = { name: SettableSettingName; value: SettingValue };
+export type Change = { name: SettableSettingName; value: SettingValue };
 
 /** The order in which the reference applies settings: alphabetical, the time zone last. */
 const APPLY_ORDER: readonly SettableSettingName[] = [
@@ -62,7 +63,9 @@ export const doUpdateSettings = userOperation(UpdateSettingsParams, async (ctx, 
   // scrypt is slow: hash before the transaction, which must not hold the store while it runs.
   const passwordHash = password.value ? await hashPassword(password.value.newPassword) : null;
 
-  return transactionAs(ctx, requester, async (tx, actor) => {
+  // Set inside the transaction when presence_enabled changes: presence follows once it committed.
+  const committed: { presenceEnabled?: { realm: Realm; user: User; value: boolean } } = {};
+  const result = await transactionAs(ctx, requester, async (tx, actor) => {
     let user = actor.user;
     if (password.value && passwordHash !== null) {
       // The old password was checked against the hash read at authentication; a change that
@@ -78,9 +81,15 @@ export const doUpdateSettings = userOperation(UpdateSettingsParams, async (ctx, 
       if (fullName.isErr()) return err(fullName.error);
       user = await applyUserChange(ctx, tx, actor.realm, user, { fullName: fullName.value });
     }
-    await applySettingChanges(ctx, tx, actor, user, changedSettings(user, params));
+    const changes = changedSettings(user, params);
+    await applySettingChanges(ctx, tx, actor, user, changes);
+    const presence = changes.find((change) => change.name === 'presence_enabled');
+    if (presence) committed.presenceEnabled = { realm: actor.realm, user, value: presence.value as boolean };
     return ok({});
   });
+  const change = committed.presenceEnabled;
+  if (result.isOk() && change) await applyPresenceEnabled(ctx, change.realm, change.user, change.value);
+  return result;
 });
 
 /**
@@ -133,7 +142,7 @@ function changedSettings(user: User, params: UpdateSettingsInput): Change[] {
  * Writes the changed settings and announces each: `user_settings` to the user, then the
  * `realm_user` updates of a setting held on the user record (time zone, email visibility).
  */
-async function applySettingChanges(ctx: Ctx, tx: Tx, actor: Actor, user: User, changes: readonly Change[]): Promise<void> {
+export async function applySettingChanges(ctx: Ctx, tx: Tx, actor: Actor, user: User, changes: readonly Change[]): Promise<void> {
   let settings = user.settings;
   for (const { name, value } of changes) {
     const event: { type: string } & Record<string, unknown> = { type: 'user_settings', op: 'update', property: name, value };

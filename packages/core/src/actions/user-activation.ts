@@ -1,5 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
+import { checkCanCreateBot } from '../access/bots.js';
 import { isOwner } from '../access/roles.js';
+import { checkBotNameAvailable } from '../bots/names.js';
 import { accessUserById, isOnlyOwner } from '../access/users.js';
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
@@ -94,6 +96,13 @@ export const doReactivateUser = userOperation(ReactivateUserParams, async (ctx, 
     if (access.isErr()) return err(access.error);
     const target = access.value;
     if (target.isActive) return err(badRequest('User is already active.'));
+    if (target.isBot) {
+      // A bot comes back only where its type could be created now, under a name still free.
+      const allowed = checkCanCreateBot(actor.user, actor.realm, target.botType ?? 1);
+      if (allowed.isErr()) return err(allowed.error);
+      const available = await checkBotNameAvailable(tx, actor.realm.id, target.fullName, { activation: true });
+      if (available.isErr()) return err(available.error);
+    }
     await applyUserChange(ctx, tx, actor.realm, target, { isActive: true });
     return ok({});
   }),

@@ -1,10 +1,10 @@
 import type { Ctx } from '../context.js';
 import {
   announceAvatarUpdate,
-  announceBot,
   announceDeliveryEmail,
   announcePersonUpdate,
 } from '../events/realm-user.js';
+import { announceBot } from '../events/realm-bot.js';
 import { apiEmail } from '../format/user.js';
 import type { Realm, Tx, User, UserPatch } from '../storage/types.js';
 import { announceGroupsRejoined, announceRoleGroups } from './system-group-events.js';

@@ -8,7 +8,7 @@ import { announceSystemGroupsJoined } from './system-group-events.js';
 import { joinChannelsOnCreation, joinDefaultChannels } from './channel-membership.js';
 import { announceInvitesChanged, revokeInvitationsTo } from './invite-records.js';
 import { newUserSettings } from '../settings/realm-user-defaults.js';
-import type { Realm, Role, Tx, User } from '../storage/types.js';
+import type { BotProfile, Realm, Role, Tx, User } from '../storage/types.js';
 import { announceNewUser } from '../system-bots/new-users.js';
 
 export interface UserSpec {
@@ -20,6 +20,8 @@ export interface UserSpec {
   isBot?: boolean;
   botType?: number | null;
   botOwnerId?: number | null;
+  /** A bot's settings beyond its user row, stored before the bot is announced. */
+  botProfile?: Omit<BotProfile, 'botId'>;
   /** Created through the API: date_joined moves to the first login (FL 475). */
   createdThroughApi?: boolean;
   canCreateUsers?: boolean;
@@ -57,6 +59,7 @@ export async function insertUser(ctx: Ctx, tx: Tx, realm: Realm, spec: UserSpec)
     canChangeUserEmails: spec.canChangeUserEmails ?? false,
     ...newUserSettings(realm),
   });
+  if (isBot && spec.botProfile) await tx.bots.put(realm.id, { ...spec.botProfile, botId: user.id });
   await announceUserAdded(ctx, tx, realm, user);
   await announceSystemGroupsJoined(ctx, tx, realm, user);
   if (spec.channelIds) await joinChannelsOnCreation(ctx, tx, realm, user, spec.channelIds);

@@ -2,7 +2,6 @@
  * realm_user and realm_bot events (API.md 6, SHAPES.md 4.13–4.14). Every user change of the
  * users area is announced through these, after commit, to the users who may see it.
  */
-import { isAdmin } from '../access/roles.js';
 import { splitByAccess } from '../access/user-access.js';
 import { canSeeDeliveryEmail } from '../access/users.js';
 import type { Ctx } from '../context.js';
@@ -11,6 +10,7 @@ import { profileDataByUser } from '../format/profile-field.js';
 import { formatInaccessibleUser, formatUser } from '../format/user.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 import { publishOnCommit } from './publish.js';
+import { announceBot } from './realm-bot.js';
 
 const activeUsers = async (tx: Tx, realmId: number) => (await tx.users.list(realmId)).filter((u) => u.isActive);
 
@@ -123,30 +123,4 @@ export async function announceDeliveryEmail(ctx: Ctx, tx: Tx, realm: Realm, befo
     before.deliveryEmail !== after.deliveryEmail ||
     (before.emailAddressVisibility === 1) !== (after.emailAddressVisibility === 1);
   if (after.avatarSource === 'G' && gravatarMoved) await announceAvatarUpdate(ctx, tx, realm, after);
-}
-
-/** The bot record of FL 474: what is not on the user record. */
-export function formatBot(bot: User): Record<string, unknown> {
-  return {
-    user_id: bot.id,
-    default_sending_stream: null,
-    default_events_register_stream: null,
-    default_all_public_streams: false,
-    services: [],
-  };
-}
-
-/** Who manages a bot: the realm's administrators and the bot's owner. */
-export async function botManagers(tx: Tx, realmId: number, bot: User): Promise<number[]> {
-  const audience = await activeUsers(tx, realmId);
-  return audience.filter((u) => isAdmin(u) || u.id === bot.botOwnerId).map((u) => u.id);
-}
-
-/** `realm_bot` add (creation, reactivation) or delete (deactivation), to the bot's managers. */
-export async function announceBot(ctx: Ctx, tx: Tx, realm: Realm, bot: User, op: 'add' | 'delete'): Promise<void> {
-  publishOnCommit(ctx, tx, {
-    realmId: realm.id,
-    userIds: await botManagers(tx, realm.id, bot),
-    event: { type: 'realm_bot', op, bot: op === 'add' ? formatBot(bot) : { user_id: bot.id } },
-  });
 }

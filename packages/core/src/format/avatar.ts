@@ -10,6 +10,16 @@ export function gravatarUrl(email: string, version: number, medium = false): str
 }
 
 /**
+ * A generated identicon for a user of avatar source J, from the external service: where
+ * /avatar/{user_id} sends such users' `avatar_url`, this server storing no generated image.
+ * Derived from the realm and user IDs, not the email, so it reveals no address.
+ */
+export function identiconUrl(realm: Pick<Realm, 'uuid'>, user: Pick<User, 'id' | 'avatarVersion'>, medium = false): string {
+  const size = medium ? '&s=500' : '';
+  return `https://secure.gravatar.com/avatar/${md5(`${realm.uuid}:${user.id}`)}?d=identicon&f=y${size}&version=${user.avatarVersion}`;
+}
+
+/**
  * A user's avatar URL. Null under `clientGravatar` for avatars on the external service whose
  * email the client can hash itself (visibility "everyone"), as the reference does.
  */
@@ -20,9 +30,15 @@ export function avatarUrl(realm: Realm, user: User, clientGravatar: boolean, med
       return gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
     case 'J':
       return `${realm.url}/avatar/${user.id}${medium ? '/medium' : ''}?version=${user.avatarVersion}`;
-    case 'U': {
-      const file = md5(`${realm.uuid}:${user.id}:${user.avatarVersion}`);
-      return `${realm.url}/user_avatars/${realm.id}/${file}${medium ? '-medium' : ''}.png?version=${user.avatarVersion}`;
-    }
+    case 'U':
+      return `${realm.url}/user_avatars/${realm.id}/${uploadedAvatarFile(realm, user, medium)}?version=${user.avatarVersion}`;
   }
+}
+
+/**
+ * The file name of an uploaded avatar (source U) in its URL: one name per version, so that a
+ * URL never changes content and may be cached for good. The 100px image, or the 500px medium one.
+ */
+export function uploadedAvatarFile(realm: Pick<Realm, 'uuid'>, user: Pick<User, 'id' | 'avatarVersion'>, medium = false): string {
+  return `${md5(`${realm.uuid}:${user.id}:${user.avatarVersion}`)}${medium ? '-medium' : ''}.png`;
 }

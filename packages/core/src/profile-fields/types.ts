@@ -42,10 +42,10 @@ export interface ExternalAccountProvider {
   urlPattern: string;
 }
 
-const provider = (text: string, urlPattern: string, hint = ''): ExternalAccountProvider => ({
+const provider = (text: string, urlPattern: string, name = `${text} username`): ExternalAccountProvider => ({
   text,
-  name: `${text} username`,
-  hint,
+  name,
+  hint: '',
   urlPattern,
 });
 
@@ -53,15 +53,15 @@ const provider = (text: string, urlPattern: string, hint = ''): ExternalAccountP
 export const DEFAULT_EXTERNAL_ACCOUNTS: Readonly<Record<string, ExternalAccountProvider>> = {
   behance: provider('Behance', 'https://www.behance.net/%(username)s'),
   bitbucket: provider('Bitbucket', 'https://bitbucket.org/%(username)s'),
-  bluesky: provider('Bluesky', 'https://bsky.app/profile/%(username)s'),
+  bluesky: provider('Bluesky', 'https://bsky.app/profile/%(username)s', 'Bluesky handle'),
   codeberg: provider('Codeberg', 'https://codeberg.org/%(username)s'),
-  discord: provider('Discord', ''),
+  discord: provider('Discord', '', 'Discord tag'),
   dribbble: provider('Dribbble', 'https://dribbble.com/%(username)s'),
   facebook: provider('Facebook', 'https://www.facebook.com/%(username)s'),
   github: provider('GitHub', 'https://github.com/%(username)s'),
   gitlab: provider('GitLab', 'https://gitlab.com/%(username)s'),
   instagram: provider('Instagram', 'https://www.instagram.com/%(username)s'),
-  linkedin: provider('LinkedIn', 'https://www.linkedin.com/in/%(username)s'),
+  linkedin: provider('LinkedIn', 'https://www.linkedin.com/in/%(username)s', 'LinkedIn profile name'),
   mastodon: { text: 'Mastodon', name: 'Mastodon profile', hint: 'The full URL to your profile', urlPattern: '%(username)s' },
   medium: provider('Medium', 'https://%(username)s.medium.com'),
   pinterest: provider('Pinterest', 'https://www.pinterest.com/%(username)s'),
@@ -71,7 +71,7 @@ export const DEFAULT_EXTERNAL_ACCOUNTS: Readonly<Record<string, ExternalAccountP
   tiktok: provider('TikTok', 'https://www.tiktok.com/@%(username)s'),
   twitch: provider('Twitch', 'https://www.twitch.tv/%(username)s'),
   x: provider('X', 'https://x.com/%(username)s'),
-  youtube: provider('YouTube', 'https://www.youtube.com/%(username)s'),
+  youtube: provider('YouTube', 'https://www.youtube.com/%(username)s', 'YouTube handle'),
 };
 
 /** Whether a field is an external account field of a default provider (any subtype but custom). */

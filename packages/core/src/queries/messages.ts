@@ -143,7 +143,7 @@ export const getMessageHistory = userOperation(GetMessageHistoryParams, async (c
   });
 });
 
-/** POST /messages/matches_narrow: which of the messages match the narrow, with search highlights. */
+/** GET (as the reference and its Python bindings send it) or POST /messages/matches_narrow: which of the messages match the narrow, with search highlights. */
 export const getMatchesNarrow = userOperation(MatchesNarrowParams, async (ctx, actor: Actor, params) => {
   return ctx.storage.read(async (tx) => {
     const narrowed = await narrowFor(tx, actor, params.narrow);

@@ -59,8 +59,8 @@ export const getUser = userOperation(GetUserParams, async (ctx, actor: Actor, pa
   return ok({ user: formatUser(actor.realm, target, view) });
 });
 
-/** The user GET /users/{user_id} or GET /users/{email} names, before the access check. */
-async function findUser(tx: Tx, actor: Actor, key: string): Promise<User | undefined> {
+/** The user GET /users/{user_id} or GET /users/{email} (or /avatar/{…}) names, before the access check. */
+export async function findUser(tx: Tx, actor: Actor, key: string): Promise<User | undefined> {
   if (/^[0-9]+$/.test(key)) {
     return tx.users.byId(actor.realm.id, Number(key));
   }

@@ -46,7 +46,8 @@ export const RegisterParams = type({
   include_subscribers: defaulted(IncludeSubscribers, false),
   event_types: optional(json(nullable(array(Str)))),
   fetch_event_types: optional(json(nullable(array(Str)))),
-  all_public_streams: defaulted(JsonBool, false),
+  /** Absent: false, or a bot's default_all_public_streams. */
+  all_public_streams: optional(JsonBool),
   narrow: defaulted(List(NarrowTerm), []),
   client_capabilities: defaulted(json(type(capabilityFields)), {}),
   idle_queue_timeout: optional(IdleQueueTimeout),

@@ -44,3 +44,6 @@ export const MatchesNarrowParams = type({
   msg_ids: List(Int),
   narrow: NarrowParam,
 });
+
+/** POST /messages/render: the Markdown to render (its length is checked against the server's limit). */
+export const RenderMessageParams = type({ content: Str });

@@ -26,3 +26,6 @@ export const RealmEmojiNameParams = type({ emoji_name: Str });
 
 /** GET /user_avatars/{realm_id}/emoji/images/{file}. */
 export const RealmEmojiImageParams = type({ realm_id: PathInt, file: Str });
+
+/** GET /static/generated/emoji/{file}: the server emoji data file, by its content-addressed name. */
+export const ServerEmojiDataParams = type({ file: Str });

@@ -42,6 +42,11 @@ export const UpdateRealmParams = type({
   enable_spectator_access: optional(JsonBool),
   default_language: optional(Str),
   video_chat_provider: optional(JsonInt),
+  enable_read_receipts: optional(JsonBool),
+  presence_disabled: optional(JsonBool),
+  enable_guest_user_indicator: optional(JsonBool),
+  enable_guest_user_dm_warning: optional(JsonBool),
+  avatar_changes_disabled: optional(JsonBool),
   ...groupSettingParams,
 });
 

@@ -59,6 +59,15 @@ export const REALM_SETTING_DEFAULTS = {
   waiting_period_threshold: 0,
   default_language: 'en',
   video_chat_provider: 1,
+  /** Whether read receipts are shown (GET /messages/{id}/read_receipts answers); the reference's default outside education. */
+  enable_read_receipts: true,
+  /** Hides every user's presence from everyone in the realm (no presence data, no presence events); spectators are always told true. */
+  presence_disabled: false,
+  /** Client display preferences: mark guests in user lists, warn before a DM to a guest. */
+  enable_guest_user_indicator: true,
+  enable_guest_user_dm_warning: true,
+  /** Only administrators may change avatars (the reference's Realm.avatar_changes_disabled). */
+  avatar_changes_disabled: false,
 } as const satisfies Record<string, SettingValue>;
 
 export type RealmSettingName = keyof typeof REALM_SETTING_DEFAULTS;

@@ -3,6 +3,9 @@ import { renderRealmDescription } from '../format/realm-description.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
 import { defineStateSection } from './sections.js';
+import { realmFixedKeys } from './realm-fixed-keys.js';
+import { pushNotificationsEnabled } from '../push/enabled.js';
+import { legacyRealmPolicies } from '../settings/legacy-policies.js';
 import { groupSettingForApi } from '../access/system-groups.js';
 import {
   REALM_GROUP_SETTING_DEFAULTS,
@@ -38,7 +41,7 @@ function serverGeneration(ctx: Ctx): number {
 /** The `realm` section: realm settings and the server's limits (SHAPES.md 2.5). */
 defineStateSection({
   key: 'realm',
-  async fetch(ctx, _tx, { realm }) {
+  async fetch(ctx, _tx, { realm, user }) {
     const config = ctx.config;
     const icon = `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.uuid).digest('hex')}?d=identicon`;
     return {
@@ -50,7 +53,8 @@ defineStateSection({
       max_channel_folder_name_length: 60,
       max_channel_folder_description_length: 1024,
       max_file_upload_size_mib: config.maxFileUploadSizeMib,
-      max_avatar_file_size_mib: 5,
+      max_avatar_file_size_mib: config.maxAvatarFileSizeMib,
+      server_avatar_changes_disabled: config.avatarChangesDisabled,
       max_icon_file_size_mib: 5,
       max_logo_file_size_mib: 5,
       max_bulk_new_subscription_messages: 100,
@@ -58,8 +62,8 @@ defineStateSection({
       server_typing_started_wait_period_milliseconds: config.typingStartedWaitPeriodMs,
       server_typing_stopped_wait_period_milliseconds: config.typingStoppedWaitPeriodMs,
       server_typing_started_expiry_period_milliseconds: config.typingStartedExpiryPeriodMs,
-      server_presence_ping_interval_seconds: 60,
-      server_presence_offline_threshold_seconds: 140,
+      server_presence_ping_interval_seconds: config.presencePingIntervalSeconds,
+      server_presence_offline_threshold_seconds: config.presenceOfflineThresholdSeconds,
       realm_empty_topic_display_name: 'general chat',
       // The deprecated boolean forms of topics_policy and message_edit_history_visibility_policy.
       realm_mandatory_topics: realmSetting(realm, 'topics_policy') === 'disable_empty_topic',
@@ -78,7 +82,6 @@ defineStateSection({
       realm_email_auth_enabled: realm.emailAuthEnabled,
       realm_password_auth_enabled: realm.emailAuthEnabled,
       realm_authentication_methods: { Email: { enabled: realm.emailAuthEnabled, available: true } },
-      realm_presence_disabled: false,
       realm_plan_type: 1,
       realm_org_type: 0,
       realm_upload_quota_mib: null,
@@ -93,7 +96,12 @@ defineStateSection({
       server_inline_image_preview: true,
       server_inline_url_embed_preview: false,
       server_can_summarize_topics: false,
+      ...realmFixedKeys(realm, icon),
+      realm_push_notifications_enabled: pushNotificationsEnabled(ctx),
       ...storedRealmSettings(realm),
+      ...legacyRealmPolicies(realm),
+      // Spectators send no presence, see no user list and edit nothing, as the reference tells them.
+      ...(user ? {} : { realm_presence_disabled: true, realm_allow_message_editing: false }),
     };
   },
 });

@@ -9,6 +9,8 @@ export interface StateOptions {
   applyMarkdown: boolean;
   includeSubscribers: boolean | 'partial';
   slimPresence: boolean;
+  /** register's presence_history_limit_days: how far back the presence section goes (14 days when absent). */
+  presenceHistoryLimitDays?: number;
   capabilities: ReadonlySet<ClientCapability>;
   /** Every requested section key (null: all), for sections that depend on another being requested. */
   wanted?: ReadonlySet<string> | null;
@@ -19,7 +21,10 @@ export interface StateOptions {
  * a section is fetched when its `key` is among the requested fetch_event_types (or when all are).
  */
 export interface StateSection {
+  /** The reference's fetch_event_types name for the section. */
   key: string;
+  /** Other names that select it too (older spellings clients still send). */
+  aliases?: readonly string[];
   /** Event types that keep the section current; the key itself unless listed. */
   eventTypes?: readonly string[];
   fetch(ctx: Ctx, tx: Tx, caller: Caller, options: StateOptions): Promise<Record<string, unknown>>;
@@ -27,6 +32,7 @@ export interface StateSection {
 
 const SECTIONS = new Map<string, StateSection>();
 
+/** Registers a section; the module that calls this must be imported from state/all.ts. */
 export function defineStateSection(section: StateSection): void {
   SECTIONS.set(section.key, section);
 }
@@ -41,7 +47,7 @@ export async function fetchInitialState(
 ): Promise<Record<string, unknown>> {
   const state: Record<string, unknown> = {};
   for (const section of SECTIONS.values()) {
-    if (wanted !== null && !wanted.has(section.key)) continue;
+    if (wanted !== null && !wanted.has(section.key) && !section.aliases?.some((alias) => wanted.has(alias))) continue;
     Object.assign(state, await section.fetch(ctx, tx, caller, { ...options, wanted }));
   }
   return state;

@@ -8,6 +8,8 @@ import { defineStateSection } from './sections.js';
  */
 defineStateSection({
   key: 'user_settings',
+  // The pre-FL 89 names of the legacy keys below.
+  aliases: ['update_display_settings', 'update_global_notifications'],
   async fetch(_ctx, tx, { realm, user: caller }, options) {
     // Read in the snapshot: the caller was read at authentication, possibly before a settings
     // change whose event no queue of this registration will see.
@@ -16,6 +18,7 @@ defineStateSection({
     const state: Record<string, unknown> = { user_settings: settings };
     if (!options.capabilities.has('user_settings_object')) {
       for (const name of LEGACY_TOP_LEVEL_SETTINGS) state[name] = settings[name];
+      state.timezone = settings.timezone;
     }
     return state;
   },

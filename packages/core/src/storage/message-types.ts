@@ -183,6 +183,13 @@ export interface MessageStore {
    * after its messages are deleted: the reference's direct-message-group subscriptions stay too.
    */
   dmPeerIds(realmId: number, userId: number): Promise<number[]>;
+  /**
+   * The user's direct conversations (one-on-one, group and with themself) with the newest message
+   * of each that the user still has a copy of, newest first, at most `limit`. A conversation
+   * whose messages were all deleted, or of which the user holds no copy, is left out. Answered
+   * from the user's own conversations (an index range), one index probe each.
+   */
+  recentDmConversations(realmId: number, userId: number, limit: number): Promise<Array<{ dmKey: string; maxMessageId: number }>>;
   /** The oldest message of a channel, or null. */
   firstMessageId(realmId: number, streamId: number): Promise<number | null>;
   /** IDs of the channel's messages sent before `before` (UNIX seconds), oldest first, at most `limit` (retention). */

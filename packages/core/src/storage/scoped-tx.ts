@@ -25,6 +25,12 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   defaultStreams: ['add', 'remove'],
   userTopics: ['set'],
   invitations: ['insert', 'updatePending'],
+  playgrounds: ['insert', 'delete'],
+  botStorage: ['put', 'remove'],
+  userStatuses: ['set'],
+  mutedUsers: ['add', 'remove'],
+  bots: ['put'],
+  presence: ['save'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -90,6 +96,12 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       defaultStreams: guard('defaultStreams'),
       userTopics: guard('userTopics'),
       invitations: guard('invitations'),
+      playgrounds: guard('playgrounds'),
+      botStorage: guard('botStorage'),
+      userStatuses: guard('userStatuses'),
+      mutedUsers: guard('mutedUsers'),
+      bots: guard('bots'),
+      presence: guard('presence'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

@@ -31,6 +31,12 @@ import type { AttachmentStore } from './attachment-types.js';
 import type { UserTopicStore } from './user-topic-types.js';
 import type { ChannelFolderStore } from './channel-folder-types.js';
 import type { InvitationStore } from './invitation-types.js';
+import type { PlaygroundStore } from './playground-types.js';
+import type { BotStorageStore } from './bot-storage-types.js';
+import type { UserStatusStore } from './user-status-types.js';
+import type { MutedUserStore } from './muted-user-types.js';
+import type { BotStore } from './bot-types.js';
+import type { PresenceStore } from './presence-types.js';
 
 export * from './message-types.js';
 
@@ -58,6 +64,12 @@ export * from './user-topic-types.js';
 
 export * from './channel-folder-types.js';
 export * from './invitation-types.js';
+export * from './playground-types.js';
+export * from './bot-storage-types.js';
+export * from './user-status-types.js';
+export * from './muted-user-types.js';
+export * from './bot-types.js';
+export * from './presence-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -242,6 +254,12 @@ export interface Stores {
   userTopics: UserTopicStore;
   channelFolders: ChannelFolderStore;
   invitations: InvitationStore;
+  playgrounds: PlaygroundStore;
+  botStorage: BotStorageStore;
+  userStatuses: UserStatusStore;
+  mutedUsers: MutedUserStore;
+  bots: BotStore;
+  presence: PresenceStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

@@ -24,6 +24,7 @@ const REACTION: TableMap<Reaction> = { table: 'reaction', booleans: [] };
 const UNREAD: TableMap<Awaited<ReturnType<MessageStore['unread']>>[number]> = { table: 'message', booleans: [] };
 const TOPIC: TableMap<{ name: string; maxId: number }> = { table: 'message', booleans: [] };
 const KEY: TableMap<{ dmKey: string }> = { table: 'dm_conversation', booleans: [] };
+const RECENT_DM: TableMap<{ dmKey: string; maxMessageId: number }> = { table: 'dm_participant', booleans: [] };
 const VALUE: TableMap<{ value: number | null }> = { table: 'message', booleans: [] };
 
 const json = (values: readonly unknown[]) => JSON.stringify(values);
@@ -40,6 +41,9 @@ export function messageStore(q: Statements): MessageStore {
       const id = Number(lastInsertRowid);
       if (message.dmKey !== null) {
         q.run('INSERT OR IGNORE INTO dm_conversation (realm_id, dm_key) VALUES (?, ?)', message.realmId, message.dmKey);
+        for (const userId of message.dmKey.split(',')) {
+          q.run('INSERT OR IGNORE INTO dm_participant (user_id, realm_id, dm_key) VALUES (?, ?, ?)', Number(userId), message.realmId, message.dmKey);
+        }
       }
       for (const { userId, flags } of recipients) {
         q.run('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, id, flags);
@@ -197,6 +201,26 @@ export function messageStore(q: Statements): MessageStore {
       const peers = new Set(rows.flatMap((row) => row.dmKey.split(',').map(Number)));
       peers.delete(userId);
       return [...peers].sort((a, b) => a - b);
+    },
+    async recentDmConversations(realmId, userId, limit) {
+      // For each conversation, walk its messages newest first (message_dm) to the first one the
+      // user holds a copy of (user_message's key): usually the first step.
+      return q.all(
+        RECENT_DM,
+        // MATERIALIZED: otherwise SQLite inlines the subquery and runs it twice per conversation.
+        `WITH latest AS MATERIALIZED (
+           SELECT p.dm_key,
+             (SELECT m.id FROM message m
+              WHERE m.realm_id = p.realm_id AND m.dm_key = p.dm_key
+                AND EXISTS (SELECT 1 FROM user_message um WHERE um.user_id = p.user_id AND um.message_id = m.id)
+              ORDER BY m.id DESC LIMIT 1) AS max_message_id
+           FROM dm_participant p WHERE p.user_id = ? AND p.realm_id = ?
+         )
+         SELECT dm_key, max_message_id FROM latest WHERE max_message_id IS NOT NULL ORDER BY max_message_id DESC LIMIT ?`,
+        userId,
+        realmId,
+        limit,
+      );
     },
     async firstMessageId(realmId, streamId) {
       const row = q.get(VALUE, 'SELECT min(id) AS value FROM message WHERE stream_id = ? AND realm_id = ?', streamId, realmId);

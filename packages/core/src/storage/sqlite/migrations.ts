@@ -21,6 +21,13 @@ import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
 import { USER_TOPICS_MIGRATION } from './user-topic-schema.js';
 import { CHANNEL_FOLDERS_MIGRATION } from './channel-folder-schema.js';
 import { INVITATIONS_MIGRATION } from './invitation-schema.js';
+import { PLAYGROUNDS_MIGRATION } from './playground-schema.js';
+import { BOT_STORAGE_MIGRATION } from './bot-storage-schema.js';
+import { USER_STATUS_MIGRATION } from './user-status-schema.js';
+import { MUTED_USERS_MIGRATION } from './muted-user-schema.js';
+import { DM_PARTICIPANTS_MIGRATION } from './dm-participant-schema.js';
+import { BOTS_MIGRATION } from './bot-schema.js';
+import { PRESENCE_MIGRATION } from './presence-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -110,5 +117,12 @@ export const MIGRATIONS: readonly string[] = [
   /* 22: reminders, as scheduled-message rows of their own delivery type (see scheduled-message-schema.ts) */ REMINDERS_MIGRATION,
   /* 23: user groups' subgroups and permission settings (see user-group-schema.ts) */ USER_GROUP_SUBGROUPS_MIGRATION,
   /* 24: IDs never handed out twice (see kept-ids.ts) */ KEPT_IDS_MIGRATION,
-  /* 25: push device tokens and the notifications showing on devices (see push-schema.ts) */ PUSH_MIGRATION,
+  /* 25: realm code playgrounds (see playground-schema.ts) */ PLAYGROUNDS_MIGRATION,
+  /* 26: users' /bot_storage entries (see bot-storage-schema.ts) */ BOT_STORAGE_MIGRATION,
+  /* 27: users' statuses (see user-status-schema.ts) */ USER_STATUS_MIGRATION,
+  /* 28: users' muted users (see muted-user-schema.ts) */ MUTED_USERS_MIGRATION,
+  /* 29: each direct conversation's participants, for per-user conversation lists (see dm-participant-schema.ts) */ DM_PARTICIPANTS_MIGRATION,
+  /* 30: bots' default channels, service and config (see bot-schema.ts) */ BOTS_MIGRATION,
+  /* 31: users' presence and each realm's presence sequence, written in batches (see presence-schema.ts) */ PRESENCE_MIGRATION,
+  /* 32: push device tokens and the notifications showing on devices (see push-schema.ts) */ PUSH_MIGRATION,
 ];

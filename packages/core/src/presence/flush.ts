@@ -1,0 +1,13 @@
+/** The presence flush timer: writes presence changed in memory to the store every interval. */
+import type { Ctx } from '../context.js';
+import { type PeriodicJob, startPeriodicJob } from '../jobs/periodic.js';
+import { flushPresence } from './memory.js';
+
+/**
+ * Starts the periodic presence flush (every `presenceFlushIntervalSeconds`). The HTTP server
+ * starts it with its other timers; whoever stops it should flush once more after `idle()`
+ * (closeContext does), so a clean shutdown loses nothing.
+ */
+export function startPresenceFlush(ctx: Ctx, options: { intervalMs?: number } = {}): PeriodicJob {
+  return startPeriodicJob('presence flush', options.intervalMs ?? ctx.config.presenceFlushIntervalSeconds * 1000, () => flushPresence(ctx));
+}
