@@ -1,12 +1,12 @@
 /** Who the push notifier hears about, why, and with what payload (the reference's notification_data and push payloads). */
-import { doCreateUserGroup, doUpdateMessage, doUpdateSettings, doUpdateUserTopic, type User } from '@teamchat/core';
+import { doCreateUserGroup, doUpdateMessage, doUpdatePresence, doUpdateRealm, doUpdateSettings, doUpdateUserTopic, type User } from '@teamchat/core';
 import { ok } from 'neverthrow';
 import { insertMessage } from '../../packages/core/src/actions/message-insert.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { register, setSubscription, subscribe } from './channel-helpers.js';
 import { setAccessGroup } from './user-access-helpers.js';
-import { T0 } from './fixtures.js';
+import { fakeClock, T0 } from './fixtures.js';
 import { general, pushWorld, sendChannel, sendDirect, triggers, type PushWorld } from './push-helpers.js';
 
 const settings = async (p: PushWorld, user: User, values: Record<string, boolean>) => {
@@ -188,21 +188,37 @@ describe('push notifications: who is notified', () => {
     expect((await p.settle()).sent).toEqual([]);
   });
 
-  it('a user with a client receiving messages is notified only with enable_online_push_notifications', async () => {
+  it('a user with a client receiving messages and recent activity is notified only with enable_online_push_notifications', async () => {
     const p = await pushWorld();
-    const { member, other } = p;
-    await register(p.w, other);
+    const { w, member, other } = p;
+    await register(w, other);
+    must(await doUpdatePresence(w.ctx, w.as(other), { status: 'active' }));
     await sendDirect(p, member, [other], 'online one');
     expect(triggers((await p.settle()).sent)).toEqual([[other.id, 'private_message']]);
     await settings(p, other, { enable_online_push_notifications: false });
     await sendDirect(p, member, [other], 'online two');
     expect((await p.settle()).sent).toEqual([]);
+    // An open client whose user has not been active within the offline threshold is away (the reference's presence idleness).
+    (w.ctx.clock as ReturnType<typeof fakeClock>).advance(141_000);
+    await sendDirect(p, member, [other], 'tab left open');
+    expect(triggers((await p.settle()).sent)).toEqual([[other.id, 'private_message']]);
     // A queue that takes no message events does not count as being online.
     const idle = await pushWorld();
     await register(idle.w, idle.other, { event_types: JSON.stringify(['realm_user']) });
+    must(await doUpdatePresence(idle.w.ctx, idle.w.as(idle.other), { status: 'active' }));
     await settings(idle, idle.other, { enable_online_push_notifications: false });
     await sendDirect(idle, idle.member, [idle.other], 'offline');
     expect(triggers((await idle.settle()).sent)).toEqual([[idle.other.id, 'private_message']]);
+  });
+
+  it('where the realm keeps no presence, any client receiving messages counts as online', async () => {
+    const p = await pushWorld();
+    const { w, member, other } = p;
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { presence_disabled: 'true' }));
+    await register(w, other);
+    await settings(p, other, { enable_online_push_notifications: false });
+    await sendDirect(p, member, [other], 'hello');
+    expect((await p.settle()).sent).toEqual([]);
   });
 
   it('long content is cut at 200 characters', async () => {

@@ -11,6 +11,7 @@ import { withUserGroupIds } from '../access/group-membership.js';
 import { isGuest } from '../access/roles.js';
 import { allUsersAccessibleInRealm, inaccessibleUsers } from '../access/user-access.js';
 import { callNotifier, inBackground } from './background.js';
+import { awayUsers } from './idle.js';
 import type { E2eePushDevice, PushNotifier, PushTrigger } from './notifier.js';
 import { e2eeMessagePayload, e2eeRemovalPayload, messageAlert, messagePayload, removalPayload, type PushMessageView } from './payload.js';
 import { mayBeNotified, type PushCandidate, pushTrigger } from './triggers.js';
@@ -93,8 +94,9 @@ export async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: S
   // whoever muted them (the muted-users work does it in the send path), and a read copy is never
   // notified (markNotified below), so nothing here needs to know who muted whom.
   const { candidates, subscriptions, hidden } = await ctx.storage.read(async (tx) => {
+    const away = await awayUsers(ctx, tx, realm, recipientIds);
     const candidates = (await tx.users.list(realm.id, recipientIds))
-      .map((user) => ({ user, idle: !ctx.queues.receivesMessages(user.id) }))
+      .map((user) => ({ user, idle: away.has(user.id) }))
       .filter((candidate) => mayBeNotified(candidate, actingUserId));
     // Subscriptions are read only for the recipients who may be notified at all.
     const subscriptions = new Map<number, Subscription | undefined>();

@@ -17,7 +17,7 @@ export interface PushCandidate {
   user: User;
   /** The recipient's flag bits on the message. */
   flags: number;
-  /** No client of theirs is receiving message events (the reference's receiver_is_off_zulip). */
+  /** Away: no client receiving messages, or no recent activity (push/idle.ts). */
   idle: boolean;
   /** Channel messages: the recipient's active subscription (undefined when not subscribed) and topic policy. */
   channel?: { subscription: Subscription | undefined; visibilityPolicy: number };
