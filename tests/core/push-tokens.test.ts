@@ -1,9 +1,9 @@
 /** POST/DELETE /users/me/android_gcm_reg_id and /users/me/apns_device_token: validation, idempotence, isolation. */
-import { doAddApnsToken, doAddFcmToken, doRemoveApnsToken, doRemoveFcmToken, type User } from '@teamchat/core';
+import { doAddApnsToken, doAddFcmToken, doRemoveApnsToken, doRemoveFcmToken, doSendTestPushNotification, type PushTestNotification, pushJobsSettled, type User } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld } from './channel-helpers.js';
-import { expectBadRequest, secondRealm, T0 } from './fixtures.js';
+import { expectBadRequest, expectError, secondRealm, T0 } from './fixtures.js';
 
 const APNS = 'c0ffee00'.repeat(8);
 const tokensOf = (m: ChannelWorld, user: User) => m.w.ctx.storage.read((tx) => tx.push.tokensOf(user.realmId, [user.id]));
@@ -70,5 +70,28 @@ describe('push device tokens', () => {
     expectBadRequest(await doRemoveFcmToken(w.ctx, w.as(bot), { token: 'bot-token' }), 'This endpoint does not accept bot requests.');
     expect((await tokensOf(m, member)).map((t) => t.token.length)).toEqual([4096]);
     expect(await tokensOf(m, bot)).toEqual([]);
+  });
+
+  it('test notifications go to every device, or the one named; an unknown token is INVALID_PUSH_DEVICE_TOKEN', async () => {
+    const tests: PushTestNotification[] = [];
+    const m = await channelWorld({ pushNotifier: { notify: () => undefined, remove: () => undefined, test: (t) => void tests.push(t) } });
+    const { w, member, other, bot } = m;
+    must(await doAddFcmToken(w.ctx, w.as(member), { token: 'phone' }));
+    must(await doAddApnsToken(w.ctx, w.as(member), { token: APNS, appid: 'org.zulip.Zulip' }));
+    must(await doAddFcmToken(w.ctx, w.as(other), { token: 'others-phone' }));
+    expect(must(await doSendTestPushNotification(w.ctx, w.as(member), {}))).toEqual({});
+    must(await doSendTestPushNotification(w.ctx, w.as(member), { token: 'phone' }));
+    await pushJobsSettled(w.ctx);
+    expect(tests.map((t) => [t.userId, t.devices.map((d) => d.token)])).toEqual([[member.id, ['phone', APNS]], [member.id, ['phone']]]);
+    expect(tests[0]!.data).toEqual({
+      server: 'chat.example.com', realm_id: String(w.realm.id), realm_name: 'Test Org', realm_uri: 'http://chat.example.com', realm_url: 'http://chat.example.com',
+      user_id: String(member.id), event: 'test', time: String(Math.floor(T0 / 1000)),
+    });
+    expect(tests[0]!.alert).toEqual({ title: 'Test notification', subtitle: '', body: 'This is a test notification from Test Org (http://chat.example.com).' });
+    expectError(await doSendTestPushNotification(w.ctx, w.as(member), { token: 'others-phone' }), 'INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
+    expectBadRequest(await doSendTestPushNotification(w.ctx, w.as(bot), {}), 'This endpoint does not accept bot requests.');
+    // Without a notifier that sends tests, the request succeeds and nothing is sent, as a server without push.
+    const plain = await channelWorld();
+    expect(must(await doSendTestPushNotification(plain.w.ctx, plain.w.as(plain.member), {}))).toEqual({});
   });
 });

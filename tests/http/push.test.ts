@@ -29,6 +29,8 @@ describe('push registration over HTTP', () => {
     expectError(await call(server, 'POST', '/users/me/apns_device_token', { auth: member, body: form({ token: APNS }) }), 400, 'REQUEST_VARIABLE_MISSING', "Missing 'appid' argument");
     expectError(await call(server, 'POST', '/users/me/android_gcm_reg_id', { auth: member }), 400, 'REQUEST_VARIABLE_MISSING', "Missing 'token' argument");
     expectError(await call(server, 'POST', '/users/me/android_gcm_reg_id', { body: form({ token: 't' }) }), 401, 'UNAUTHORIZED', /Not logged in/);
+    expectSuccess(await call(server, 'POST', '/mobile_push/test_notification', { auth: member }));
+    expectError(await call(server, 'POST', '/mobile_push/test_notification', { auth: member, body: form({ token: 'unknown' }) }), 400, 'INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
   });
 
   it('a direct message sent over HTTP reaches the notifier with the registered device, after the answer', async () => {

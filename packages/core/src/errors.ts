@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   INTERNAL_SERVER_ERROR: 500,
   /** E2EE push registration without a way to reach the push service (a notifier with registerDevice). */
   PUSH_SERVICE_NOT_CONFIGURED: 400,
+  INVALID_PUSH_DEVICE_TOKEN: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -150,6 +151,9 @@ export const userNotMuted = () => badRequest('User is not muted');
 
 /** GET /messages/{message_id}/read_receipts in a realm whose enable_read_receipts is off. */
 export const readReceiptsDisabled = () => badRequest('Read receipts are disabled in this organization.');
+
+/** A test notification to a token the user has not registered (the reference's InvalidPushDeviceTokenError). */
+export const invalidPushDeviceToken = () => new ApiError('INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
 
 /** POST /mobile_push/register on a server that cannot complete E2EE registrations (the reference's PushServiceNotConfiguredError). */
 export const pushServiceNotConfigured = () =>

@@ -163,6 +163,7 @@ import {
   doRegisterClientDevice,
   doRemoveClientDevice,
   doRegisterPushDevice,
+  doSendTestPushNotification,
 } from '@teamchat/core';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -211,6 +212,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/register_client_device', methods: { POST: doRegisterClientDevice } },
   { path: '/remove_client_device', methods: { POST: doRemoveClientDevice } },
   { path: '/mobile_push/register', methods: { POST: doRegisterPushDevice } },
+  { path: '/mobile_push/test_notification', methods: { POST: doSendTestPushNotification } },
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
   { path: '/users/{user_id}/subscriptions/{stream_id}', methods: { GET: getSubscriptionStatus } },

@@ -95,6 +95,17 @@ export interface PushRemoval {
   e2eeData: E2eePushData;
 }
 
+/** A test notification (POST /mobile_push/test_notification) to the user's devices, or the one named. */
+export interface PushTestNotification {
+  realmId: number;
+  userId: number;
+  devices: PushDeviceToken[];
+  /** The base payload with `event: "test"` and `time`, as strings. */
+  data: PushData;
+  /** "Test notification" and "This is a test notification from {realm name} ({realm url})." */
+  alert: PushAlert;
+}
+
 /** Delivers push notifications; plugged in with `createContext({ pushNotifier })`. */
 export interface PushNotifier {
   notify(notification: MessagePushNotification): void | Promise<void>;
@@ -106,4 +117,6 @@ export interface PushNotifier {
    * a registration never answered stays pending.
    */
   registerDevice?(registration: PushDeviceRegistration): Promise<PushRegistrationOutcome>;
+  /** Sends a test notification; without it, a test request succeeds and sends nothing (as a reference server without push). */
+  test?(notification: PushTestNotification): void | Promise<void>;
 }

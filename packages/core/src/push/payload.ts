@@ -131,3 +131,11 @@ export function removalPayload(realm: Realm, userId: number, messageIds: readonl
 export function e2eeRemovalPayload(realm: Realm, userId: number, messageIds: readonly number[]): E2eePushData {
   return { message_ids: [...messageIds], realm_name: realm.name, realm_url: realm.url, type: 'remove', user_id: userId };
 }
+
+/** The test notification's data and alert (the reference's send_test_push_notification_directly_to_devices). */
+export function testPayload(realm: Realm, userId: number, nowSeconds: number): { data: PushData; alert: PushAlert } {
+  return {
+    data: strings({ ...basePayload(realm, userId), event: 'test', time: nowSeconds }),
+    alert: { title: 'Test notification', subtitle: '', body: `This is a test notification from ${realm.name} (${realm.url}).` },
+  };
+}

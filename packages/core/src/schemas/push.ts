@@ -7,6 +7,8 @@ import { IntRange, json, JsonInt, OneOf, Str, Text } from './wire.js';
 
 export const AddApnsTokenParams = type({ token: Str, appid: Str });
 export const PushTokenParams = type({ token: Str });
+/** POST /mobile_push/test_notification: every device of the user's, or the one whose token is given. */
+export const TestPushNotificationParams = type({ token: optional(Str) });
 
 /** POST /remove_client_device. */
 export const RemoveClientDeviceParams = type({ device_id: JsonInt });
