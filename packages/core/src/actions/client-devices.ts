@@ -11,9 +11,8 @@ import { publishOnCommit } from '../events/publish.js';
 import { type Actor, userOperation } from '../operation.js';
 import { checkPushKey, checkTokenId } from '../push/device-fields.js';
 import { scheduleDeviceRegistration } from '../push/registration.js';
-import { RegisterPushDeviceParams, RemoveClientDeviceParams } from '../schemas/push.js';
+import { RegisterClientDeviceParams, RegisterPushDeviceParams, RemoveClientDeviceParams } from '../schemas/push.js';
 import type { ClientDevice, Tx, User } from '../storage/types.js';
-import { type } from 'superstruct';
 import { transactionAs } from './transaction.js';
 
 const invalidDeviceId = () => badRequest('Invalid `device_id`');
@@ -24,7 +23,7 @@ export function announceDevice(ctx: Ctx, tx: Tx, user: Pick<User, 'realmId' | 'i
 }
 
 /** POST /register_client_device: a new device of the user's; answers its `device_id`. */
-export const doRegisterClientDevice = userOperation(type({}), async (ctx, requester: Actor) =>
+export const doRegisterClientDevice = userOperation(RegisterClientDeviceParams, async (ctx, requester: Actor) =>
   transactionAs(ctx, requester, async (tx, { user }) => {
     const device = await tx.push.insertDevice(user.realmId, user.id);
     if (!device) return err(invalidDeviceId());

@@ -10,6 +10,9 @@ export const PushTokenParams = type({ token: Str });
 /** POST /mobile_push/test_notification: every device of the user's, or the one whose token is given. */
 export const TestPushNotificationParams = type({ token: optional(Str) });
 
+/** POST /register_client_device takes no parameters. */
+export const RegisterClientDeviceParams = type({});
+
 /** POST /remove_client_device. */
 export const RemoveClientDeviceParams = type({ device_id: JsonInt });
 
