@@ -4,13 +4,10 @@
  * get_recipient_info, for one recipient at a time.
  */
 import { userSetting } from '../settings/user-settings.js';
-import { FLAG_BITS, type Subscription, type User } from '../storage/types.js';
+import { FLAG_BITS, type Subscription, type User, VISIBILITY_POLICY } from '../storage/types.js';
 import type { PushTrigger } from './notifier.js';
 
-/** The user_topic visibility policies (API.md): none, muted, unmuted, followed. */
-const MUTED = 1;
-const UNMUTED = 2;
-const FOLLOWED = 3;
+const { muted: MUTED, unmuted: UNMUTED, followed: FOLLOWED } = VISIBILITY_POLICY;
 
 /** What the decision needs to know about one recipient of one message. */
 export interface PushCandidate {
