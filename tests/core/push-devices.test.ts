@@ -3,6 +3,7 @@ import {
   doRegisterClientDevice,
   doRegisterPushDevice,
   doRemoveClientDevice,
+  doSendE2eeTestPushNotification,
   type PushDeviceRegistration,
   type PushRegistrationOutcome,
   pushJobsSettled,
@@ -196,5 +197,34 @@ describe('client devices', () => {
     }
     expect(devices).toEqual(await devicesOf(m, member));
     expect(devices[kept]).toMatchObject({ push_registration_error_code: 'INVALID_ENCRYPTED_PUSH_REGISTRATION' });
+  });
+
+  it('E2EE test notifications go to registered devices only: NO_ACTIVE_PUSH_DEVICE otherwise', async () => {
+    const { notifier } = registeringWorld(async () => ({ registered: true }));
+    const m = await channelWorld({ pushNotifier: notifier });
+    const { w, member, bot } = m;
+    const device = await newDevice(m, member);
+    const noDevice = ['NO_ACTIVE_PUSH_DEVICE', 'No active registered push device'] as const;
+    expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(member), {}), ...noDevice);
+    must(await doRegisterPushDevice(w.ctx, w.as(member), full(device)));
+    // Pending is not registered yet.
+    expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(member), {}), ...noDevice);
+    await pushJobsSettled(w.ctx);
+    expect(must(await doSendE2eeTestPushNotification(w.ctx, w.as(member), { device_id: String(device) }))).toEqual({});
+    expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(member), { device_id: String(device + 1) }), ...noDevice);
+    expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(m.other), { device_id: String(device) }), ...noDevice);
+    expectBadRequest(await doSendE2eeTestPushNotification(w.ctx, w.as(bot), {}), 'This endpoint does not accept bot requests.');
+    await pushJobsSettled(w.ctx);
+    expect(notifier.tests).toEqual([
+      {
+        realmId: w.realm.id,
+        userId: member.id,
+        devices: [],
+        e2eeDevices: [{ deviceId: device, tokenKind: 'fcm', tokenId: TOKEN, pushKey: KEY, pushKeyId: 5 }],
+        data: expect.objectContaining({ event: 'test' }),
+        e2eeData: { realm_name: 'Test Org', realm_url: 'http://chat.example.com', time: NOW, type: 'test', user_id: member.id },
+        alert: { title: 'Test notification', subtitle: '', body: 'This is a test notification from Test Org (http://chat.example.com).' },
+      },
+    ]);
   });
 });

@@ -1,11 +1,12 @@
 /** A recording push notifier and a realm where messages go out, for the push notification tests. */
-import { type MessagePushNotification, type PushNotifier, type PushRemoval, pushJobsSettled, doSendMessage, type User } from '@teamchat/core';
+import { type MessagePushNotification, type PushNotifier, type PushRemoval, type PushTestNotification, pushJobsSettled, doSendMessage, type User } from '@teamchat/core';
 import { must, type World } from '../helpers/core.js';
 import { type ChannelWorld, channel, channelWorld, subscribe } from './channel-helpers.js';
 
 export interface RecordingNotifier extends PushNotifier {
   sent: MessagePushNotification[];
   removed: PushRemoval[];
+  tests: PushTestNotification[];
   /** Users whose notification throws, rejects or never settles (read at each call). */
   fail: { throwFor?: number[]; rejectFor?: number[]; hangFor?: number[] };
 }
@@ -14,11 +15,16 @@ export interface RecordingNotifier extends PushNotifier {
 export function recordingNotifier(): RecordingNotifier {
   const sent: MessagePushNotification[] = [];
   const removed: PushRemoval[] = [];
+  const tests: PushTestNotification[] = [];
   const fail: RecordingNotifier['fail'] = {};
   return {
     sent,
     removed,
+    tests,
     fail,
+    test(t) {
+      tests.push(t);
+    },
     notify(n) {
       sent.push(n);
       if (fail.throwFor?.includes(n.userId)) throw new Error('notifier down');

@@ -37,6 +37,7 @@ export const ERROR_STATUS = {
   /** E2EE push registration without a way to reach the push service (a notifier with registerDevice). */
   PUSH_SERVICE_NOT_CONFIGURED: 400,
   INVALID_PUSH_DEVICE_TOKEN: 400,
+  NO_ACTIVE_PUSH_DEVICE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -154,6 +155,9 @@ export const readReceiptsDisabled = () => badRequest('Read receipts are disabled
 
 /** A test notification to a token the user has not registered (the reference's InvalidPushDeviceTokenError). */
 export const invalidPushDeviceToken = () => new ApiError('INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
+
+/** An E2EE test notification with no registered E2EE device to go to (the reference's NoActivePushDeviceError). */
+export const noActivePushDevice = () => new ApiError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device');
 
 /** POST /mobile_push/register on a server that cannot complete E2EE registrations (the reference's PushServiceNotConfiguredError). */
 export const pushServiceNotConfigured = () =>

@@ -150,5 +150,5 @@ export { doAddFcmToken, doRemoveFcmToken, doAddApnsToken, doRemoveApnsToken } fr
 export type { PushNotifier, MessagePushNotification, PushRemoval, PushTrigger, PushData, E2eePushData, PushAlert } from './push/notifier.js';
 export { pushJobsSettled } from './push/background.js';
 export { doRegisterClientDevice, doRemoveClientDevice, doRegisterPushDevice } from './actions/client-devices.js';
-export { doSendTestPushNotification } from './actions/push-test.js';
+export { doSendTestPushNotification, doSendE2eeTestPushNotification } from './actions/push-test.js';
 export type { E2eePushDevice, PushDeviceRegistration, PushRegistrationOutcome, PushTestNotification } from './push/notifier.js';

@@ -164,6 +164,7 @@ import {
   doRemoveClientDevice,
   doRegisterPushDevice,
   doSendTestPushNotification,
+  doSendE2eeTestPushNotification,
 } from '@teamchat/core';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -213,6 +214,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/remove_client_device', methods: { POST: doRemoveClientDevice } },
   { path: '/mobile_push/register', methods: { POST: doRegisterPushDevice } },
   { path: '/mobile_push/test_notification', methods: { POST: doSendTestPushNotification } },
+  { path: '/mobile_push/e2ee/test_notification', methods: { POST: doSendE2eeTestPushNotification } },
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
   { path: '/users/{user_id}/subscriptions/{stream_id}', methods: { GET: getSubscriptionStatus } },

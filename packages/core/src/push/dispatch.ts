@@ -173,7 +173,7 @@ async function withdraw(ctx: Ctx, notifier: PushNotifier, realm: Realm, userIds:
 const devicesOf = (devices: readonly PushDeviceToken[], userId: number) => devices.filter((d) => d.userId === userId);
 
 /** The user's devices with a completed E2EE registration. */
-function e2eeDevicesOf(devices: readonly ClientDevice[], userId: number): E2eePushDevice[] {
+export function e2eeDevicesOf(devices: readonly ClientDevice[], userId: number): E2eePushDevice[] {
   return devices.flatMap((d) =>
     d.userId === userId && d.pushTokenId !== null && d.pushKey !== null && d.pushKeyId !== null && d.pushTokenKind !== null
       ? [{ deviceId: d.id, tokenKind: d.pushTokenKind, tokenId: d.pushTokenId, pushKey: d.pushKey, pushKeyId: d.pushKeyId }]

@@ -95,13 +95,19 @@ export interface PushRemoval {
   e2eeData: E2eePushData;
 }
 
-/** A test notification (POST /mobile_push/test_notification) to the user's devices, or the one named. */
+/**
+ * A test notification to the user's devices, or the one named: legacy tokens for
+ * POST /mobile_push/test_notification, E2EE devices for POST /mobile_push/e2ee/test_notification.
+ */
 export interface PushTestNotification {
   realmId: number;
   userId: number;
   devices: PushDeviceToken[];
+  e2eeDevices: E2eePushDevice[];
   /** The base payload with `event: "test"` and `time`, as strings. */
   data: PushData;
+  /** `type: "test"` with the realm, the user and `time`, for E2EE devices. */
+  e2eeData: E2eePushData;
   /** "Test notification" and "This is a test notification from {realm name} ({realm url})." */
   alert: PushAlert;
 }

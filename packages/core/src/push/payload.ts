@@ -133,9 +133,10 @@ export function e2eeRemovalPayload(realm: Realm, userId: number, messageIds: rea
 }
 
 /** The test notification's data and alert (the reference's send_test_push_notification_directly_to_devices). */
-export function testPayload(realm: Realm, userId: number, nowSeconds: number): { data: PushData; alert: PushAlert } {
+export function testPayload(realm: Realm, userId: number, nowSeconds: number): { data: PushData; e2eeData: E2eePushData; alert: PushAlert } {
   return {
     data: strings({ ...basePayload(realm, userId), event: 'test', time: nowSeconds }),
+    e2eeData: { realm_name: realm.name, realm_url: realm.url, time: nowSeconds, type: 'test', user_id: userId },
     alert: { title: 'Test notification', subtitle: '', body: `This is a test notification from ${realm.name} (${realm.url}).` },
   };
 }

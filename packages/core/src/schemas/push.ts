@@ -9,6 +9,8 @@ export const AddApnsTokenParams = type({ token: Str, appid: Str });
 export const PushTokenParams = type({ token: Str });
 /** POST /mobile_push/test_notification: every device of the user's, or the one whose token is given. */
 export const TestPushNotificationParams = type({ token: optional(Str) });
+/** POST /mobile_push/e2ee/test_notification: every registered E2EE device of the user's, or the one given. */
+export const E2eeTestPushNotificationParams = type({ device_id: optional(JsonInt) });
 
 /** POST /register_client_device takes no parameters. */
 export const RegisterClientDeviceParams = type({});
