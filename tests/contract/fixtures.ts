@@ -169,6 +169,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       defaultStreams: wrap(tx.defaultStreams),
       userTopics: wrap(tx.userTopics),
       invitations: wrap(tx.invitations),
+      submessages: wrap(tx.submessages),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

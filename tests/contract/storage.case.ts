@@ -24,6 +24,7 @@ import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
 import { describeChannelFolderStore } from './channel-folders.case.js';
 import { describeInvitationStore } from './invitations.case.js';
+import { describeSubmessageStore } from './submessages.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -278,6 +279,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeUserTopicStore(() => storage);
     describeChannelFolderStore(() => storage);
     describeInvitationStore(() => storage);
+    describeSubmessageStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

@@ -24,6 +24,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   defaultStreams: ['add', 'remove'],
   userTopics: ['set'],
   invitations: ['insert', 'updatePending'],
+  submessages: ['insert'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -88,6 +89,7 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       defaultStreams: guard('defaultStreams'),
       userTopics: guard('userTopics'),
       invitations: guard('invitations'),
+      submessages: guard('submessages'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

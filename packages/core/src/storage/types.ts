@@ -30,6 +30,7 @@ import type { AttachmentStore } from './attachment-types.js';
 import type { UserTopicStore } from './user-topic-types.js';
 import type { ChannelFolderStore } from './channel-folder-types.js';
 import type { InvitationStore } from './invitation-types.js';
+import type { SubmessageStore } from './submessage-types.js';
 
 export * from './message-types.js';
 
@@ -56,6 +57,7 @@ export * from './user-topic-types.js';
 
 export * from './channel-folder-types.js';
 export * from './invitation-types.js';
+export * from './submessage-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -239,6 +241,7 @@ export interface Stores {
   userTopics: UserTopicStore;
   channelFolders: ChannelFolderStore;
   invitations: InvitationStore;
+  submessages: SubmessageStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

@@ -22,6 +22,7 @@ import { attachmentStore } from './attachment-stores.js';
 import { userTopicStore } from './user-topic-stores.js';
 import { channelFolderStore } from './channel-folder-stores.js';
 import { invitationStore } from './invitation-stores.js';
+import { submessageStore } from './submessage-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -96,6 +97,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     defaultStreams: defaultStreamStore(statements),
     userTopics: userTopicStore(statements),
     invitations: invitationStore(statements),
+    submessages: submessageStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.
