@@ -130,3 +130,21 @@ export const invitationFailed = (msg: string, errors: InviteeError[], sentInvita
 /** A user group still named by a setting or a supergroup (FL 298); `objections` says where (access/user-group-usage.ts). */
 export const groupInUse = (objections: readonly Record<string, unknown>[]) =>
   new ApiError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', { objections });
+
+/** POST /submessage: the first submessage of a message must come from its sender (verify_submessage_sender). */
+export const cannotAttachSubmessage = () => badRequest('You cannot attach a submessage to this message.');
+
+/** POST /submessage: `content` is not JSON. */
+export const invalidSubmessageJson = () => badRequest('Invalid json for submessage');
+
+/** PATCH /messages/{id}: a poll or to-do list keeps its content (the reference's check_update_message). */
+export const widgetsCannotBeEdited = () => badRequest('Widgets cannot be edited.');
+
+/** POST /messages/{id}/report with report_type "other" and no description. */
+export const reportExplanationRequired = () => badRequest('An explanation is required.');
+
+/** POST /messages/{id}/report while the realm has no moderation request channel. */
+export const messageReportingDisabled = () => badRequest('Message reporting is not enabled in this organization.');
+
+/** POST /messages/{id}/report when the report could not be posted (FL 511). */
+export const messageReportFailed = () => badRequest('Failed to send the message report.');

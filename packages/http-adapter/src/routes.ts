@@ -5,6 +5,8 @@
  * such as a navigation view's fragment `narrow/is/starred`; it takes the rest of the path.
  */
 import {
+  doReportMessage,
+  doSendSubmessage,
   doCreateReminder,
   doDeleteReminder,
   getReminders,
@@ -180,6 +182,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/streams/{stream_id}/delete_topic', methods: { POST: doDeleteTopic } },
   { path: '/users/me/{stream_id}/topics', methods: { GET: getStreamTopics } },
   { path: '/messages/{message_id}/reactions', methods: { POST: doAddReaction, DELETE: doRemoveReaction } },
+  { path: '/messages/{message_id}/report', methods: { POST: doReportMessage } },
+  { path: '/submessage', methods: { POST: doSendSubmessage } },
   { path: '/realm', methods: { PATCH: doUpdateRealm } },
   { path: '/realm/emoji', methods: { GET: getRealmEmoji } },
   { path: '/realm/linkifiers', methods: { GET: getLinkifiers, PATCH: doReorderLinkifiers } },

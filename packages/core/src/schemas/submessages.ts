@@ -1,0 +1,17 @@
+/** Input of POST /submessage (the reference's views/submessage.py). */
+import { type } from 'superstruct';
+import { JsonInt, Text } from './wire.js';
+
+/**
+ * Bounds the reference leaves to its request size: a submessage is one widget update (a vote,
+ * an option, a task), so the server's message length is plenty, and a type is a short word.
+ */
+export const SUBMESSAGE_CONTENT_MAX = 10000;
+export const SUBMESSAGE_TYPE_MAX = 100;
+
+/** `content` is JSON text, stored as sent once it parses; `msg_type` is "widget" for every widget today. */
+export const SendSubmessageParams = type({
+  message_id: JsonInt,
+  msg_type: Text({ max: SUBMESSAGE_TYPE_MAX }),
+  content: Text({ max: SUBMESSAGE_CONTENT_MAX }),
+});
