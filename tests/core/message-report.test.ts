@@ -2,7 +2,7 @@
 import { doReportMessage, doUpdateRealm, NOTIFICATION_BOT_EMAIL } from '@teamchat/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
-import { channel, ids, recipientsOf, setStream, subscribe } from './channel-helpers.js';
+import { channel, ids, recipientsOf, register, setStream, subscribe } from './channel-helpers.js';
 import { postedReports, report, type ReportWorld, reportWorld, sentAt, stored } from './message-report-helpers.js';
 import { send } from './reaction-helpers.js';
 import { failure, otherRealmPoll } from './submessage-helpers.js';
@@ -109,6 +109,19 @@ describe('direct messages', () => {
     const all = [c.member.id, c.other.id, c.admin.id].sort((a, b) => a - b).join(',');
     expect(lines![5]).toBe(`\`\`\` spoiler [Original message](http://chat.example.com/#narrow/dm/${all}-group/near/${group})`);
     expect(failure(await report(c, c.moderator, group, 'spam'))).toBe('Invalid message(s)');
+  });
+});
+
+describe('register', () => {
+  it('lists the reasons a report may give (FL 435)', async () => {
+    const snapshot = await register(c.w, c.other, { fetch_event_types: '["realm"]' });
+    expect(snapshot.server_report_message_types).toEqual([
+      { key: 'spam', name: 'Spam' },
+      { key: 'harassment', name: 'Harassment' },
+      { key: 'inappropriate', name: 'Inappropriate content' },
+      { key: 'norms', name: 'Violates community norms' },
+      { key: 'other', name: 'Other reason' },
+    ]);
   });
 });
 

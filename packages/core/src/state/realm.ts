@@ -13,6 +13,10 @@ import {
   type RealmSettingName,
 } from '../settings/realm-settings.js';
 import type { Realm } from '../storage/types.js';
+import { REPORT_TYPES } from '../schemas/message-report.js';
+
+/** `server_report_message_types`: each reason's key and label, in the reference's order. */
+const REPORT_MESSAGE_TYPES = Object.entries(REPORT_TYPES).map(([key, name]) => ({ key, name }));
 
 /** Every stored realm setting under its register name, `realm_` + the API name. */
 function storedRealmSettings(realm: Realm): Record<string, unknown> {
@@ -93,6 +97,8 @@ defineStateSection({
       server_inline_image_preview: true,
       server_inline_url_embed_preview: false,
       server_can_summarize_topics: false,
+      // FL 435: the reasons POST /messages/{id}/report takes, with their labels.
+      server_report_message_types: REPORT_MESSAGE_TYPES,
       ...storedRealmSettings(realm),
     };
   },
