@@ -67,7 +67,7 @@ describe('POST /messages/{message_id}/report', () => {
 
   it('garbage input is a 4xx, never a 500', async () => {
     const a = await setup();
-    for (const values of [{ report_type: '' }, { report_type: 'spam', description: '\u0000' }, { report_type: 'other', description: ' ' }, { report_type: '["spam"]' }]) {
+    for (const values of <Array<Record<string, string>>>[{ report_type: '' }, { report_type: 'spam', description: '\u0000' }, { report_type: 'other', description: ' ' }, { report_type: '["spam"]' }]) {
       const response = await report(a, a.guest, a.reported, values);
       expect(response.status, JSON.stringify(values)).toBeLessThan(500);
       if (response.status !== 200) expect4xx(response);

@@ -83,6 +83,25 @@ describe('POST /submessage', () => {
     expect(wrongMethod.body.allowed_methods).toEqual(['POST']);
   });
 
+  it('POST /messages takes a zform widget_content; a bad one is a 400 with the "Widgets: " prefix', async () => {
+    const a = await setup();
+    const zform = { type: 'choices', heading: 'Pick', choices: [{ short_name: 'A', long_name: 'Apple', reply: 'apple' }] };
+    const sent = expectSuccess(
+      await call(a.server, 'POST', '/messages', {
+        auth: a.member,
+        body: form({ type: 'stream', to: 'general', topic: 'menu', content: 'Choose', widget_content: JSON.stringify({ widget_type: 'zform', extra_data: zform }) }),
+      }),
+    );
+    const got = expectSuccess(await call(a.server, 'GET', `/messages/${sent.id}`, { auth: a.owner }));
+    expect(JSON.parse(got.message.submessages[0].content)).toEqual({ widget_type: 'zform', extra_data: zform });
+    expectError(
+      await call(a.server, 'POST', '/messages', { auth: a.member, body: form({ type: 'stream', to: 'general', topic: 'menu', content: 'x', widget_content: '{"widget_type":"zform","extra_data":{}}' }) }),
+      400,
+      'BAD_REQUEST',
+      'Widgets: zform is missing type field',
+    );
+  });
+
   it('PATCH of a widget message’s content is refused', async () => {
     const a = await setup();
     expectError(await call(a.server, 'PATCH', `/messages/${a.poll}`, { auth: a.member, body: form({ content: '/poll Dinner?' }) }), 400, 'BAD_REQUEST', 'Widgets cannot be edited.');

@@ -14,7 +14,7 @@ import { announceMessage } from '../messages/message-events.js';
 import { dmKeyOf } from '../messages/normalize.js';
 import { channelMessageLink, channelMessageUrl, directMessageUrl } from '../messages/urls.js';
 import { FLAG_BITS, type Realm, type Stream, type Submessage, type Tx, type User, type VisibilityPolicy } from '../storage/types.js';
-import { widgetFromContent, widgetSubmessageContent } from '../widgets/content.js';
+import { type WidgetContent, widgetFromContent, widgetSubmessageContent } from '../widgets/content.js';
 import { announceStreamUpdate } from './channel-events.js';
 import { renderAs, type Target } from './send-message.js';
 import { claimableUploads, linkUploads } from '../uploads/claim.js';
@@ -29,6 +29,8 @@ export interface InsertOptions {
   readBy?: readonly number[];
   /** The `client` the message shows; the reference's internal sends say "Internal". */
   sendingClient?: string;
+  /** A widget the sender attached (POST /messages' widget_content); it wins over one the content asks for. */
+  widget?: WidgetContent;
 }
 
 /** What POST /messages answers: the new message's ID and its permanent links. */
@@ -90,7 +92,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     [...flagsByUser].map(([userId, flags]) => ({ userId, flags })),
   );
   await linkUploads(ctx, tx, message, uploads);
-  const submessages = await createWidget(tx, realm, message.id, sender, content);
+  const submessages = await createWidget(tx, realm, message.id, sender, options.widget ?? widgetFromContent(content));
   // Before the message event, as in the reference: clients learn the new policy first.
   const automatic = t.kind === 'stream'
     ? await applySendPolicies(ctx, tx, sender, { stream: t.stream, topic: t.topic, messageId: message.id, recipientIds, flagsByUser })
@@ -127,12 +129,11 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
 }
 
 /**
- * A `/poll` or `/todo` message becomes a widget: its first submessage, from the sender, holds
- * the question or title and the options or tasks (the reference's do_widget_post_save_actions).
+ * A `/poll` or `/todo` message, or one sent with widget_content, becomes a widget: its first
+ * submessage, from the sender, holds the widget's data (the reference's do_widget_post_save_actions).
  * The message event carries it; no `submessage` event is sent for it.
  */
-async function createWidget(tx: Tx, realm: Realm, messageId: number, sender: User, content: string): Promise<Submessage[]> {
-  const widget = widgetFromContent(content);
+async function createWidget(tx: Tx, realm: Realm, messageId: number, sender: User, widget: WidgetContent | undefined): Promise<Submessage[]> {
   if (!widget) return [];
   const stored = await tx.submessages.insert(realm.id, { messageId, senderId: sender.id, msgType: 'widget', content: widgetSubmessageContent(widget) });
   return stored ? [stored] : [];

@@ -20,9 +20,11 @@ export interface TodoExtraData {
   tasks: Array<{ task: string; desc: string }>;
 }
 
+/** A widget: parsed from `/poll` or `/todo` content, or a program's zform (widget-content.ts). */
 export type WidgetContent =
   | { widget_type: 'poll'; extra_data: PollExtraData }
-  | { widget_type: 'todo'; extra_data: TodoExtraData };
+  | { widget_type: 'todo'; extra_data: TodoExtraData }
+  | { widget_type: 'zform'; extra_data: Record<string, unknown> };
 
 const WIDGET_TYPES: readonly string[] = ['poll', 'todo'];
 
