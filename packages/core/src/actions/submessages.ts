@@ -69,10 +69,10 @@ export const doSendSubmessage = userOperation(SendSubmessageParams, async (ctx, 
  */
 async function announceSubmessage(ctx: Ctx, tx: Tx, realm: Realm, message: Message, submessage: Submessage): Promise<void> {
   const stream = message.streamId === null ? undefined : await tx.streams.byId(realm.id, message.streamId);
-  const audience = (await Audiences.load(tx, realm.id)).of(message, stream);
+  const audience = await (await Audiences.load(tx, realm.id)).of(message, stream);
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
-    userIds: [...(await audience).keys()],
+    userIds: [...audience.keys()],
     event: {
       type: 'submessage',
       msg_type: submessage.msgType,
