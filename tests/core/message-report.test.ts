@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { channel, ids, recipientsOf, register, setStream, subscribe } from './channel-helpers.js';
 import { postedReports, report, type ReportWorld, reportWorld, sentAt, stored } from './message-report-helpers.js';
+import { history } from './notification-bot-helpers.js';
 import { send } from './reaction-helpers.js';
 import { failure, otherRealmPoll } from './submessage-helpers.js';
 
@@ -36,10 +37,14 @@ describe('a channel message', () => {
       ].join('\n'),
     );
     expect(general.id).not.toBe(c.moderationChannelId);
-    // Only the moderation channel's subscribers (and the bot, its sender) learn of it; not the reporter.
+    // Only the moderation channel's subscribers (and the bot, its sender) learn of it; the
+    // reporter gets the confirmation only.
     const bot = (await c.w.ctx.storage.read((tx) => tx.users.byDeliveryEmail(c.w.realm.id, NOTIFICATION_BOT_EMAIL)))!;
-    const reached = recipientsOf(c.drain(), 'message').flat().sort((a, b) => a - b);
-    expect(reached).toEqual([...ids(c.w.owner, c.moderator), bot.id].sort((a, b) => a - b));
+    const events = c.drain().filter((p) => p.event.type === 'message');
+    const reached = (type: string) =>
+      events.filter((p) => (p.event.message as { type: string }).type === type).flatMap((p) => p.userIds).sort((a, b) => a - b);
+    expect(reached('stream')).toEqual([...ids(c.w.owner, c.moderator), bot.id].sort((a, b) => a - b));
+    expect(reached('private')).toEqual([c.other.id, bot.id].sort((a, b) => a - b));
   });
 
   it('may be reported by a reader who is not subscribed, and by its own sender', async () => {
@@ -109,6 +114,28 @@ describe('direct messages', () => {
     const all = [c.member.id, c.other.id, c.admin.id].sort((a, b) => a - b).join(',');
     expect(lines![5]).toBe(`\`\`\` spoiler [Original message](http://chat.example.com/#narrow/dm/${all}-group/near/${group})`);
     expect(failure(await report(c, c.moderator, group, 'spam'))).toBe('Invalid message(s)');
+  });
+});
+
+describe('the confirmation', () => {
+  it('the reporter gets a direct message from the Notification Bot naming the message and the reason', async () => {
+    must(await report(c, c.other, reported, 'norms'));
+    const dm = await send(c.w, c.member, [c.other], 'psst');
+    must(await report(c, c.other, dm, 'harassment'));
+    const confirmations = (await history(c.w, c.other)).filter((m) => m.sender_email === NOTIFICATION_BOT_EMAIL);
+    const general = await channel(c.w, 'general');
+    const pair = [c.member.id, c.other.id].sort((a, b) => a - b).join(',');
+    expect(confirmations.map((m) => [m.type, m.content])).toEqual([
+      ['private', `You reported [a message](http://chat.example.com/#narrow/channel/${general.id}-general/topic/greetings/near/${reported}) for violates community norms.`],
+      ['private', `You reported [a message](http://chat.example.com/#narrow/dm/${pair}/near/${dm}) for harassment.`],
+    ]);
+    expect(confirmations.every((m) => !m.flags.includes('read'))).toBe(true);
+  });
+
+  it('is not sent when the report fails', async () => {
+    await setStream(c.w, await channel(c.w, 'moderation'), { isArchived: true });
+    expect(failure(await report(c, c.other, reported, 'spam'))).toBe('Failed to send the message report.');
+    expect((await history(c.w, c.other)).filter((m) => m.sender_email === NOTIFICATION_BOT_EMAIL)).toEqual([]);
   });
 });
 

@@ -39,7 +39,10 @@ describe('POST /messages/{message_id}/report', () => {
     expect(rendered).toContain('<blockquote>\n<p><strong>Spam</strong>. Buy now!</p>\n</blockquote>');
     expect(rendered).toContain('spoiler-block');
     expect(rendered).toContain(`/near/${a.reported}`);
-    expect(await memberEvents()).toEqual([]);
+    // The reporter is not in the channel: they get only the Notification Bot's confirmation.
+    const reporterEvents = await memberEvents();
+    expect(reporterEvents.map((e) => [e.message.type, e.message.sender_email])).toEqual([['private', NOTIFICATION_BOT_EMAIL]]);
+    expect(reporterEvents[0].message.content).toContain('You reported');
   });
 
   it('errors with their codes and statuses', async () => {

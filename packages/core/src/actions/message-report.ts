@@ -2,9 +2,10 @@
  * POST /messages/{message_id}/report (FL 382; the reference's views/message_report.py and
  * lib/message_report.py): a user who can read a message reports it to the realm's moderators.
  * The Notification Bot posts the report to the moderation request channel, in the reported
- * user's topic; the report commits and is announced with that message, and nothing else is
- * stored. Any readable message may be reported, one's own included (the reference words the
- * report for that case). When the report cannot be posted the request fails (FL 511).
+ * user's topic, then tells the reporter by direct message (the newest reference does); both
+ * commit and are announced together, and nothing else is stored. Any readable message may be
+ * reported, one's own included (the reference words the report for that case). When the report
+ * cannot be posted the request fails (FL 511) and no confirmation is sent.
  */
 import { err, ok } from 'neverthrow';
 import { messageReportFailed, messageReportingDisabled, reportExplanationRequired } from '../errors.js';
@@ -13,7 +14,7 @@ import { effectiveTopicsPolicy } from '../messages/topics-policy.js';
 import { type Actor, userOperation } from '../operation.js';
 import { ReportMessageParams } from '../schemas/message-report.js';
 import { realmSetting } from '../settings/realm-settings.js';
-import { messageReportContent, type ReportSubject, reportTopic } from '../system-bots/message-report.js';
+import { messageReportContent, reportConfirmationContent, type ReportSubject, reportTopic } from '../system-bots/message-report.js';
 import { sendNotificationBotMessage } from '../system-bots/send.js';
 import type { Message, Realm, Tx } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
@@ -42,7 +43,11 @@ export const doReportMessage = userOperation(ReportMessageParams, async (ctx, re
     );
     const topic = reportTopic(subject.sender, (await effectiveTopicsPolicy(tx, channel)) === 'empty_topic_only');
     const sent = await sendNotificationBotMessage(ctx, tx, actor.realm, { to: { channelId: channel.id, topic }, content });
-    return sent.isErr() ? err(messageReportFailed()) : ok({});
+    if (sent.isErr()) return err(messageReportFailed());
+    // The reporter learns the report went out; it cannot fail (the reporter is active).
+    const confirmation = reportConfirmationContent(actor.realm, subject, params.report_type);
+    await sendNotificationBotMessage(ctx, tx, actor.realm, { to: { userIds: [actor.user.id] }, content: confirmation });
+    return ok({});
   });
 });
 

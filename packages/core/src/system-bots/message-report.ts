@@ -6,7 +6,7 @@
  * the reported user.
  */
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/normalize.js';
-import { channelMessageNearPath, directMessageReportUrl } from '../messages/urls.js';
+import { channelMessageNearPath, channelMessageUrl, directMessageReportUrl } from '../messages/urls.js';
 import { REPORT_TYPES, type ReportType } from '../schemas/message-report.js';
 import type { Message, Realm, Stream, User } from '../storage/types.js';
 import { breaksLinkSyntax, escapeLinkText, globalTime, listOf, silentMention, unusedFence } from './syntax.js';
@@ -77,4 +77,17 @@ export function messageReportContent(realm: Realm, subject: ReportSubject, reque
     snippet,
     fence,
   ].join('\n');
+}
+
+/**
+ * The Notification Bot's direct message to the reporter once the report is posted (the newest
+ * reference's send_report_confirmation_dm): which message, and the reason in lower case.
+ */
+export function reportConfirmationContent(realm: Realm, subject: ReportSubject, reportType: ReportType): string {
+  const { message } = subject;
+  const url =
+    message.type === 'stream'
+      ? channelMessageUrl(realm, subject.stream!, message.topic, message.id)
+      : directMessageReportUrl(realm, (subject.participants ?? []).map((p) => p.id), message.id);
+  return `You reported [a message](${url}) for ${REPORT_TYPES[reportType].toLowerCase()}.`;
 }
