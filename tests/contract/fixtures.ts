@@ -169,6 +169,10 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       defaultStreams: wrap(tx.defaultStreams),
       userTopics: wrap(tx.userTopics),
       invitations: wrap(tx.invitations),
+      playgrounds: wrap(tx.playgrounds),
+      botStorage: wrap(tx.botStorage),
+      userStatuses: wrap(tx.userStatuses),
+      mutedUsers: wrap(tx.mutedUsers),
       submessages: wrap(tx.submessages),
       afterCommit: (cb) => tx.afterCommit(cb),
     };

@@ -11,6 +11,8 @@ import { describeRealmEmojiStore } from './emoji.case.js';
 import { describeCustomProfileFieldStore } from './profile-fields.case.js';
 import { describeAlertWordStore } from './alert-words.case.js';
 import { describeLinkifierStore } from './linkifiers.case.js';
+import { describePlaygroundStore } from './playgrounds.case.js';
+import { describeBotStorageStore } from './bot-storage.case.js';
 import { describeUserGroupStore } from './user-groups.case.js';
 import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
@@ -24,6 +26,8 @@ import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
 import { describeChannelFolderStore } from './channel-folders.case.js';
 import { describeInvitationStore } from './invitations.case.js';
+import { describeUserStatusStore } from './user-status.case.js';
+import { describeMutedUserStore } from './muted-users.case.js';
 import { describeSubmessageStore } from './submessages.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
@@ -266,6 +270,8 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeCustomProfileFieldStore(() => storage);
     describeAlertWordStore(() => storage);
     describeLinkifierStore(() => storage);
+    describePlaygroundStore(() => storage);
+    describeBotStorageStore(() => storage);
     describeUserGroupStore(() => storage);
     describeDraftStore(() => storage);
     describeNavigationViewStore(() => storage);
@@ -279,6 +285,8 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeUserTopicStore(() => storage);
     describeChannelFolderStore(() => storage);
     describeInvitationStore(() => storage);
+    describeUserStatusStore(() => storage);
+    describeMutedUserStore(() => storage);
     describeSubmessageStore(() => storage);
 
     describe('transaction', () => {

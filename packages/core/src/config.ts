@@ -44,6 +44,8 @@ export interface ServerConfig {
   invitationLinkValidityMinutes: number;
   /** Code points a reminder's note may have (register `max_reminder_note_length`, FL 415). */
   maxReminderNoteLength: number;
+  /** Characters (keys plus values) one user's /bot_storage may hold (the reference's USER_STATE_SIZE_LIMIT). */
+  botStorageSizeLimit: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -76,6 +78,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   invitationLinkValidityMinutes: 14400,
   // The reference's MAX_REMINDER_NOTE_LENGTH; SHAPES.md marks the value unverified.
   maxReminderNoteLength: 1000,
+  botStorageSizeLimit: 10_000_000,
 };
 
 /** Reference limits that apply to users. */

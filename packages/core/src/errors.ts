@@ -106,6 +106,10 @@ export const streamIdDoesNotExist = (streamId: number) =>
 export const channelAlreadyExists = (name: string) =>
   new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`);
 
+/** The same refusal from POST /channels/create, which the reference answers with HTTP 409. */
+export const channelAlreadyExistsConflict = (name: string) =>
+  new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, {}, 409);
+
 /** 429; `retry-after` (seconds) is also sent as the Retry-After header. */
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': retryAfterSeconds });
@@ -130,6 +134,20 @@ export const invitationFailed = (msg: string, errors: InviteeError[], sentInvita
 /** A user group still named by a setting or a supergroup (FL 298); `objections` says where (access/user-group-usage.ts). */
 export const groupInUse = (objections: readonly Record<string, unknown>[]) =>
   new ApiError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', { objections });
+
+/** POST /users/me/status with none of status_text, away and emoji_name. */
+export const noNewStatusValues = () => badRequest('Client did not pass any new values.');
+/** POST /users/me/status with an emoji code or type but no emoji name. */
+export const statusEmojiNameRequired = () =>
+  badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+
+/** Muting oneself, muting a user twice, unmuting a user who is not muted (the reference's texts). */
+export const cannotMuteSelf = () => badRequest('Cannot mute self');
+export const userAlreadyMuted = () => badRequest('User already muted');
+export const userNotMuted = () => badRequest('User is not muted');
+
+/** GET /messages/{message_id}/read_receipts in a realm whose enable_read_receipts is off. */
+export const readReceiptsDisabled = () => badRequest('Read receipts are disabled in this organization.');
 
 /** POST /submessage: the first submessage of a message must come from its sender (verify_submessage_sender). */
 export const cannotAttachSubmessage = () => badRequest('You cannot attach a submessage to this message.');

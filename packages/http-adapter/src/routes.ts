@@ -23,6 +23,8 @@ import {
   doDeleteAttachment,
   getAttachments,
   getUploadedFile,
+  getFileTemporaryUrl,
+  getTemporaryFile,
   type ServedFile,
   type ServerConfig,
   doCreateChannelFolder,
@@ -45,6 +47,12 @@ import {
   doReorderLinkifiers,
   doUpdateLinkifier,
   getLinkifiers,
+  doAddPlayground,
+  doPutBotStorage,
+  doRemoveBotStorage,
+  getBotStorage,
+  doRemovePlayground,
+  getLegacyLinkifiers,
   doCreateProfileField,
   doDeleteProfileField,
   doReorderProfileFields,
@@ -89,6 +97,7 @@ import {
   getMessageHistory,
   getMatchesNarrow,
   doAddDefaultStream,
+  doCreateChannel,
   doArchiveStream,
   doRemoveDefaultStream,
   doSubscribe,
@@ -126,6 +135,12 @@ import {
   doResendInvite,
   doAcceptInvite,
   getInvites,
+  doUpdateOwnStatus,
+  doUpdateUserStatus,
+  getUserStatus,
+  doMuteUser,
+  doUnmuteUser,
+  getReadReceipts,
 } from '@teamchat/core';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -150,6 +165,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/events', methods: { GET: getEvents, DELETE: doDeleteQueue } },
   { path: '/typing', methods: { POST: doSendTyping } },
   { path: '/settings', methods: { PATCH: doUpdateSettings } },
+  // The reference keeps both pre-FL 80 paths as aliases of PATCH /settings; the Python bindings still call them.
+  { path: '/settings/display', methods: { PATCH: doUpdateSettings } },
+  { path: '/settings/notifications', methods: { PATCH: doUpdateSettings } },
   { path: '/users', methods: { GET: getUsers, POST: doCreateUser } },
   { path: '/users/me', methods: { GET: getOwnUser } },
   { path: '/drafts', methods: { GET: getDrafts, POST: doCreateDrafts } },
@@ -165,6 +183,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
   { path: '/streams', methods: { GET: getStreams } },
+  { path: '/channels/create', methods: { POST: doCreateChannel } },
   { path: '/streams/{stream_id}', methods: { GET: getStream, PATCH: doUpdateStream, DELETE: doArchiveStream } },
   { path: '/streams/{stream_id}/members', methods: { GET: getStreamMembers } },
   { path: '/get_stream_id', methods: { GET: getStreamId } },
@@ -187,8 +206,11 @@ export const ROUTES: readonly Route[] = [
   { path: '/realm', methods: { PATCH: doUpdateRealm } },
   { path: '/realm/emoji', methods: { GET: getRealmEmoji } },
   { path: '/realm/linkifiers', methods: { GET: getLinkifiers, PATCH: doReorderLinkifiers } },
-  { path: '/realm/filters', methods: { POST: doAddLinkifier } },
+  { path: '/realm/filters', methods: { GET: getLegacyLinkifiers, POST: doAddLinkifier } },
   { path: '/realm/filters/{filter_id}', methods: { PATCH: doUpdateLinkifier, DELETE: doRemoveLinkifier } },
+  { path: '/bot_storage', methods: { GET: getBotStorage, PUT: doPutBotStorage, DELETE: doRemoveBotStorage } },
+  { path: '/realm/playgrounds', methods: { POST: doAddPlayground } },
+  { path: '/realm/playgrounds/{playground_id}', methods: { DELETE: doRemovePlayground } },
   { path: '/realm/user_settings_defaults', methods: { PATCH: doUpdateRealmUserDefaults } },
   { path: '/realm/domains', methods: { GET: getRealmDomains, POST: doAddRealmDomain } },
   { path: '/realm/domains/{domain}', methods: { PATCH: doChangeRealmDomain, DELETE: doRemoveRealmDomain } },
@@ -209,6 +231,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/saved_snippets/{saved_snippet_id}', methods: { PATCH: doEditSavedSnippet, DELETE: doDeleteSavedSnippet } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
   { path: '/user_uploads', methods: { POST: doUploadFile }, maxBodyBytes: uploadBodyLimit },
+  { path: '/user_uploads/{realm_id}/{+filename}', methods: { GET: getFileTemporaryUrl } },
   { path: '/attachments', methods: { GET: getAttachments } },
   { path: '/attachments/{attachment_id}', methods: { DELETE: doDeleteAttachment } },
   { path: '/user_topics', methods: { POST: doUpdateUserTopic } },
@@ -222,6 +245,10 @@ export const ROUTES: readonly Route[] = [
   { path: '/invites/{invite_id}', methods: { DELETE: doRevokeInvite } },
   { path: '/invites/multiuse/{invite_id}', methods: { DELETE: doRevokeMultiuseInvite } },
   { path: '/invites/{invite_id}/resend', methods: { POST: doResendInvite } },
+  { path: '/users/me/status', methods: { POST: doUpdateOwnStatus } },
+  { path: '/users/{user_id}/status', methods: { GET: getUserStatus, POST: doUpdateUserStatus } },
+  { path: '/users/me/muted_users/{muted_user_id}', methods: { POST: doMuteUser, DELETE: doUnmuteUser } },
+  { path: '/messages/{message_id}/read_receipts', methods: { GET: getReadReceipts } },
 ];
 
 /** A route outside /api/v1 that answers GET with a file: an operation giving bytes and how to serve them. */
@@ -233,4 +260,5 @@ export interface FileRoute {
 export const FILE_ROUTES: readonly FileRoute[] = [
   { path: '/user_avatars/{realm_id}/emoji/images/{file}', operation: getRealmEmojiImage as Operation<unknown, EmojiImage> },
   { path: '/user_uploads/{realm_id}/{+filename}', operation: getUploadedFile as Operation<unknown, ServedFile> },
+  { path: '/user_uploads/temporary/{token}/{filename}', operation: getTemporaryFile as Operation<unknown, ServedFile> },
 ];

@@ -19,6 +19,7 @@ import { announceStreamUpdate } from './channel-events.js';
 import { renderAs, type Target } from './send-message.js';
 import { claimableUploads, linkUploads } from '../uploads/claim.js';
 import { applySendPolicies } from './automatic-topic-policy.js';
+import { markReadForMuters } from '../muting/muted-senders.js';
 
 export interface InsertOptions {
   /** The sender's own copy starts read (POST /messages' read_by_sender, default true). */
@@ -67,6 +68,8 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     const flags = flagsByUser.get(id);
     if (flags !== undefined) flagsByUser.set(id, flags | FLAG_BITS.read);
   }
+  // Recipients who muted the sender get the message already read.
+  await markReadForMuters(tx, realm.id, sender.id, flagsByUser);
 
   const dmKey = t.kind === 'private' ? dmKeyOf(recipientIds) : null;
   const message = await tx.messages.insert(

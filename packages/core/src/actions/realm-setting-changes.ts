@@ -114,6 +114,7 @@ export async function planPlainSettings(tx: Tx, actor: Actor, params: UpdateReal
   if (params.waiting_period_threshold !== undefined) setting('waiting_period_threshold', params.waiting_period_threshold);
   if (params.default_language !== undefined) setting('default_language', params.default_language);
   if (params.video_chat_provider !== undefined) setting('video_chat_provider', params.video_chat_provider);
+  if (params.enable_read_receipts !== undefined) setting('enable_read_receipts', params.enable_read_receipts);
   if (params.welcome_message_custom_text !== undefined) setting('welcome_message_custom_text', params.welcome_message_custom_text);
   if (params.name !== undefined && params.name !== realm.name) {
     plan.setColumn('name', params.name);

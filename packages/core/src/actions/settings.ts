@@ -21,7 +21,7 @@ import { transactionAs } from './transaction.js';
 import { applyUserChange } from './user-changes.js';
 
 /** A setting a request changes, and its new value. */
-type Change = { name: SettableSettingName; value: SettingValue };
+export type Change = { name: SettableSettingName; value: SettingValue };
 
 /** The order in which the reference applies settings: alphabetical, the time zone last. */
 const APPLY_ORDER: readonly SettableSettingName[] = [
@@ -133,7 +133,7 @@ function changedSettings(user: User, params: UpdateSettingsInput): Change[] {
  * Writes the changed settings and announces each: `user_settings` to the user, then the
  * `realm_user` updates of a setting held on the user record (time zone, email visibility).
  */
-async function applySettingChanges(ctx: Ctx, tx: Tx, actor: Actor, user: User, changes: readonly Change[]): Promise<void> {
+export async function applySettingChanges(ctx: Ctx, tx: Tx, actor: Actor, user: User, changes: readonly Change[]): Promise<void> {
   let settings = user.settings;
   for (const { name, value } of changes) {
     const event: { type: string } & Record<string, unknown> = { type: 'user_settings', op: 'update', property: name, value };

@@ -1,8 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
+import { checkChannelCreation } from '../access/channel-creation.js';
 import {
-  canCreatePrivateChannels,
-  canCreatePublicChannels,
-  canCreateWebPublicChannels,
   canAddSubscribers,
   canRemoveSubscribers,
   hasContentAccess,
@@ -10,9 +8,8 @@ import {
 } from '../access/channel-rules.js';
 import { accessStreamById, activeUsers } from '../access/channels.js';
 import { controlsUser, resolvePrincipals } from '../access/principals.js';
-import { isAdmin, isGuest, isOwner } from '../access/roles.js';
-import { hasRealmPermission } from '../access/realm-rules.js';
-import { type ApiError, badRequest, insufficientPermission, mustBeOwner, notAllowedForGuests, streamDoesNotExist } from '../errors.js';
+import { isAdmin, isGuest } from '../access/roles.js';
+import { type ApiError, badRequest, insufficientPermission, notAllowedForGuests, streamDoesNotExist } from '../errors.js';
 import { NOTIFICATION_FIELDS, type NotificationSetting } from '../format/channel.js';
 import { apiEmail } from '../format/user.js';
 import { type Actor, userOperation } from '../operation.js';
@@ -30,24 +27,6 @@ type SubscribeInput = (typeof SubscribeParams)['TYPE'];
 
 /** check_color: `#` and three to six hex digits. */
 const HEX_COLOR = /^#[0-9a-fA-F]{3,6}$/;
-
-/** check_channel_creation_permissions, in the reference's order, then the owner-only and topics-policy settings. */
-function checkCreation(actor: Actor, params: SubscribeInput, retentionDays: number | null): Result<void, ApiError> {
-  const { user, realm } = actor;
-  if (retentionDays !== null && !isOwner(user)) return err(mustBeOwner());
-  if (params.topics_policy !== undefined && params.topics_policy !== 'inherit' && !hasRealmPermission(user, realm, 'can_set_topics_policy_group')) {
-    return err(insufficientPermission());
-  }
-  if (params.invite_only ? !canCreatePrivateChannels(user, realm) : !canCreatePublicChannels(user, realm)) return err(insufficientPermission());
-  if (params.is_default_stream && !isAdmin(user)) return err(insufficientPermission());
-  if (params.invite_only && params.is_default_stream) return err(badRequest('A default channel cannot be private.'));
-  if (params.is_web_public) {
-    if (!realm.webPublicAccessEnabled) return err(badRequest('Web-public channels are not enabled.'));
-    if (!canCreateWebPublicChannels(user, realm)) return err(insufficientPermission());
-    if (params.invite_only) return err(badRequest('Invalid parameters'));
-  }
-  return ok(undefined);
-}
 
 /** `{user_id: [channel names]}` with string keys (FL 289). */
 function byUser(memberships: readonly Membership[]): Record<string, string[]> {
@@ -101,7 +80,7 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
       const parsed = await parseCreationGroupSettings(tx, actor, params, historyPublic);
       if (parsed.isErr()) return err(parsed.error);
       groupSettings = parsed.value;
-      const allowed = checkCreation(actor, params, retentionDays.value);
+      const allowed = checkChannelCreation(actor, params, retentionDays.value);
       if (allowed.isErr()) return err(allowed.error);
     }
     const audience = await activeUsers(tx, realm.id);

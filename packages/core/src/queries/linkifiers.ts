@@ -7,3 +7,11 @@ import { GetLinkifiersParams } from '../schemas/linkifiers.js';
 export const getLinkifiers = userOperation(GetLinkifiersParams, async (ctx, actor) =>
   ok({ linkifiers: (await ctx.storage.read((tx) => tx.linkifiers.list(actor.realm.id))).map(formatLinkifier) }),
 );
+
+/**
+ * GET /realm/filters, the reference's legacy listing that the Python bindings' get_realm_filters
+ * still call: `[pattern, url_template, id]` triples in processing order.
+ */
+export const getLegacyLinkifiers = userOperation(GetLinkifiersParams, async (ctx, actor) =>
+  ok({ filters: (await ctx.storage.read((tx) => tx.linkifiers.list(actor.realm.id))).map((l) => [l.pattern, l.urlTemplate, l.id] as const) }),
+);

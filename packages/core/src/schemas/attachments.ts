@@ -13,3 +13,6 @@ export const DeleteAttachmentParams = type({ attachment_id: PathInt });
 
 /** GET /user_uploads/{realm_id}/{filename…}: the realm part is compared as text, so any value is a 404, not a 400. */
 export const UploadedFileParams = type({ realm_id: Str, filename: Str });
+
+/** GET /user_uploads/temporary/{token}/{filename}. */
+export const TemporaryFileParams = type({ token: Str, filename: Str });

@@ -68,6 +68,24 @@ export const SubscribeParams = type({
   ...groupSettingValues,
 });
 
+/** POST /channels/create (FL 417): one channel by name, its first subscribers by ID, and the creation settings. */
+export const CreateChannelParams = type({
+  name: Text({ max: 1000 }),
+  description: defaulted(Text({ max: MAX_DESCRIPTION_LENGTH }), ''),
+  subscribers: json(array(Int)),
+  announce: defaulted(JsonBool, false),
+  invite_only: defaulted(JsonBool, false),
+  is_web_public: defaulted(JsonBool, false),
+  is_default_stream: defaulted(JsonBool, false),
+  history_public_to_subscribers: optional(JsonBool),
+  message_retention_days: optional(RetentionDays),
+  topics_policy: optional(TopicsPolicyParam),
+  folder_id: optional(JsonInt),
+  default_push_notifications: optional(JsonBool),
+  send_new_subscription_messages: optional(JsonBool),
+  ...groupSettingValues,
+});
+
 export const UnsubscribeParams = type({
   subscriptions: List(Str),
   principals: optional(Principals),

@@ -42,6 +42,7 @@ export const UpdateRealmParams = type({
   enable_spectator_access: optional(JsonBool),
   default_language: optional(Str),
   video_chat_provider: optional(JsonInt),
+  enable_read_receipts: optional(JsonBool),
   ...groupSettingParams,
 });
 

@@ -59,6 +59,8 @@ export const REALM_SETTING_DEFAULTS = {
   waiting_period_threshold: 0,
   default_language: 'en',
   video_chat_provider: 1,
+  /** Whether members may see who read a message (GET /messages/{message_id}/read_receipts). */
+  enable_read_receipts: true,
 } as const satisfies Record<string, SettingValue>;
 
 export type RealmSettingName = keyof typeof REALM_SETTING_DEFAULTS;

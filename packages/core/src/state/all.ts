@@ -25,3 +25,6 @@ import './realm-domains.js';
 import './user-topics.js';
 import './channel-folders.js';
 import './reminders.js';
+import './playgrounds.js';
+import './user-status.js';
+import './muted-users.js';

@@ -24,6 +24,10 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   defaultStreams: ['add', 'remove'],
   userTopics: ['set'],
   invitations: ['insert', 'updatePending'],
+  playgrounds: ['insert', 'delete'],
+  botStorage: ['put', 'remove'],
+  userStatuses: ['set'],
+  mutedUsers: ['add', 'remove'],
   submessages: ['insert'],
 };
 
@@ -89,6 +93,10 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       defaultStreams: guard('defaultStreams'),
       userTopics: guard('userTopics'),
       invitations: guard('invitations'),
+      playgrounds: guard('playgrounds'),
+      botStorage: guard('botStorage'),
+      userStatuses: guard('userStatuses'),
+      mutedUsers: guard('mutedUsers'),
       submessages: guard('submessages'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');

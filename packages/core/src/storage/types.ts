@@ -30,6 +30,10 @@ import type { AttachmentStore } from './attachment-types.js';
 import type { UserTopicStore } from './user-topic-types.js';
 import type { ChannelFolderStore } from './channel-folder-types.js';
 import type { InvitationStore } from './invitation-types.js';
+import type { PlaygroundStore } from './playground-types.js';
+import type { BotStorageStore } from './bot-storage-types.js';
+import type { UserStatusStore } from './user-status-types.js';
+import type { MutedUserStore } from './muted-user-types.js';
 import type { SubmessageStore } from './submessage-types.js';
 
 export * from './message-types.js';
@@ -57,6 +61,10 @@ export * from './user-topic-types.js';
 
 export * from './channel-folder-types.js';
 export * from './invitation-types.js';
+export * from './playground-types.js';
+export * from './bot-storage-types.js';
+export * from './user-status-types.js';
+export * from './muted-user-types.js';
 export * from './submessage-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
@@ -241,6 +249,10 @@ export interface Stores {
   userTopics: UserTopicStore;
   channelFolders: ChannelFolderStore;
   invitations: InvitationStore;
+  playgrounds: PlaygroundStore;
+  botStorage: BotStorageStore;
+  userStatuses: UserStatusStore;
+  mutedUsers: MutedUserStore;
   submessages: SubmessageStore;
 }
 

@@ -10,6 +10,8 @@ import { defaultStreamStore, streamStore, subscriptionStore } from './channel-st
 import { messageStore, reactionStore } from './message-stores.js';
 import { alertWordStore } from './alert-word-stores.js';
 import { linkifierStore } from './linkifier-stores.js';
+import { playgroundStore } from './playground-stores.js';
+import { botStorageStore } from './bot-storage-stores.js';
 import { userGroupStore } from './user-group-stores.js';
 import { draftStore } from './draft-stores.js';
 import { scheduledMessageStore } from './scheduled-message-stores.js';
@@ -22,6 +24,8 @@ import { attachmentStore } from './attachment-stores.js';
 import { userTopicStore } from './user-topic-stores.js';
 import { channelFolderStore } from './channel-folder-stores.js';
 import { invitationStore } from './invitation-stores.js';
+import { userStatusStore } from './user-status-stores.js';
+import { mutedUserStore } from './muted-user-stores.js';
 import { submessageStore } from './submessage-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
@@ -97,6 +101,10 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     defaultStreams: defaultStreamStore(statements),
     userTopics: userTopicStore(statements),
     invitations: invitationStore(statements),
+    playgrounds: playgroundStore(statements),
+    botStorage: botStorageStore(statements),
+    userStatuses: userStatusStore(statements),
+    mutedUsers: mutedUserStore(statements),
     submessages: submessageStore(statements),
   };
   const mutex = new Mutex();

@@ -20,6 +20,10 @@ import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
 import { USER_TOPICS_MIGRATION } from './user-topic-schema.js';
 import { CHANNEL_FOLDERS_MIGRATION } from './channel-folder-schema.js';
 import { INVITATIONS_MIGRATION } from './invitation-schema.js';
+import { PLAYGROUNDS_MIGRATION } from './playground-schema.js';
+import { BOT_STORAGE_MIGRATION } from './bot-storage-schema.js';
+import { USER_STATUS_MIGRATION } from './user-status-schema.js';
+import { MUTED_USERS_MIGRATION } from './muted-user-schema.js';
 import { SUBMESSAGES_MIGRATION } from './submessage-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
@@ -110,5 +114,9 @@ export const MIGRATIONS: readonly string[] = [
   /* 22: reminders, as scheduled-message rows of their own delivery type (see scheduled-message-schema.ts) */ REMINDERS_MIGRATION,
   /* 23: user groups' subgroups and permission settings (see user-group-schema.ts) */ USER_GROUP_SUBGROUPS_MIGRATION,
   /* 24: IDs never handed out twice (see kept-ids.ts) */ KEPT_IDS_MIGRATION,
-  /* 25: submessages of widget messages (see submessage-schema.ts) */ SUBMESSAGES_MIGRATION,
+  /* 25: realm code playgrounds (see playground-schema.ts) */ PLAYGROUNDS_MIGRATION,
+  /* 26: users' /bot_storage entries (see bot-storage-schema.ts) */ BOT_STORAGE_MIGRATION,
+  /* 27: users' statuses (see user-status-schema.ts) */ USER_STATUS_MIGRATION,
+  /* 28: users' muted users (see muted-user-schema.ts) */ MUTED_USERS_MIGRATION,
+  /* 29: submessages of widget messages (see submessage-schema.ts) */ SUBMESSAGES_MIGRATION,
 ];

@@ -1,0 +1,5 @@
+/** Input of POST and DELETE /users/me/muted_users/{muted_user_id}. */
+import { type } from 'superstruct';
+import { PathInt } from './wire.js';
+
+export const MuteUserParams = type({ muted_user_id: PathInt });

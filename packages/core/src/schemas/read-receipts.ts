@@ -1,0 +1,5 @@
+/** Input of GET /messages/{message_id}/read_receipts. */
+import { type } from 'superstruct';
+import { PathInt } from './wire.js';
+
+export const GetReadReceiptsParams = type({ message_id: PathInt });
