@@ -3,7 +3,7 @@ import { doSendSubmessage } from '@teamchat/core';
 import { otherRealmPoll } from './submessage-helpers.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
-import { type ChannelWorld, channelWorld, ids, recipientsOf, subscribe } from './channel-helpers.js';
+import { type ChannelWorld, channel, channelWorld, ids, recipientsOf, setStream, subscribe } from './channel-helpers.js';
 import { send } from './reaction-helpers.js';
 import { failure, submessagesOf, submit } from './submessage-helpers.js';
 
@@ -124,6 +124,13 @@ describe('who may attach submessages', () => {
     const foreign = await otherRealmPoll(c);
     expect(failure(await submit(c.w, c.w.owner, foreign, vote()))).toBe('Invalid message(s)');
     expect(await c.w.ctx.storage.read((tx) => tx.submessages.forMessages(c.w.realm.id, [foreign]))).toEqual([]);
+  });
+
+  it('an archived channel’s messages take no more submessages', async () => {
+    const poll = await send(c.w, c.member, 'general', '/poll Still open?');
+    await setStream(c.w, await channel(c.w, 'general'), { isArchived: true });
+    expect(failure(await submit(c.w, c.member, poll, vote()))).toBe('Invalid message(s)');
+    expect(await submessagesOf(c.w, c.member, poll)).toHaveLength(1);
   });
 
   it('a private channel without shared history: readers with a copy only', async () => {

@@ -10,11 +10,11 @@ import { err, ok } from 'neverthrow';
 import type { Ctx } from '../context.js';
 import { cannotAttachSubmessage, invalidSubmessageJson } from '../errors.js';
 import { publishOnCommit } from '../events/publish.js';
-import { accessMessage } from '../messages/access.js';
+import { accessMessage, invalidMessage } from '../messages/access.js';
 import { Audiences } from '../messages/holders.js';
 import { type Actor, userOperation } from '../operation.js';
 import { SendSubmessageParams } from '../schemas/submessages.js';
-import type { Message, Realm, Submessage, Tx } from '../storage/types.js';
+import type { Message, Realm, Stream, Submessage, Tx } from '../storage/types.js';
 import { checkWidgetData, widgetTypeOf } from '../widgets/submessage-data.js';
 import { applyReactionPolicy } from './automatic-topic-policy.js';
 import { transactionAs } from './transaction.js';
@@ -34,6 +34,9 @@ export const doSendSubmessage = userOperation(SendSubmessageParams, async (ctx, 
     const access = await accessMessage(tx, actor.user, params.message_id);
     if (access.isErr()) return err(access.error);
     const message = access.value;
+    const stream = message.streamId === null ? undefined : await tx.streams.byId(actor.realm.id, message.streamId);
+    // A submessage modifies the message: not in an archived channel (access_message's is_modifying_message).
+    if (stream?.isArchived) return err(invalidMessage());
     const isAuthor = message.senderId === actor.user.id;
     if (!isAuthor && (await tx.submessages.first(actor.realm.id, message.id))?.senderId !== message.senderId) {
       return err(cannotAttachSubmessage());
@@ -53,11 +56,8 @@ export const doSendSubmessage = userOperation(SendSubmessageParams, async (ctx, 
     // accessMessage found the message in the actor's realm within this transaction.
     if (!stored) throw new Error(`submessage: message ${message.id} vanished inside its transaction`);
     // Voting or adding a task is participating, as reacting is: it may follow or unmute the topic.
-    if (message.type === 'stream') {
-      const stream = await tx.streams.byId(actor.realm.id, message.streamId!);
-      if (stream) await applyReactionPolicy(ctx, tx, actor.user, stream, message.topic);
-    }
-    await announceSubmessage(ctx, tx, actor.realm, message, stored);
+    if (stream) await applyReactionPolicy(ctx, tx, actor.user, stream, message.topic);
+    await announceSubmessage(ctx, tx, actor.realm, message, stream, stored);
     return ok({});
   }),
 );
@@ -67,8 +67,7 @@ export const doSendSubmessage = userOperation(SendSubmessageParams, async (ctx, 
  * message: copy holders and the channel's subscribers who read its history. The reference
  * sends it to copy holders only; a subscriber viewing the poll without a copy would miss votes.
  */
-async function announceSubmessage(ctx: Ctx, tx: Tx, realm: Realm, message: Message, submessage: Submessage): Promise<void> {
-  const stream = message.streamId === null ? undefined : await tx.streams.byId(realm.id, message.streamId);
+async function announceSubmessage(ctx: Ctx, tx: Tx, realm: Realm, message: Message, stream: Stream | undefined, submessage: Submessage): Promise<void> {
   const audience = await (await Audiences.load(tx, realm.id)).of(message, stream);
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
