@@ -40,6 +40,9 @@ export function describeSubmessageStore(storage: () => Storage): void {
         expect(await tx.submessages.first(realm.id, m2.id, 'widget')).toBeUndefined();
         expect(await tx.submessages.first(realm.id, m2.id, 'other')).toEqual(s2);
         expect(await tx.submessages.first(other.realm.id, m1.id)).toBeUndefined();
+        expect(await tx.submessages.count(realm.id, m1.id)).toBe(2);
+        expect(await tx.submessages.count(realm.id, m2.id)).toBe(1);
+        expect(await tx.submessages.count(other.realm.id, m1.id)).toBe(0);
       });
     });
 

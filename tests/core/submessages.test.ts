@@ -1,5 +1,6 @@
 /** POST /submessage: who may attach one, the widget checks, storage and the `submessage` event. */
 import { doSendSubmessage } from '@teamchat/core';
+import { ok } from 'neverthrow';
 import { otherRealmPoll } from './submessage-helpers.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
@@ -141,6 +142,19 @@ describe('who may attach submessages', () => {
     c.drain();
     must(await submit(c.w, c.member, poll, vote()));
     expect(recipientsOf(c.drain(), 'submessage')).toEqual([ids(c.w.owner, c.member)]);
+  });
+});
+
+describe('bounds', () => {
+  it('a message holds at most 10000 submessages: every fetch of it carries them all', async () => {
+    const poll = await send(c.w, c.member, 'general', '/poll Popular?');
+    await c.w.ctx.storage.transaction(async (tx) => {
+      for (let i = 1; i < 10_000; i++) await tx.submessages.insert(c.w.realm.id, { messageId: poll, senderId: c.other.id, msgType: 'widget', content: '{}' });
+      return ok(undefined);
+    });
+    c.drain();
+    expect(failure(await submit(c.w, c.other, poll, vote()))).toBe('A message can have at most 10000 submessages.');
+    expect(recipientsOf(c.drain(), 'submessage')).toEqual([]);
   });
 });
 

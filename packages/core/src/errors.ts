@@ -152,6 +152,9 @@ export const readReceiptsDisabled = () => badRequest('Read receipts are disabled
 /** POST /submessage: the first submessage of a message must come from its sender (verify_submessage_sender). */
 export const cannotAttachSubmessage = () => badRequest('You cannot attach a submessage to this message.');
 
+/** POST /submessage on a message that holds the most submessages one may (schemas/submessages.ts). */
+export const tooManySubmessages = (max: number) => badRequest(`A message can have at most ${max} submessages.`);
+
 /** POST /submessage: `content` is not JSON. */
 export const invalidSubmessageJson = () => badRequest('Invalid json for submessage');
 

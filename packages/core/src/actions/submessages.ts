@@ -8,12 +8,12 @@
  */
 import { err, ok } from 'neverthrow';
 import type { Ctx } from '../context.js';
-import { cannotAttachSubmessage, invalidSubmessageJson } from '../errors.js';
+import { cannotAttachSubmessage, invalidSubmessageJson, tooManySubmessages } from '../errors.js';
 import { publishOnCommit } from '../events/publish.js';
 import { accessMessage, invalidMessage } from '../messages/access.js';
 import { Audiences } from '../messages/holders.js';
 import { type Actor, userOperation } from '../operation.js';
-import { SendSubmessageParams } from '../schemas/submessages.js';
+import { SendSubmessageParams, SUBMESSAGES_PER_MESSAGE_MAX } from '../schemas/submessages.js';
 import type { Message, Realm, Stream, Submessage, Tx } from '../storage/types.js';
 import { checkWidgetData, widgetTypeOf } from '../widgets/submessage-data.js';
 import { applyReactionPolicy } from './automatic-topic-policy.js';
@@ -47,6 +47,9 @@ export const doSendSubmessage = userOperation(SendSubmessageParams, async (ctx, 
     const checked = checkWidgetData(widget, data.value, isAuthor);
     if (checked.isErr()) return err(checked.error);
 
+    if ((await tx.submessages.count(actor.realm.id, message.id)) >= SUBMESSAGES_PER_MESSAGE_MAX) {
+      return err(tooManySubmessages(SUBMESSAGES_PER_MESSAGE_MAX));
+    }
     const stored = await tx.submessages.insert(actor.realm.id, {
       messageId: message.id,
       senderId: actor.user.id,

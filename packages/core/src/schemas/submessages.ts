@@ -8,6 +8,11 @@ import { JsonInt, Text } from './wire.js';
  */
 export const SUBMESSAGE_CONTENT_MAX = 10000;
 export const SUBMESSAGE_TYPE_MAX = 100;
+/**
+ * Submessages one message may collect. Every fetch of the message carries them all, so their
+ * number is bounded; a poll's votes and a list's tasks stay far below it.
+ */
+export const SUBMESSAGES_PER_MESSAGE_MAX = 10000;
 
 /** `content` is JSON text, stored as sent once it parses; `msg_type` is "widget" for every widget today. */
 export const SendSubmessageParams = type({

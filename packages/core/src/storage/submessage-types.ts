@@ -28,4 +28,6 @@ export interface SubmessageStore {
   forMessages(realmId: number, messageIds: readonly number[]): Promise<Submessage[]>;
   /** The message's oldest submessage, of `msgType` when given (the one that made it a widget). */
   first(realmId: number, messageId: number, msgType?: string): Promise<Submessage | undefined>;
+  /** How many submessages the realm's message has (0 for a message of another realm). */
+  count(realmId: number, messageId: number): Promise<number>;
 }

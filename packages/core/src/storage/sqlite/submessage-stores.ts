@@ -3,6 +3,7 @@ import type { TableMap } from './columns.js';
 import type { Statements } from './statements.js';
 
 const SUBMESSAGE: TableMap<Submessage> = { table: 'submessage', booleans: [] };
+const COUNT: TableMap<{ n: number }> = { table: 'submessage', booleans: [] };
 const COLUMNS = 'id, message_id, sender_id, msg_type, content';
 
 /** The submessage store over a connection's statements. */
@@ -41,6 +42,9 @@ export function submessageStore(q: Statements): SubmessageStore {
             realmId,
             msgType,
           );
+    },
+    async count(realmId, messageId) {
+      return q.get(COUNT, 'SELECT count(*) AS n FROM submessage WHERE message_id = ? AND realm_id = ?', messageId, realmId)!.n;
     },
   };
 }
