@@ -176,6 +176,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       mutedUsers: wrap(tx.mutedUsers),
       bots: wrap(tx.bots),
       presence: wrap(tx.presence),
+      submessages: wrap(tx.submessages),
       afterCommit: (cb) => tx.afterCommit(cb),
     };
   };

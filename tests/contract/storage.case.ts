@@ -32,6 +32,7 @@ import { describeUserStatusStore } from './user-status.case.js';
 import { describeMutedUserStore } from './muted-users.case.js';
 import { describeBotStore } from './bots.case.js';
 import { describePresenceStore } from './presence.case.js';
+import { describeSubmessageStore } from './submessages.case.js';
 import { commit, gate, newMail, newRealm, newUser, seed, tick } from './fixtures.js';
 
 export type StorageFactory = () => Storage | Promise<Storage>;
@@ -294,6 +295,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeMutedUserStore(() => storage);
     describeBotStore(() => storage);
     describePresenceStore(() => storage);
+    describeSubmessageStore(() => storage);
 
     describe('transaction', () => {
       it('commits on Ok and returns the result unchanged; the callback reads its own writes', async () => {

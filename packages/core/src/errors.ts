@@ -153,6 +153,27 @@ export const userNotMuted = () => badRequest('User is not muted');
 /** GET /messages/{message_id}/read_receipts in a realm whose enable_read_receipts is off. */
 export const readReceiptsDisabled = () => badRequest('Read receipts are disabled in this organization.');
 
+/** POST /submessage: the first submessage of a message must come from its sender (verify_submessage_sender). */
+export const cannotAttachSubmessage = () => badRequest('You cannot attach a submessage to this message.');
+
+/** POST /submessage on a message that holds the most submessages one may (schemas/submessages.ts). */
+export const tooManySubmessages = (max: number) => badRequest(`A message can have at most ${max} submessages.`);
+
+/** POST /submessage: `content` is not JSON. */
+export const invalidSubmessageJson = () => badRequest('Invalid json for submessage');
+
+/** PATCH /messages/{id}: a poll or to-do list keeps its content (the reference's check_update_message). */
+export const widgetsCannotBeEdited = () => badRequest('Widgets cannot be edited.');
+
+/** POST /messages/{id}/report with report_type "other" and no description. */
+export const reportExplanationRequired = () => badRequest('An explanation is required.');
+
+/** POST /messages/{id}/report while the realm has no moderation request channel. */
+export const messageReportingDisabled = () => badRequest('Message reporting is not enabled in this organization.');
+
+/** POST /messages/{id}/report when the report could not be posted (FL 511). */
+export const messageReportFailed = () => badRequest('Failed to send the message report.');
+
 /** A test notification to a token the user has not registered (the reference's InvalidPushDeviceTokenError). */
 export const invalidPushDeviceToken = () => new ApiError('INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
 

@@ -13,7 +13,8 @@ import { contentFlags, topicSenders } from '../messages/content-flags.js';
 import { announceMessage } from '../messages/message-events.js';
 import { dmKeyOf } from '../messages/normalize.js';
 import { channelMessageLink, channelMessageUrl, directMessageUrl } from '../messages/urls.js';
-import { FLAG_BITS, type Realm, type Stream, type Tx, type User, type VisibilityPolicy } from '../storage/types.js';
+import { FLAG_BITS, type Realm, type Stream, type Submessage, type Tx, type User, type VisibilityPolicy } from '../storage/types.js';
+import { type WidgetContent, widgetFromContent, widgetSubmessageContent } from '../widgets/content.js';
 import { announceStreamUpdate } from './channel-events.js';
 import { renderAs, type Target } from './send-message.js';
 import { claimableUploads, linkUploads } from '../uploads/claim.js';
@@ -31,6 +32,8 @@ export interface InsertOptions {
   readBy?: readonly number[];
   /** The `client` the message shows; the reference's internal sends say "Internal". */
   sendingClient?: string;
+  /** A widget the sender attached (POST /messages' widget_content); it wins over one the content asks for. */
+  widget?: WidgetContent;
 }
 
 /** What POST /messages answers: the new message's ID and its permanent links. */
@@ -94,6 +97,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     [...flagsByUser].map(([userId, flags]) => ({ userId, flags })),
   );
   await linkUploads(ctx, tx, message, uploads);
+  const submessages = await createWidget(tx, realm, message.id, sender, options.widget ?? widgetFromContent(content));
   // Before the send's own topic policies change: the reference decides on the state before the send.
   await schedulePushNotifications(ctx, tx, {
     realm,
@@ -127,7 +131,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     message,
     { realm, users: shown, streamNames, dmConversationIds, topicLinks: topicLinksWith(linkifiers) },
     flagsByUser,
-    { localEcho: options.localEcho, publicAudience },
+    { localEcho: options.localEcho, publicAudience, submessages },
   );
   await queueOutgoingWebhooks(ctx, tx, realm, sender, t, message, rendered.mentionedUserIds);
 
@@ -139,6 +143,17 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   }
   const url = directMessageUrl(realm, recipientIds.filter((id) => id !== sender.id).length ? recipientIds : [sender.id], message.id);
   return { id: message.id, message_url: url, message_link: url };
+}
+
+/**
+ * A `/poll` or `/todo` message, or one sent with widget_content, becomes a widget: its first
+ * submessage, from the sender, holds the widget's data (the reference's do_widget_post_save_actions).
+ * The message event carries it; no `submessage` event is sent for it.
+ */
+async function createWidget(tx: Tx, realm: Realm, messageId: number, sender: User, widget: WidgetContent | undefined): Promise<Submessage[]> {
+  if (!widget) return [];
+  const stored = await tx.submessages.insert(realm.id, { messageId, senderId: sender.id, msgType: 'widget', content: widgetSubmessageContent(widget) });
+  return stored ? [stored] : [];
 }
 
 /** A channel's first message: `first_message_id` is recorded and announced (FL 256). */

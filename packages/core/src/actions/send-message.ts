@@ -17,6 +17,8 @@ import { SendMessageParams } from '../schemas/messages.js';
 import type { Realm, StoredUserGroup, Stream, Tx, User } from '../storage/types.js';
 import { insertMessage } from './message-insert.js';
 import { transactionAs } from './transaction.js';
+import { checkWidgetContent } from '../widgets/widget-content.js';
+import type { WidgetContent } from '../widgets/content.js';
 
 export type Target =
   | { kind: 'stream'; stream: Stream; topic: string; recipientIds: number[] }
@@ -47,8 +49,20 @@ export const doSendMessage = userOperation(SendMessageParams, async (ctx, reques
       if (allowed.isErr()) return err(allowed.error);
     }
 
+    // Checked once the addressee is, as the reference's check_message does.
+    let widget: WidgetContent | undefined;
+    if (params.widget_content !== undefined) {
+      const checked = checkWidgetContent(params.widget_content);
+      if (checked.isErr()) return err(checked.error);
+      widget = checked.value;
+    }
+
     const localEcho = params.queue_id && params.local_id ? { queueId: params.queue_id, localId: params.local_id } : undefined;
-    const sent = await insertMessage(ctx, tx, realm, sender, target.value, content.value, { readBySender: params.read_by_sender !== false, localEcho });
+    const sent = await insertMessage(ctx, tx, realm, sender, target.value, content.value, {
+      readBySender: params.read_by_sender !== false,
+      localEcho,
+      widget,
+    });
     return ok(sent);
   });
 });

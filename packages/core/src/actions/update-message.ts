@@ -5,7 +5,7 @@ import { canPostToChannel, hasContentAccess } from '../access/channel-rules.js';
 import { accessStreamById } from '../access/channels.js';
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
-import { type ApiError, ApiError as Failure, badRequest } from '../errors.js';
+import { type ApiError, ApiError as Failure, badRequest, widgetsCannotBeEdited } from '../errors.js';
 import { renderMessage, topicLinks } from '../markdown/index.js';
 import { accessMessage } from '../messages/access.js';
 import { contentFlags, topicSenders } from '../messages/content-flags.js';
@@ -94,6 +94,8 @@ async function checkRequest(ctx: Ctx, tx: Tx, { user, realm }: Actor, target: Me
     return err(badRequest('Invalid propagate_mode without topic edit'));
   }
   if (request.content !== undefined && streamId !== undefined) return err(badRequest('Cannot change message content while changing channel'));
+  // A poll or to-do list keeps its content: its submessages were made against it (the reference's is_widget_message).
+  if (request.content !== undefined && (await tx.submessages.first(realm.id, target.id))) return err(widgetsCannotBeEdited());
   if (target.type === 'private') return ok(request);
 
   const from = (await tx.streams.byId(user.realmId, target.streamId!))!;

@@ -1,6 +1,6 @@
 import { avatarUrl } from '../format/avatar.js';
 import { apiEmail } from '../format/user.js';
-import type { Message, Reaction, Realm, User } from '../storage/types.js';
+import type { Message, Reaction, Realm, Submessage, User } from '../storage/types.js';
 import { editHistoryPolicy, visibleEditHistory } from './edit-history.js';
 import { flagNames } from './flags.js';
 import { topicForClient } from './normalize.js';
@@ -20,11 +20,15 @@ export interface MessageView {
   topicLinks(topic: string): Array<{ text: string; url: string }>;
 }
 
-/** A message record (SHAPES.md 5.1). `flags` is included when given (GET /messages). */
+/**
+ * A message record (SHAPES.md 5.1) with its reactions and submessages (in ID order). `flags`
+ * is included when given (GET /messages).
+ */
 export function formatMessage(
   message: Message,
   view: MessageView,
   reactions: readonly Reaction[],
+  submessages: readonly Submessage[],
   flags?: number,
 ): Record<string, unknown> {
   const sender = view.users.get(message.senderId);
@@ -53,7 +57,7 @@ export function formatMessage(
       reaction_type: r.reactionType,
       user_id: r.userId,
     })),
-    submessages: [],
+    submessages: submessages.map(formatSubmessage),
   };
   if (flags !== undefined) record.flags = flagNames(flags);
   if (message.lastEditTime !== null) record.last_edit_timestamp = message.lastEditTime;
@@ -79,3 +83,8 @@ function displayRecipient(message: Message, view: MessageView): unknown {
     });
 }
 
+
+/** A submessage as messages and `submessage` events carry it (the reference's get_raw_db_rows). */
+export function formatSubmessage(s: Submessage): Record<string, unknown> {
+  return { id: s.id, message_id: s.messageId, sender_id: s.senderId, msg_type: s.msgType, content: s.content };
+}

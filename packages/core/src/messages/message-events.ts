@@ -2,7 +2,7 @@ import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
 import { defineEventRule } from '../events/rules.js';
 import type { QueueOptions } from '../events/types.js';
-import type { Message, Realm, Tx } from '../storage/types.js';
+import type { Message, Realm, Submessage, Tx } from '../storage/types.js';
 import { flagNames } from './flags.js';
 import { messageMatchesNarrow } from './event-narrow.js';
 import { formatMessage, type MessageView } from './format.js';
@@ -15,6 +15,8 @@ export interface MessageEventOptions {
    * members): their queues registered with all_public_streams get the message, with no flags.
    */
   publicAudience?: readonly number[];
+  /** The message's submessages (a widget's first one, created with the message). */
+  submessages?: readonly Submessage[];
 }
 
 /** Marks the event for all_public_streams queues only; the rule below strips it. */
@@ -40,7 +42,7 @@ export function announceMessage(
     const key = `${queue.applyMarkdown}/${queue.clientGravatar}/${emptyTopicName}`;
     let record = shapes.get(key);
     if (!record) {
-      record = formatMessage(message, { ...view, applyMarkdown: queue.applyMarkdown, clientGravatar: queue.clientGravatar, emptyTopicName }, []);
+      record = formatMessage(message, { ...view, applyMarkdown: queue.applyMarkdown, clientGravatar: queue.clientGravatar, emptyTopicName }, [], options.submessages ?? []);
       shapes.set(key, record);
     }
     return record;

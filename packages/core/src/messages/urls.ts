@@ -31,3 +31,11 @@ export const channelTopicWithPath = (stream: { id: number; name: string }, topic
 /** The newest reference's direct-message link of a reminder: the participants' IDs with no `-dm`/`-group` suffix. */
 export const directMessageNearUrl = (realm: Realm, participantIds: readonly number[], messageId: number) =>
   `${realm.url}/#narrow/dm/${participantIds.join(',')}/near/${messageId}`;
+
+/** A channel message's narrow path relative to the app (`#narrow/channel/…/near/{id}`), as Markdown fallback links use it. */
+export const channelMessageNearPath = (stream: { id: number; name: string }, topic: string, messageId: number) =>
+  `#narrow/channel/${channelSlug(stream.id, stream.name)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
+
+/** The newest reference's pm_message_url: participants' IDs, `-group` from three on, no `-dm`. */
+export const directMessageReportUrl = (realm: Realm, participantIds: readonly number[], messageId: number) =>
+  `${realm.url}/#narrow/dm/${[...participantIds].sort((a, b) => a - b).join(',')}${participantIds.length >= 3 ? '-group' : ''}/near/${messageId}`;

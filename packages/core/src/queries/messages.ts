@@ -12,14 +12,14 @@ import { narrowContextFor, type Readable, readableBy } from '../messages/readabl
 import { resolveNarrow } from '../messages/resolve-narrow.js';
 import { type Actor, userOperation } from '../operation.js';
 import { GetMessageHistoryParams, GetMessageParams, GetMessagesParams, MatchesNarrowParams } from '../schemas/messages.js';
-import { FLAG_BITS, type Message, type MessageCondition, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
+import { FLAG_BITS, type Message, type MessageCondition, type Realm, type Stream, type Submessage, type Tx, type User } from '../storage/types.js';
 
 /** Moved to messages/readable.ts, shared with the flag endpoints; re-exported for callers of this module. */
 export { readableBy, type Readable } from '../messages/readable.js';
 
 const MAX_WINDOW = 5000;
 
-/** Formats messages for a viewer, with their flags and each message's reactions. */
+/** Formats messages for a viewer, with their flags and each message's reactions and submessages. */
 export async function formatForViewer(
   tx: Tx,
   realm: Realm,
@@ -31,6 +31,13 @@ export async function formatForViewer(
   const ids = messages.map((m) => m.id);
   const flags = await tx.messages.flagsOf(viewer.id, ids);
   const reactions = await tx.reactions.forMessages(ids);
+  // One query for the page's submessages, grouped here; they arrive in ID order.
+  const submessages = new Map<number, Submessage[]>();
+  for (const s of await tx.submessages.forMessages(realm.id, ids)) {
+    const list = submessages.get(s.messageId);
+    if (list) list.push(s);
+    else submessages.set(s.messageId, [s]);
+  }
   // Only the people the messages name: senders and direct participants, not the whole realm.
   const people = new Set<number>();
   for (const m of messages) {
@@ -55,6 +62,7 @@ export async function formatForViewer(
       m,
       view,
       reactions.filter((r) => r.messageId === m.id),
+      submessages.get(m.id) ?? [],
       // A message read through shared channel history without a copy shows as read, historical.
       flags.get(m.id) ?? FLAG_BITS.read | FLAG_BITS.historical,
     ),

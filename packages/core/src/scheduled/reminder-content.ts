@@ -11,7 +11,7 @@ import { type ApiError, badRequest } from '../errors.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/normalize.js';
 import { channelMessageUrl, channelTopicWithPath, directMessageNearUrl } from '../messages/urls.js';
 import type { Message, Realm, Stream, User } from '../storage/types.js';
-import { silentMention } from '../system-bots/syntax.js';
+import { escapeLinkText, listOf, silentMention, unusedFence } from '../system-bots/syntax.js';
 
 /** The reference's normalize_note_text: trimmed like message content, then limited in length. */
 export function normalizeNote(note: string, config: ServerConfig): Result<string, ApiError> {
@@ -30,23 +30,6 @@ export interface ReminderSubject {
   stream?: Pick<Stream, 'id' | 'name'>;
   /** The participants of a direct message, by ID. */
   participants?: ReadonlyArray<Pick<User, 'id' | 'fullName'>>;
-}
-
-/** Characters that break `#**channel>topic**` syntax, escaped as the reference's topic_link_util does. */
-const LINK_ESCAPES: Record<string, string> = { '`': '&#96;', '>': '&gt;', '*': '&#42;', '&': '&amp;', $$: '&#36;&#36;', '[': '&#91;', ']': '&#93;' };
-const escapeLinkText = (text: string) => text.replace(/[`>*&[\]]|\$\$/g, (c) => LINK_ESCAPES[c] ?? c);
-
-/** "A", "A and B", "A, B, and C": the English list the reference's clients show. */
-function listOf(items: readonly string[]): string {
-  if (items.length <= 2) return items.join(' and ');
-  return `${items.slice(0, -1).join(', ')}, and ${items.at(-1)}`;
-}
-
-/** A fence longer than any fence line in `content`, so the quote cannot be closed from inside. */
-function unusedFence(content: string): string {
-  let length = 3;
-  for (const match of content.matchAll(/^ {0,3}(`{3,})/gm)) length = Math.max(length, match[1]!.length + 1);
-  return '`'.repeat(length);
 }
 
 /** The reminder's text for `user`, who may read the message (the caller checked). */

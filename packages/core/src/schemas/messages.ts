@@ -1,7 +1,8 @@
 /** Input of the message endpoints (SHAPES.md 6.1–6.5). */
 import { defaulted, optional, type } from 'superstruct';
 import { NarrowParam } from '../messages/narrow.js';
-import { Int, IntRange, JsonBool, List, OneOf, PathInt, Str, json } from './wire.js';
+import { Int, IntRange, JsonBool, List, OneOf, PathInt, Str, Text, json } from './wire.js';
+import { SUBMESSAGE_CONTENT_MAX } from './submessages.js';
 
 export const SendMessageParams = type({
   type: OneOf(['direct', 'private', 'stream', 'channel'] as const),
@@ -12,6 +13,8 @@ export const SendMessageParams = type({
   queue_id: optional(Str),
   local_id: optional(Str),
   read_by_sender: optional(JsonBool),
+  /** A program's own widget (zform), JSON text; see widgets/widget-content.ts. */
+  widget_content: optional(Text({ max: SUBMESSAGE_CONTENT_MAX })),
 });
 
 export const GetMessagesParams = type({

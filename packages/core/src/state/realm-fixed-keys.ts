@@ -5,6 +5,7 @@
  * settings and limits.
  */
 import { DEFAULT_EXTERNAL_ACCOUNTS } from '../profile-fields/types.js';
+import { REPORT_TYPES } from '../schemas/message-report.js';
 import { serverEmojiDataUrl } from '../emoji/server-data.js';
 import { supportedPermissionSettings } from '../settings/permission-metadata.js';
 import type { Realm } from '../storage/types.js';
@@ -18,14 +19,8 @@ const DEFAULT_EXTERNAL_ACCOUNTS_FOR_API: Readonly<Record<string, { text: string;
     ]),
   );
 
-/** The reference's Realm.REPORT_MESSAGE_REASONS, in its order. */
-const REPORT_MESSAGE_TYPES = [
-  { key: 'spam', name: 'Spam' },
-  { key: 'harassment', name: 'Harassment' },
-  { key: 'inappropriate', name: 'Inappropriate content' },
-  { key: 'norms', name: 'Violates community norms' },
-  { key: 'other', name: 'Other reason' },
-];
+/** FL 435: the reasons POST /messages/{id}/report takes, with their labels, in the reference's order. */
+const REPORT_MESSAGE_TYPES = Object.entries(REPORT_TYPES).map(([key, name]) => ({ key, name }));
 
 /** The realm URL's host name; operators set the URL, so a malformed one gives "" rather than a failed register. */
 function hostnameOf(url: string): string {

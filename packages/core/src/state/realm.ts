@@ -17,6 +17,7 @@ import {
 } from '../settings/realm-settings.js';
 import type { Realm } from '../storage/types.js';
 
+
 /** Every stored realm setting under its register name, `realm_` + the API name. */
 function storedRealmSettings(realm: Realm): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -31,6 +31,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   mutedUsers: ['add', 'remove'],
   bots: ['put'],
   presence: ['save'],
+  submessages: ['insert'],
 };
 
 /** A handle given to one operation's callback, and the switch that ends it. */
@@ -102,6 +103,7 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
       mutedUsers: guard('mutedUsers'),
       bots: guard('bots'),
       presence: guard('presence'),
+      submessages: guard('submessages'),
       afterCommit(callback) {
         if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
         if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');

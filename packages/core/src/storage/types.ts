@@ -37,6 +37,7 @@ import type { UserStatusStore } from './user-status-types.js';
 import type { MutedUserStore } from './muted-user-types.js';
 import type { BotStore } from './bot-types.js';
 import type { PresenceStore } from './presence-types.js';
+import type { SubmessageStore } from './submessage-types.js';
 
 export * from './message-types.js';
 
@@ -70,6 +71,7 @@ export * from './user-status-types.js';
 export * from './muted-user-types.js';
 export * from './bot-types.js';
 export * from './presence-types.js';
+export * from './submessage-types.js';
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
@@ -260,6 +262,7 @@ export interface Stores {
   mutedUsers: MutedUserStore;
   bots: BotStore;
   presence: PresenceStore;
+  submessages: SubmessageStore;
 }
 
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */

@@ -69,6 +69,7 @@ async function payloadMessage(tx: Tx, realm: Realm, sender: User, target: Target
       topicLinks,
     },
     [],
+    [],
   );
   return { ...record, rendered_content: message.renderedContent, id: message.id, type: message.type, content: message.content };
 }

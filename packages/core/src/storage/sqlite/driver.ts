@@ -29,6 +29,7 @@ import { userStatusStore } from './user-status-stores.js';
 import { mutedUserStore } from './muted-user-stores.js';
 import { botStore } from './bot-stores.js';
 import { presenceStore } from './presence-stores.js';
+import { submessageStore } from './submessage-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
 
 export interface SqliteOptions {
@@ -110,6 +111,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     mutedUsers: mutedUserStore(statements),
     bots: botStore(statements),
     presence: presenceStore(statements),
+    submessages: submessageStore(statements),
   };
   const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.

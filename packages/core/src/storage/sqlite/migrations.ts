@@ -28,6 +28,7 @@ import { MUTED_USERS_MIGRATION } from './muted-user-schema.js';
 import { DM_PARTICIPANTS_MIGRATION } from './dm-participant-schema.js';
 import { BOTS_MIGRATION } from './bot-schema.js';
 import { PRESENCE_MIGRATION } from './presence-schema.js';
+import { SUBMESSAGES_MIGRATION } from './submessage-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -124,5 +125,6 @@ export const MIGRATIONS: readonly string[] = [
   /* 29: each direct conversation's participants, for per-user conversation lists (see dm-participant-schema.ts) */ DM_PARTICIPANTS_MIGRATION,
   /* 30: bots' default channels, service and config (see bot-schema.ts) */ BOTS_MIGRATION,
   /* 31: users' presence and each realm's presence sequence, written in batches (see presence-schema.ts) */ PRESENCE_MIGRATION,
-  /* 32: push device tokens and the notifications showing on devices (see push-schema.ts) */ PUSH_MIGRATION,
+  /* 32: submessages of widget messages (see submessage-schema.ts) */ SUBMESSAGES_MIGRATION,
+  /* 33: push device tokens and the notifications showing on devices (see push-schema.ts) */ PUSH_MIGRATION,
 ];
