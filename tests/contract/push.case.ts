@@ -51,5 +51,32 @@ export function describePushStore(storage: () => Storage): void {
       expect(await clear([b, c], [m1, m2])).toEqual(new Map([[b, [m1]], [c, [m1]]]));
       expect(await clear([b, c], [m1])).toEqual(new Map());
     });
+
+    it('creates devices per user, never reusing an ID, patches only the fields given, and stays within its user and realm', async () => {
+      const { realm, users } = await seed(storage(), [{}, {}]);
+      const [a, b] = users.map((u) => u.id) as [number, number];
+      const empty = { pushKey: null, pushKeyId: null, pushTokenKind: null, pushTokenId: null, pendingPushTokenId: null, pushTokenLastUpdatedTimestamp: null, pushRegistrationErrorCode: null };
+      const d1 = await commit(storage(), (tx) => tx.push.insertDevice(realm.id, a));
+      const d2 = await commit(storage(), (tx) => tx.push.insertDevice(realm.id, a));
+      const d3 = await commit(storage(), (tx) => tx.push.insertDevice(realm.id, b));
+      expect(d1).toEqual({ id: expect.any(Number), userId: a, ...empty });
+      expect(await commit(storage(), (tx) => tx.push.insertDevice(realm.id + 1000, a))).toBeUndefined();
+      const patch = { pushKey: 'key', pushKeyId: 4294967295, pushTokenKind: 'apns' as const, pendingPushTokenId: 'AAAAAAAAAAE=', pushTokenLastUpdatedTimestamp: 9 };
+      expect(await commit(storage(), (tx) => tx.push.updateDevice(realm.id, a, d1!.id, patch))).toEqual({ ...d1, ...patch });
+      // undefined leaves a field alone, null clears it; another user's or realm's device is not touched.
+      expect(await commit(storage(), (tx) => tx.push.updateDevice(realm.id, a, d1!.id, { pushTokenId: 'AAAAAAAAAAE=', pendingPushTokenId: null, pushKey: undefined })))
+        .toEqual({ ...d1, ...patch, pushTokenId: 'AAAAAAAAAAE=', pendingPushTokenId: null });
+      expect(await commit(storage(), (tx) => tx.push.updateDevice(realm.id, b, d1!.id, { pushKey: 'theirs' }))).toBeUndefined();
+      expect(await commit(storage(), (tx) => tx.push.updateDevice(realm.id + 1000, a, d1!.id, { pushKey: 'theirs' }))).toBeUndefined();
+      expect(await storage().read((tx) => tx.push.device(realm.id, a, d1!.id))).toMatchObject({ pushKey: 'key' });
+      expect(await storage().read((tx) => tx.push.device(realm.id, b, d1!.id))).toBeUndefined();
+      expect((await storage().read((tx) => tx.push.devicesOf(realm.id, [a, b]))).map((d) => d.id)).toEqual([d1!.id, d2!.id, d3!.id]);
+      expect(await commit(storage(), (tx) => tx.push.deleteDevice(realm.id, b, d2!.id))).toBe(false);
+      expect(await commit(storage(), (tx) => tx.push.deleteDevice(realm.id, a, d2!.id))).toBe(true);
+      expect(await commit(storage(), (tx) => tx.push.deleteDevice(realm.id, a, d2!.id))).toBe(false);
+      const d4 = await commit(storage(), (tx) => tx.push.insertDevice(realm.id, a));
+      expect(d4!.id).toBeGreaterThan(d3!.id);
+      expect((await storage().read((tx) => tx.push.devicesOf(realm.id, [a]))).map((d) => d.id)).toEqual([d1!.id, d4!.id]);
+    });
   });
 }
