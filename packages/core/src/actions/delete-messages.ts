@@ -32,7 +32,7 @@ export async function deleteMessages(ctx: Ctx, tx: Tx, realm: Realm, messages: r
   // A file goes with the last message linking it (API.md 4.20).
   await removeUnlinked(ctx, tx, realm.id, uploads);
   announceDeletion(ctx, tx, realm, messages, heldBy);
-  schedulePushRemoval(ctx, tx, realm, [...heldBy.keys()], messages.map((m) => m.id));
+  await schedulePushRemoval(ctx, tx, realm, [...heldBy.keys()], messages.map((m) => m.id));
   await refreshFirstMessageIds(ctx, tx, realm, messages.flatMap((m) => (m.streamId === null ? [] : [m.streamId])));
 }
 

@@ -20,7 +20,7 @@ export async function announceFlagUpdate(ctx: Ctx, tx: Tx, actor: Actor, request
   if (messageIds.length === 0) return;
   const event = { type: 'update_message_flags', op: request.op, operation: request.op, flag: request.flag, messages: [...messageIds], all: false };
   // Every path that marks messages read announces it here: their notifications leave the user's devices.
-  if (request.op === 'add' && request.flag === 'read') schedulePushRemoval(ctx, tx, actor.realm, [actor.user.id], messageIds);
+  if (request.op === 'add' && request.flag === 'read') await schedulePushRemoval(ctx, tx, actor.realm, [actor.user.id], messageIds);
   if (!marksUnread(request)) {
     publishOnCommit(ctx, tx, { realmId: actor.realm.id, userIds: [actor.user.id], event });
     return;

@@ -48,13 +48,16 @@ export async function schedulePushNotifications(ctx: Ctx, tx: Tx, sent: SentForP
 }
 
 /**
- * Takes back the notifications of `messageIds` from `userIds`' devices after commit: the
- * messages were read or deleted. Only notifications that were sent and not yet taken back are.
+ * Takes back the notifications of `messageIds` from `userIds`' devices: the messages were read
+ * or deleted. Forgets them inside the caller's transaction (so a read and its removal commit
+ * together), then tells the notifier after commit; only notifications that were sent and not
+ * yet taken back are. Nothing is read without a notifier.
  */
-export function schedulePushRemoval(ctx: Ctx, tx: Tx, realm: Realm, userIds: readonly number[], messageIds: readonly number[]): void {
+export async function schedulePushRemoval(ctx: Ctx, tx: Tx, realm: Realm, userIds: readonly number[], messageIds: readonly number[]): Promise<void> {
   const notifier = ctx.pushNotifier;
   if (!notifier || userIds.length === 0 || messageIds.length === 0) return;
-  tx.afterCommit(() => inBackground(ctx, () => withdraw(ctx, notifier, realm, [...userIds], [...messageIds])));
+  const cleared = await tx.push.clearNotified(realm.id, userIds, messageIds);
+  if (cleared.size > 0) tx.afterCommit(() => inBackground(ctx, () => withdraw(ctx, notifier, realm, cleared)));
 }
 
 /** Message IDs one removal names at most (the reference's MAX_APNS_MESSAGE_IDS). */
@@ -153,20 +156,15 @@ export async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: S
   }
 }
 
-async function withdraw(ctx: Ctx, notifier: PushNotifier, realm: Realm, userIds: number[], messageIds: number[]): Promise<void> {
-  const cleared = await ctx.storage.transaction(async (tx) => {
-    const byUser = await tx.push.clearNotified(realm.id, userIds, messageIds);
-    const notified = [...byUser.keys()];
-    return ok({ byUser, devices: await tx.push.tokensOf(realm.id, notified), e2ee: await tx.push.devicesOf(realm.id, notified) });
-  });
-  if (cleared.isErr()) return;
-  for (const [userId, all] of cleared.value.byUser) {
+async function withdraw(ctx: Ctx, notifier: PushNotifier, realm: Realm, cleared: ReadonlyMap<number, number[]>): Promise<void> {
+  const userIds = [...cleared.keys()];
+  const { devices, e2ee } = await ctx.storage.read(async (tx) => ({ devices: await tx.push.tokensOf(realm.id, userIds), e2ee: await tx.push.devicesOf(realm.id, userIds) }));
+  for (const [userId, all] of cleared) {
     // The reference sends at most the newest 200 IDs (APNs' 4 KB limit); the older ones are forgotten all the same.
     const ids = all.slice(-MAX_REMOVED_IDS);
-    const devices = devicesOf(cleared.value.devices, userId);
-    const e2eeDevices = e2eeDevicesOf(cleared.value.e2ee, userId);
     const data = removalPayload(realm, userId, ids);
-    callNotifier(() => notifier.remove({ realmId: realm.id, userId, messageIds: ids, devices, e2eeDevices, data, e2eeData: e2eeRemovalPayload(realm, userId, ids) }));
+    const removal = { realmId: realm.id, userId, messageIds: ids, devices: devicesOf(devices, userId), e2eeDevices: e2eeDevicesOf(e2ee, userId), data, e2eeData: e2eeRemovalPayload(realm, userId, ids) };
+    callNotifier(() => notifier.remove(removal));
   }
 }
 
