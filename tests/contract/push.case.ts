@@ -32,6 +32,9 @@ export function describePushStore(storage: () => Storage): void {
       expect(await commit(storage(), (tx) => tx.push.removeToken(realm.id + 1000, a.id, 'fcm', 't1'))).toBe(false);
       expect(await commit(storage(), (tx) => tx.push.removeToken(realm.id, a.id, 'fcm', 't1'))).toBe(true);
       expect(await list([a.id, b.id])).toEqual([token(a.id, 'apns', 't1', 'org.example'), token(b.id, 'fcm', 't1')]);
+      expect(await commit(storage(), (tx) => tx.push.removeTokens(realm.id + 1000, a.id))).toBe(0);
+      expect(await commit(storage(), (tx) => tx.push.removeTokens(realm.id, a.id))).toBe(1);
+      expect(await list([a.id, b.id])).toEqual([token(b.id, 'fcm', 't1')]);
     });
 
     it('records notifications of unread copies once, and clears them per user, deleted messages included', async () => {

@@ -2,6 +2,8 @@
 import {
   doRegisterClientDevice,
   doRegisterPushDevice,
+  doAddFcmToken,
+  doRegenerateApiKey,
   doRemoveClientDevice,
   doSendE2eeTestPushNotification,
   type PushDeviceRegistration,
@@ -226,5 +228,24 @@ describe('client devices', () => {
         alert: { title: 'Test notification', subtitle: '', body: 'This is a test notification from Test Org (http://chat.example.com).' },
       },
     ]);
+  });
+
+  it('a new API key removes the user\'s push registrations, legacy and E2EE, with device events (FL 492)', async () => {
+    const { notifier } = registeringWorld(async () => ({ registered: true }));
+    const m = await channelWorld({ pushNotifier: notifier });
+    const { w, member, other } = m;
+    const device = await newDevice(m, member);
+    const bare = await newDevice(m, member);
+    must(await doRegisterPushDevice(w.ctx, w.as(member), full(device)));
+    await pushJobsSettled(w.ctx);
+    must(await doAddFcmToken(w.ctx, w.as(member), { token: 'phone' }));
+    must(await doAddFcmToken(w.ctx, w.as(other), { token: 'others-phone' }));
+    m.drain();
+    must(await doRegenerateApiKey(w.ctx, w.as(member), {}));
+    const cleared = { push_key_id: null, push_token_id: null, pending_push_token_id: null, push_token_last_updated_timestamp: null, push_registration_error_code: null };
+    expect(deviceEvents(m)).toEqual([{ to: [member.id], type: 'device', op: 'update', device_id: device, ...cleared }]);
+    expect(await devicesOf(m, member)).toEqual({ [device]: cleared, [bare]: cleared });
+    expect(await w.ctx.storage.read((tx) => tx.push.tokensOf(w.realm.id, [member.id, other.id]))).toEqual([expect.objectContaining({ userId: other.id, token: 'others-phone' })]);
+    expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(member), {}), 'NO_ACTIVE_PUSH_DEVICE', 'No active registered push device');
   });
 });

@@ -54,6 +54,8 @@ export interface PushStore {
   addToken(realmId: number, token: PushDeviceToken): Promise<boolean>;
   /** Removes one of the user's tokens; false when the user has no such token of that kind. */
   removeToken(realmId: number, userId: number, kind: PushTokenKind, token: string): Promise<boolean>;
+  /** Removes every token of the user's; answers how many there were. */
+  removeTokens(realmId: number, userId: number): Promise<number>;
   /**
    * Records that the user was notified of these messages: only their unread copies of the
    * realm's messages, not yet recorded. Answers the IDs newly recorded, ascending.

@@ -16,7 +16,7 @@ const WRITES: { readonly [K in keyof Stores]: readonly (keyof Stores[K])[] } = {
   customProfileFields: ['insert', 'update', 'delete', 'reorder', 'setValue', 'removeValue'],
   navigationViews: ['insert', 'update', 'remove'],
   savedSnippets: ['insert', 'update', 'delete'],
-  push: ['addToken', 'removeToken', 'markNotified', 'clearNotified', 'insertDevice', 'updateDevice', 'deleteDevice'],
+  push: ['addToken', 'removeToken', 'removeTokens', 'markNotified', 'clearNotified', 'insertDevice', 'updateDevice', 'deleteDevice'],
   realmDomains: ['add', 'update', 'remove'],
   attachments: ['insert', 'link', 'unlink', 'delete'],
   channelFolders: ['insert', 'update', 'reorder'],

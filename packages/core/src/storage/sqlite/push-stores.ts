@@ -44,6 +44,9 @@ export function pushStore(q: Statements): PushStore {
       const sql = 'DELETE FROM push_device_token WHERE realm_id = ? AND user_id = ? AND kind = ? AND token = ?';
       return q.run(sql, realmId, userId, kind, token).changes === 1;
     },
+    async removeTokens(realmId, userId) {
+      return q.run('DELETE FROM push_device_token WHERE realm_id = ? AND user_id = ?', realmId, userId).changes;
+    },
     async markNotified(realmId, userId, messageIds) {
       // Only the user's own unread copies of the realm's messages are recorded.
       const candidates = q.all(
