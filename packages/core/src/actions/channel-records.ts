@@ -47,6 +47,34 @@ export interface ChannelSpec {
   groupSettings?: Partial<Record<ChannelGroupSetting, StoredGroupSetting>>;
 }
 
+/** The creation parameters both channel-creating endpoints take, as their schemas give them. */
+export interface CreationParams {
+  invite_only: boolean;
+  is_web_public: boolean;
+  history_public_to_subscribers?: boolean;
+  topics_policy?: TopicsPolicy;
+  default_push_notifications?: boolean;
+}
+
+/** A channel's spec from the creation parameters and the values the endpoint checked. */
+export function creationSpec(
+  name: string,
+  description: string,
+  params: CreationParams,
+  checked: Pick<ChannelSpec, 'messageRetentionDays' | 'folderId' | 'groupSettings'>,
+): ChannelSpec {
+  return {
+    name,
+    description,
+    inviteOnly: params.invite_only,
+    isWebPublic: params.is_web_public,
+    historyPublicToSubscribers: params.history_public_to_subscribers,
+    topicsPolicy: params.topics_policy,
+    defaultPushNotifications: params.default_push_notifications,
+    ...checked,
+  };
+}
+
 /**
  * Inserts a channel with the reference's defaults (its creator administers it) and announces
  * it to everyone who may see it. The caller checked the name and the creator's permissions.

@@ -10,7 +10,7 @@ import { announceNewChannels } from '../system-bots/new-channels.js';
 import { announceDefaultStreams } from './channel-events.js';
 import { parseCreationGroupSettings } from './channel-group-settings.js';
 import { checkFolder, parseRetentionDays } from './channel-properties.js';
-import { checkChannelName, insertChannel } from './channel-records.js';
+import { checkChannelName, creationSpec, insertChannel } from './channel-records.js';
 import { bulkAddSubscriptions } from './subscription-records.js';
 import { transactionAs } from './transaction.js';
 
@@ -42,18 +42,12 @@ export const doCreateChannel = userOperation(CreateChannelParams, async (ctx, re
     const subscribers = await resolvePrincipals(tx, realm, user, params.subscribers);
     if (subscribers.isErr()) return err(subscribers.error);
 
-    const stream = await insertChannel(ctx, tx, realm, user, {
-      name: name.value,
-      description: params.description,
-      inviteOnly: params.invite_only,
-      isWebPublic: params.is_web_public,
-      historyPublicToSubscribers: params.history_public_to_subscribers,
+    const spec = creationSpec(name.value, params.description, params, {
       messageRetentionDays: retentionDays.value,
-      topicsPolicy: params.topics_policy,
       folderId: folderId.value,
-      defaultPushNotifications: params.default_push_notifications,
       groupSettings: groupSettings.value,
-    }, await activeUsers(tx, realm.id));
+    });
+    const stream = await insertChannel(ctx, tx, realm, user, spec, await activeUsers(tx, realm.id));
     if (params.is_default_stream) {
       await tx.defaultStreams.add(realm.id, stream.id);
       await announceDefaultStreams(ctx, tx, realm);

@@ -17,7 +17,7 @@ import { SubscribeParams, SubscriptionPropertiesParams, UnsubscribeParams } from
 import type { Stream, SubscriptionPatch, Tx } from '../storage/types.js';
 import { announceDefaultStreams, announceSubscriptionUpdate } from './channel-events.js';
 import { type ChannelGroupValues, parseCreationGroupSettings } from './channel-group-settings.js';
-import { checkChannelName, insertChannel } from './channel-records.js';
+import { checkChannelName, creationSpec, insertChannel } from './channel-records.js';
 import { checkFolder, parseRetentionDays } from './channel-properties.js';
 import { bulkAddSubscriptions, bulkRemoveSubscriptions, type Membership } from './subscription-records.js';
 import { transactionAs } from './transaction.js';
@@ -87,18 +87,14 @@ export const doSubscribe = userOperation(SubscribeParams, async (ctx, requester:
     const created: Stream[] = [];
     for (const request of missing) {
       created.push(
-        await insertChannel(ctx, tx, realm, user, {
-          name: request.name,
-          description: request.description,
-          inviteOnly: params.invite_only,
-          isWebPublic: params.is_web_public,
-          historyPublicToSubscribers: params.history_public_to_subscribers,
-          messageRetentionDays: retentionDays.value,
-          topicsPolicy: params.topics_policy,
-          folderId: folderId.value,
-          defaultPushNotifications: params.default_push_notifications,
-          groupSettings,
-        }, audience),
+        await insertChannel(
+          ctx,
+          tx,
+          realm,
+          user,
+          creationSpec(request.name, request.description, params, { messageRetentionDays: retentionDays.value, folderId: folderId.value, groupSettings }),
+          audience,
+        ),
       );
     }
 

@@ -52,10 +52,8 @@ const SubscriptionRequest = object({
   color: optional(Str),
 });
 
-export const SubscribeParams = type({
-  subscriptions: List(SubscriptionRequest),
-  principals: optional(Principals),
-  authorization_errors_fatal: defaulted(JsonBool, true),
+/** The creation settings both channel-creating endpoints take (SHAPES.md 6.8; the OpenAPI's create_channel_request). */
+const CHANNEL_CREATION_FIELDS = {
   announce: defaulted(JsonBool, false),
   invite_only: defaulted(JsonBool, false),
   is_web_public: defaulted(JsonBool, false),
@@ -66,6 +64,13 @@ export const SubscribeParams = type({
   folder_id: optional(JsonInt),
   default_push_notifications: optional(JsonBool),
   ...groupSettingValues,
+};
+
+export const SubscribeParams = type({
+  subscriptions: List(SubscriptionRequest),
+  principals: optional(Principals),
+  authorization_errors_fatal: defaulted(JsonBool, true),
+  ...CHANNEL_CREATION_FIELDS,
 });
 
 /** POST /channels/create (FL 417): one channel by name, its first subscribers by ID, and the creation settings. */
@@ -73,17 +78,7 @@ export const CreateChannelParams = type({
   name: Text({ max: 1000 }),
   description: defaulted(Text({ max: MAX_DESCRIPTION_LENGTH }), ''),
   subscribers: json(array(Int)),
-  announce: defaulted(JsonBool, false),
-  invite_only: defaulted(JsonBool, false),
-  is_web_public: defaulted(JsonBool, false),
-  is_default_stream: defaulted(JsonBool, false),
-  history_public_to_subscribers: optional(JsonBool),
-  message_retention_days: optional(RetentionDays),
-  topics_policy: optional(TopicsPolicyParam),
-  folder_id: optional(JsonInt),
-  default_push_notifications: optional(JsonBool),
-  send_new_subscription_messages: optional(JsonBool),
-  ...groupSettingValues,
+  ...CHANNEL_CREATION_FIELDS,
 });
 
 export const UnsubscribeParams = type({
