@@ -15,6 +15,11 @@ export interface Actor {
 export interface Caller {
   realm: Realm;
   user: User | null;
+  /**
+   * The client's network address as the transport determined it (behind trusted proxies, from
+   * X-Forwarded-For); absent for in-process callers. Logins are limited per address.
+   */
+  clientIp?: string | null;
 }
 
 /** `required`: a logged-in user; `optional`: spectators too where the operation allows it; `none`: no identity at all. */

@@ -43,7 +43,7 @@ export const doAcceptInvite = publicOperation(AcceptInviteParams, async (ctx, ca
   const password = checkPassword(params.password);
   if (password.isErr()) return err(password.error);
   // Hash outside the transaction: scrypt is slow and must not hold the store.
-  const passwordHash = await hashPassword(password.value);
+  const passwordHash = await hashPassword(ctx, password.value);
   return ctx.storage.transaction(async (tx) => {
     const realm = await tx.realms.byId(caller.realm.id);
     if (!realm || realm.deactivated) return err(realmDeactivated());

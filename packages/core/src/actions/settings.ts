@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { checkFullName } from '../access/user-input.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
+import { checkPassword as checkOldPassword, hashPassword } from '../auth/password.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest, botsNotAllowed } from '../errors.js';
@@ -51,7 +51,7 @@ export const doUpdateSettings = userOperation(UpdateSettingsParams, async (ctx, 
   const checked = checkSettingValues(params);
   if (checked.isErr()) return err(checked.error);
 
-  const password = await checkPasswordChange(requester.user, params);
+  const password = await checkPasswordChange(ctx, requester.user, params);
   if (password.isErr()) return err(password.error);
   if (params.email !== undefined && params.email.trim() !== requester.user.deliveryEmail) {
     return err(badRequest(EMAIL_CHANGES_DISABLED));
@@ -61,7 +61,7 @@ export const doUpdateSettings = userOperation(UpdateSettingsParams, async (ctx, 
     if (fullName.isErr()) return err(fullName.error);
   }
   // scrypt is slow: hash before the transaction, which must not hold the store while it runs.
-  const passwordHash = password.value ? await hashPassword(password.value.newPassword) : null;
+  const passwordHash = password.value ? await hashPassword(ctx, password.value.newPassword) : null;
 
   // Set inside the transaction when presence_enabled changes: presence follows once it committed.
   const committed: { presenceEnabled?: { realm: Realm; user: User; value: boolean } } = {};
@@ -114,11 +114,14 @@ interface PasswordChange {
 
 /** Checks old_password and new_password, when a new password is asked for. */
 async function checkPasswordChange(
+  ctx: Ctx,
   user: User,
   params: UpdateSettingsInput,
 ): Promise<Result<PasswordChange | null, ApiError>> {
   if (params.new_password === undefined) return ok(null);
-  if (params.old_password === undefined || !(await verifyPassword(params.old_password, user.passwordHash))) {
+  // No stored password is longer than passwordMax, so a longer old_password is wrong without hashing it.
+  const old = params.old_password;
+  if (old === undefined || old.length > 2 * USER_LIMITS.passwordMax || !(await checkOldPassword(ctx, old, user.passwordHash)).matches) {
     return err(badRequest('Wrong password!'));
   }
   const length = [...params.new_password].length;
