@@ -3,7 +3,7 @@
  * whether the account exists, and its limits stop guessing without locking the owner out.
  * Work is counted through an injected scrypt, never timed.
  */
-import { type ApiError, doDeactivateUser, doFetchApiKey, nodeScrypt, type ScryptCost, type ScryptFn, type ServerConfig, updateRealmAsOperator } from '@teamchat/core';
+import { type ApiError, doAcceptInvite, doDeactivateUser, doFetchApiKey, nodeScrypt, type ScryptCost, type ScryptFn, type ServerConfig, updateRealmAsOperator } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, TEST_PASSWORD_HASH_COST, type World } from '../helpers/core.js';
 import { expectError, fakeClock, setUser } from './fixtures.js';
@@ -193,15 +193,30 @@ describe('bounded concurrency of password derivations', () => {
     // Installed after the owner's password was hashed, so that only logins wait on it.
     w.ctx.passwords.scrypt = scrypt;
     const pending = Array.from({ length: 5 }, (_, i) => login(w, `user${i}@example.com`, 'guess', `192.0.2.${i}`));
-    await new Promise((resolve) => setImmediate(resolve));
+    // Each login reads the store before it derives: wait until all five have reached the slots.
+    for (let i = 0; i < 400 && !w.ctx.passwords.slots.saturated; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     // Two run, three wait: the sixth login is answered at once, before any derivation ends.
+    expect(w.ctx.passwords.slots.saturated).toBe(true);
     expect(started).toHaveLength(2);
     expectRateLimited(await login(w, 'owner@example.com', 'owner-password', '192.0.2.99'));
-    while (started.length > 0 || running > 0) {
+    let settled = 0;
+    for (const login of pending) void login.then(() => settled++);
+    // Lets the derivations go one by one until every queued login has been answered.
+    for (let i = 0; i < 2000 && settled < pending.length; i++) {
       started.shift()?.();
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     for (const result of await Promise.all(pending)) expectError(result, ...AUTH_FAILED);
     expect(most).toBe(2);
+  });
+});
+
+describe('other anonymous paths to a derivation', () => {
+  it('POST /invites/accept derives nothing for a key that names no invitation', async () => {
+    const { w, derivations } = await countingWorld();
+    derivations.length = 0;
+    const result = await doAcceptInvite(w.ctx, w.as(null), { key: 'k'.repeat(24), full_name: 'Guess Er', password: 'new-password' });
+    expectError(result, 'BAD_REQUEST', 'No such invitation', 404);
+    expect(derivations).toEqual([]);
   });
 });
