@@ -3,7 +3,7 @@
  * whether the account exists, and its limits stop guessing without locking the owner out.
  * Work is counted through an injected scrypt, never timed.
  */
-import { type ApiError, doAcceptInvite, doDeactivateUser, doFetchApiKey, nodeScrypt, type ScryptCost, type ScryptFn, type ServerConfig, updateRealmAsOperator } from '@teamchat/core';
+import { type ApiError, doAcceptInvite, doDeactivateUser, doFetchApiKey, doUpdateSettings, nodeScrypt, type ScryptCost, type ScryptFn, type ServerConfig, updateRealmAsOperator } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, TEST_PASSWORD_HASH_COST, type World } from '../helpers/core.js';
 import { expectError, fakeClock, setUser } from './fixtures.js';
@@ -217,6 +217,30 @@ describe('other anonymous paths to a derivation', () => {
     derivations.length = 0;
     const result = await doAcceptInvite(w.ctx, w.as(null), { key: 'k'.repeat(24), full_name: 'Guess Er', password: 'new-password' });
     expectError(result, 'BAD_REQUEST', 'No such invitation', 404);
+    expect(derivations).toEqual([]);
+  });
+});
+
+describe('old_password of PATCH /settings', () => {
+  const change = (w: World, old_password: string, clientIp: string) =>
+    doUpdateSettings(w.ctx, { realm: w.realm, user: w.owner, clientIp }, { old_password, new_password: 'brand-new-password' });
+
+  it('counts against the login limits, with the reference message; another address is unaffected', async () => {
+    const { w, derivations } = await countingWorld();
+    for (let i = 0; i < 5; i++) expectError(await change(w, 'guess', '203.0.113.9'), 'BAD_REQUEST', 'Wrong password!');
+    derivations.length = 0;
+    expectError(await change(w, 'owner-password', '203.0.113.9'), 'BAD_REQUEST', "You're making too many attempts! Try again in 1800 seconds.");
+    expect(derivations).toEqual([]);
+    // Login guesses and old_password guesses share the limit for the email at that address.
+    expectRateLimited(await login(w, 'owner@example.com', 'owner-password', '203.0.113.9'));
+    must(await change(w, 'owner-password', '192.0.2.50'));
+    must(await login(w, 'owner@example.com', 'brand-new-password', '192.0.2.50'));
+  });
+
+  it('refuses an overlong old_password without deriving', async () => {
+    const { w, derivations } = await countingWorld();
+    derivations.length = 0;
+    expectError(await change(w, 'x'.repeat(100_000), '192.0.2.1'), 'BAD_REQUEST', 'Wrong password!');
     expect(derivations).toEqual([]);
   });
 });

@@ -9,6 +9,8 @@ import type { Realm, User } from './storage/types.js';
 export interface Actor {
   realm: Realm;
   user: User;
+  /** As on `Caller`. */
+  clientIp?: string | null;
 }
 
 /** Who calls an operation: an authenticated user, or a spectator (user null) of a realm. */
