@@ -40,7 +40,7 @@ export interface ServerConfig {
   loginFailureLimitPerIp: number;
   /**
    * Failed logins for one email from all addresses together within the window, against guessing
-   * spread over many addresses; addresses that logged in to the account before are exempt.
+   * spread over many addresses; addresses that logged in to the account since the server started are exempt.
    */
   loginFailureLimitPerAccount: number;
   /** Distinct limiter keys kept in memory; the oldest are forgotten first past this. */

@@ -13,6 +13,7 @@ export interface ScryptCost {
  */
 export type ScryptFn = (password: string, salt: Buffer, cost: ScryptCost) => Promise<Buffer>;
 
+/** Bytes of a derived key (256 bits). */
 export const KEY_LENGTH = 32;
 
 /**
