@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { RateLimiter } from './auth/rate-limit.js';
+import { LoginLimiter } from './auth/login-limits.js';
+import { createPasswordHasher, type PasswordHasher } from './auth/password.js';
+import type { ScryptFn } from './auth/scrypt.js';
 import { type Clock, systemClock } from './clock.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
@@ -26,8 +28,10 @@ export interface Ctx {
   mailer: Mailer | null;
   /** Source of randomness for keys and tokens (replaceable for deterministic tests). */
   randomBytes: (size: number) => Buffer;
-  /** Failed password logins per realm and email. */
-  loginFailures: RateLimiter;
+  /** Password login attempts per account, address and both (auth/login-limits.ts). */
+  loginLimits: LoginLimiter;
+  /** Derives password keys, a bounded number at a time. */
+  passwords: PasswordHasher;
   /** The video-call integration the server owner configured; absent or null: none. */
   videoCalls?: VideoCallProvider | null;
   /** The bytes of uploaded files (rows in `storage.attachments` say whose they are). */
@@ -58,6 +62,8 @@ export interface ContextOptions {
   outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
   /** Where push notifications go; none by default. */
   pushNotifier?: PushNotifier | null;
+  /** Replaces Node's scrypt for password hashing (tests count derivations with it). */
+  scrypt?: ScryptFn;
 }
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
@@ -85,7 +91,12 @@ export function createContext(options: ContextOptions = {}): Ctx {
     uploads: options.uploads ?? memoryBlobStore(),
     outgoingWebhooks: options.outgoingWebhooks,
     pushNotifier: options.pushNotifier ?? null,
-    loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
+    loginLimits: new LoginLimiter(clock, config),
+    passwords: createPasswordHasher({
+      scrypt: options.scrypt,
+      concurrency: config.passwordHashConcurrency,
+      maxWaiting: config.passwordHashMaxWaiting,
+    }),
   };
 }
 

@@ -9,12 +9,19 @@ import type { Realm, User } from './storage/types.js';
 export interface Actor {
   realm: Realm;
   user: User;
+  /** As on `Caller`. */
+  clientIp?: string | null;
 }
 
 /** Who calls an operation: an authenticated user, or a spectator (user null) of a realm. */
 export interface Caller {
   realm: Realm;
   user: User | null;
+  /**
+   * The client's network address as the transport determined it (behind trusted proxies, from
+   * X-Forwarded-For); absent for in-process callers. Logins are limited per address.
+   */
+  clientIp?: string | null;
 }
 
 /** `required`: a logged-in user; `optional`: spectators too where the operation allows it; `none`: no identity at all. */
