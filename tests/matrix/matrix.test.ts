@@ -1,0 +1,106 @@
+/**
+ * The permission matrix (issue #10): every route of the route table × every caller (each role,
+ * a bot, a deactivated user, bad credentials, a spectator) × target (own objects, another
+ * user's, another realm's), checked against tests/matrix/expectations.ts. Each family of routes
+ * shares one two-realm world; requests run one after another, least privileged caller first.
+ */
+import type { User } from '@teamchat/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Credentials, describeRequest } from './client.js';
+import { answerOf, Findings, unknownIds } from './checks.js';
+import type { Rule } from './expectations.js';
+import { CALLERS, families, firstAllowed, type MatrixEntry, mayCall, mayReachOthers, spectatorAllowed } from './routes.js';
+import { buildMatrixWorld, type MatrixWorld } from './world.js';
+
+/** A key of the right form that no account holds. */
+const WRONG_KEY = 'x'.repeat(32);
+
+for (const [family, entries] of families()) {
+  describe(`permission matrix: ${family}`, () => {
+    let w: MatrixWorld;
+    beforeAll(async () => {
+      w = await buildMatrixWorld();
+    });
+
+    for (const entry of entries) {
+      it(entry.key, async () => {
+        const findings = await runEntry(w, entry);
+        expect(findings.lines, findings.lines.join('\n')).toEqual([]);
+      });
+    }
+  });
+}
+
+async function runEntry(w: MatrixWorld, { key, auth, rule }: MatrixEntry & { rule: Rule }): Promise<Findings> {
+  const { alpha, bravo } = w;
+  const findings = new Findings();
+  // Keys change (regenerate routes), so credentials are read fresh for every request.
+  const fresh = async (user: User): Promise<Credentials> => (await w.ctx.storage.read((tx) => tx.users.byId(user.realmId, user.id))) ?? user;
+  const markersFor = (caller: string) => (caller === 'owner' ? w.victimMarkers.slice(2) : w.victimMarkers);
+  const send = async (who: string, credentials: Credentials, request: ReturnType<Rule['request']>) => {
+    const response = await w.send(alpha.host, credentials, request);
+    findings.envelope(who, request, response);
+    findings.noLeak(who, request, response, w.bravoMarkers, 'the other realm');
+    findings.noLeak(who, request, response, markersFor(who), 'another user’s private data');
+    return response;
+  };
+
+  // Another realm's IDs: the same answer as IDs that exist nowhere, and none of that realm's data.
+  const own = describeRequest(rule.request(alpha, alpha.users.owner));
+  if (own !== describeRequest(rule.request(bravo, bravo.users.owner)) && !rule.namesOnly) {
+    const unknown = unknownIds(alpha);
+    for (const caller of ['member', 'owner'] as const) {
+      const creds = await fresh(alpha.users[caller].user);
+      const foreign = await send(caller, creds, rule.request(bravo, bravo.users[caller]));
+      const none = await send(caller, creds, rule.request(unknown, unknown.users[caller]));
+      if (answerOf(foreign) !== answerOf(none)) {
+        findings.add(caller, rule.request(bravo, bravo.users[caller]), foreign, `another realm's IDs answer ${answerOf(foreign)}, unknown IDs ${answerOf(none)}`);
+      }
+    }
+  }
+
+  // Another user's objects, where the request names the caller's own.
+  const namesOwnObjects = describeRequest(rule.request(alpha, alpha.users.member)) !== describeRequest(rule.request(alpha, alpha.victim));
+  if (namesOwnObjects && rule.otherUser !== 'n/a') {
+    if (rule.otherUser === undefined) findings.lines.push(`${key}: the request names the caller's own objects; set otherUser in its row`);
+    for (const caller of CALLERS) {
+      const request = rule.request(alpha, alpha.victim);
+      const response = await send(caller, await fresh(alpha.users[caller].user), request);
+      if (!mayReachOthers(rule, caller)) findings.denied(caller, request, response, `${caller} may not reach another user's object`);
+    }
+  }
+
+  if (auth !== 'none') {
+    const request = rule.request(alpha, alpha.users.member);
+    // API 5.4 and the reference's 401s: a deactivated account, a wrong key.
+    const deactivated = await send('deactivated', alpha.deactivated, request);
+    if (deactivated.status !== 401 || deactivated.body?.msg !== 'Account is deactivated') {
+      findings.add('deactivated', request, deactivated, 'expected 401 "Account is deactivated"');
+    }
+    const wrong = await send('bad credentials', `Basic ${Buffer.from(`${alpha.users.owner.user.deliveryEmail}:${WRONG_KEY}`).toString('base64')}`, request);
+    if (wrong.status !== 401 || wrong.body?.code !== 'UNAUTHORIZED') findings.add('bad credentials', request, wrong, 'expected 401 UNAUTHORIZED');
+  }
+
+  // Spectators (no credentials): only what web-public access allows.
+  const spectatorRequest = rule.request(alpha, alpha.victim);
+  const spectator = await send('spectator', null, spectatorRequest);
+  if (spectatorAllowed(rule)) {
+    if (!rule.neverSucceeds && spectator.status !== 200) findings.add('spectator', spectatorRequest, spectator, 'expected success');
+  } else if (auth === 'required' && spectator.status !== 401) {
+    findings.add('spectator', spectatorRequest, spectator, 'expected 401 (API 5.4)');
+  } else {
+    findings.denied('spectator', spectatorRequest, spectator, 'spectators may not call it');
+  }
+
+  // Every role on its own objects: the ones below the row's callers are refused; the least
+  // privileged allowed caller succeeds (which proves the request itself is valid).
+  const proof = spectatorAllowed(rule) ? undefined : firstAllowed(rule);
+  // Operations without identity ignore credentials: one caller shows they are ignored.
+  for (const caller of auth === 'none' ? (['owner'] as const) : CALLERS) {
+    const request = rule.request(alpha, alpha.users[caller]);
+    const response = await send(caller, await fresh(alpha.users[caller].user), request);
+    if (!mayCall(rule, caller)) findings.denied(caller, request, response, `${caller} is below ${JSON.stringify(rule.allow)} (${rule.why})`);
+    else if (caller === proof && !rule.neverSucceeds && response.status !== 200) findings.add(caller, request, response, `expected success (${rule.why})`);
+  }
+  return findings;
+}
