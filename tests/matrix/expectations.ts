@@ -401,6 +401,7 @@ export const EXPECTATIONS: Record<string, Rule> = {
     allow: 'owner',
     why: 'ref can_manage_all_groups = owners; the group’s creator (the owner) manages it',
     request: (r, mine) => post(`/user_groups/${r.groupId}/members`, { add: json([mine.user.id]) }),
+    otherUser: 'owner',
   },
   'GET /user_groups/{user_group_id}/members/{user_id}': {
     allow: 'guest',
