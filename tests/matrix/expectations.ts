@@ -34,7 +34,11 @@ export interface Rule {
   otherUser?: 'denied' | 'allowed' | 'n/a' | Level;
   /** Why the request's names are not IDs (a name from another realm just names something new here). */
   namesOnly?: string;
-  /** Routes that change what other rows rely on run in a world of their own (named here). */
+  /**
+   * Routes that change what other rows rely on run in another world: `deletes` (removals and
+   * deactivations, in table order, where nothing after needs what they remove), `lifecycle`
+   * (reactivation: the deactivated caller is active after it), `archive` (the channel).
+   */
   family?: string;
   /** Why no request of ours can succeed (for example it needs a secret sent by email). */
   neverSucceeds?: string;
@@ -143,7 +147,7 @@ export const EXPECTATIONS: Record<string, Rule> = {
     allow: 'guest',
     why: 'ref: unsubscribing oneself',
     request: (r) => del('/users/me/subscriptions', { subscriptions: json([r.webChannel.name]) }),
-    family: 'leave',
+    family: 'deletes',
   },
   'POST /users/me/subscriptions/properties': {
     allow: 'guest',
@@ -155,12 +159,12 @@ export const EXPECTATIONS: Record<string, Rule> = {
   'POST /users/me/api_key/regenerate': { allow: 'guest', why: 'ref: own key', request: () => post('/users/me/api_key/regenerate') },
   'GET /users/{user_id}': { allow: 'guest', why: 'API 2.2, ref can_access_all_users_group = everyone', request: (r) => get(`/users/${r.victim.user.id}`) },
   'PATCH /users/{user_id}': { allow: 'admin', why: 'API 4.8, 5.5', request: (r) => patch(`/users/${r.victim.user.id}`, { full_name: `${r.tag} renamed` }) },
-  'DELETE /users/{user_id}': { allow: 'admin', why: 'API 4.14, 5.5', request: (r) => del(`/users/${r.victim.user.id}`), family: 'users-lifecycle' },
+  'DELETE /users/{user_id}': { allow: 'admin', why: 'API 4.14, 5.5', request: (r) => del(`/users/${r.victim.user.id}`), family: 'deletes' },
   'POST /users/{user_id}/reactivate': {
     allow: 'admin',
     why: 'ref reactivate_user_backend: administrators',
     request: (r) => post(`/users/${r.deactivated.id}/reactivate`),
-    family: 'users-lifecycle',
+    family: 'lifecycle',
   },
   'GET /users/{user_id}/subscriptions/{stream_id}': {
     allow: 'guest',
@@ -185,7 +189,7 @@ export const EXPECTATIONS: Record<string, Rule> = {
     allow: ['member', 'admin', 'owner'],
     why: 'ref access_bot_by_id',
     request: (r) => del(`/bots/${r.users.bot.user.id}`),
-    family: 'bots-lifecycle',
+    family: 'deletes',
   },
   'POST /bots/{bot_id}/api_key/regenerate': {
     allow: ['member', 'admin', 'owner'],
@@ -264,7 +268,7 @@ export const EXPECTATIONS: Record<string, Rule> = {
     why: 'ref can_delete_own_message_group = everyone, can_delete_any_message_group = administrators',
     request: (_r, mine) => del(`/messages/${mine.messageId}`),
     otherUser: 'admin',
-    family: 'delete-messages',
+    family: 'deletes',
   },
   'GET /messages/{message_id}/history': {
     allow: 'guest',
@@ -282,7 +286,7 @@ export const EXPECTATIONS: Record<string, Rule> = {
     allow: 'admin',
     why: 'API 4.9, 5.5',
     request: (r) => post(`/streams/${r.publicChannel.id}/delete_topic`, { topic_name: r.topic }),
-    family: 'delete-topic',
+    family: 'deletes',
   },
   'GET /users/me/{stream_id}/topics': { allow: 'guest', why: 'ref', request: (r) => get(`/users/me/${r.publicChannel.id}/topics`) },
   'POST /messages/{message_id}/reactions': {
@@ -359,7 +363,7 @@ export const EXPECTATIONS: Record<string, Rule> = {
     why: 'ref: require_realm_admin',
     // The order lists every field, so fields added by other rows would make it invalid.
     request: (r) => patch('/realm/profile_fields', { order: json([r.profileFieldId]) }),
-    family: 'profile-order',
+    family: 'deletes',
   },
   'PATCH /realm/profile_fields/{field_id}': {
     allow: 'admin',

@@ -79,6 +79,11 @@ async function runEntry(w: MatrixWorld, { key, auth, rule }: MatrixEntry & { rul
     }
     const wrong = await send('bad credentials', `Basic ${Buffer.from(`${alpha.users.owner.user.deliveryEmail}:${WRONG_KEY}`).toString('base64')}`, request);
     if (wrong.status !== 401 || wrong.body?.code !== 'UNAUTHORIZED') findings.add('bad credentials', request, wrong, 'expected 401 UNAUTHORIZED');
+    // Valid credentials of the other realm's user are no credentials here (FACTS 3.2).
+    const foreign = await send('other realm’s user', await fresh(bravo.users.owner.user), request);
+    if (foreign.status !== 401 || foreign.body?.msg !== 'Account is not associated with this subdomain') {
+      findings.add('other realm’s user', request, foreign, 'expected 401 "Account is not associated with this subdomain"');
+    }
   }
 
   // Spectators (no credentials): only what web-public access allows.
