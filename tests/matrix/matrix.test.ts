@@ -89,6 +89,8 @@ async function runEntry(w: MatrixWorld, { key, auth, rule }: MatrixEntry & { rul
   // Spectators (no credentials): only what web-public access allows.
   const spectatorRequest = rule.request(alpha, alpha.victim);
   const spectator = await send('spectator', null, spectatorRequest);
+  // Nothing but web-public channels reaches a spectator: not even the public channel's name.
+  findings.noLeak('spectator', spectatorRequest, spectator, [alpha.publicChannel.name, alpha.privateChannel.name], 'what is not web-public');
   if (spectatorAllowed(rule)) {
     if (!rule.neverSucceeds && spectator.status !== 200) findings.add('spectator', spectatorRequest, spectator, 'expected success');
   } else if (auth === 'required' && spectator.status !== 401) {
