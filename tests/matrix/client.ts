@@ -12,8 +12,10 @@ export interface MatrixRequest {
   path: string;
   /** Form values: sent as the query string for GET, as a urlencoded body otherwise. */
   form?: Record<string, string>;
+  /** The path is outside /api/v1 (files and redirects served beside the API). */
+  outsideApi?: boolean;
   /** A file to send as multipart (the form values travel in the same body). */
-  file?: { name: string; bytes: Uint8Array; type: string };
+  file?: { name: string; bytes: Uint8Array<ArrayBuffer>; type: string };
 }
 
 /** Who sends a request: a user (their Basic credentials), a literal header, or nobody. */
@@ -24,6 +26,8 @@ export interface MatrixResponse {
   text: string;
   // biome-ignore lint/suspicious/noExplicitAny: bodies are inspected field by field.
   body: any;
+  /** The redirect target, for the avatar redirects. */
+  location: string | null;
 }
 
 export type Send = (host: string, credentials: Credentials, request: MatrixRequest) => Promise<MatrixResponse>;
@@ -40,7 +44,7 @@ export function sender(ctx: Ctx): Send {
           : `Basic ${Buffer.from(`${credentials.deliveryEmail}:${credentials.apiKey}`, 'utf8').toString('base64')}`;
     }
     const values = request.form ?? {};
-    let url = `http://${host}/api/v1${request.path}`;
+    let url = `http://${host}${request.outsideApi ? '' : '/api/v1'}${request.path}`;
     let body: BodyInit | undefined;
     if (request.file) {
       const data = new FormData();
@@ -62,7 +66,7 @@ export function sender(ctx: Ctx): Send {
     } catch {
       parsed = undefined;
     }
-    return { status: response.status, text, body: parsed };
+    return { status: response.status, text, body: parsed, location: response.headers.get('location') };
   };
 }
 

@@ -46,7 +46,7 @@ export function mayCall(rule: Rule, caller: Caller): boolean {
 /** Whether `caller` may name another user's object where the route names the caller's own. */
 export function mayReachOthers(rule: Rule, caller: Caller): boolean {
   const other = rule.otherUser;
-  if (other === undefined || other === 'denied') return false;
+  if (other === undefined || other === 'denied' || other === 'n/a') return false;
   if (other === 'allowed') return mayCall(rule, caller);
   return mayCall(rule, caller) && CALLER_RANK[caller] >= LEVEL_RANK[other];
 }

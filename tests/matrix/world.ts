@@ -51,6 +51,9 @@ export interface RealmIds {
   profileFieldId: number;
   folderId: number;
   emojiName: string;
+  /** Where the custom emoji's image and the victim's uploaded avatar are served (outside /api/v1). */
+  emojiImagePath: string;
+  avatarImagePath: string;
   domain: string;
   inviteId: number;
   multiuseInviteId: number;
@@ -220,6 +223,11 @@ async function buildRealm(ctx: Ctx, send: Send, tag: string, host: string, subdo
   const folder = await api(owner, { method: 'POST', path: '/channel_folders/create', form: { name: name('folder'), description: `${tag} folder` } });
   const emojiName = `${tag}_emoji`;
   await api(owner, { method: 'POST', path: `/realm/emoji/${emojiName}`, file: { name: 'e.png', bytes: PNG_1X1, type: 'image/png' } });
+  const { emoji } = await api(owner, { method: 'GET', path: '/realm/emoji' });
+  const emojiImagePath = String((Object.values(emoji) as { source_url: string }[])[0]!.source_url);
+  await api(victim, { method: 'POST', path: '/users/me/avatar', file: { name: 'v.png', bytes: PNG_1X1, type: 'image/png' } });
+  const { user: victimRecord } = await api(owner, { method: 'GET', path: `/users/${victim.id}` });
+  const avatarImagePath = new URL(String(victimRecord.avatar_url), `http://${host}`).pathname;
   const domain = `${tag}.example.org`;
   await api(owner, { method: 'POST', path: '/realm/domains', form: { domain, allow_subdomains: 'false' } });
   await api(owner, { method: 'POST', path: '/invites', form: { invitee_emails: `invitee-${tag}@example.org`, stream_ids: JSON.stringify([publicChannel.id]) } });
@@ -246,6 +254,8 @@ async function buildRealm(ctx: Ctx, send: Send, tag: string, host: string, subdo
     profileFieldId: field.id,
     folderId: folder.channel_folder_id,
     emojiName,
+    emojiImagePath,
+    avatarImagePath,
     domain,
     inviteId,
     multiuseInviteId,
