@@ -28,6 +28,24 @@ for (const [family, entries] of families()) {
         expect(findings.lines, findings.lines.join('\n')).toEqual([]);
       });
     }
+
+    // Events are data too: nothing the family's requests did reaches the other realm's queues.
+    it('the other realm’s event queues received nothing of this realm', async () => {
+      const owners = [...Object.values(w.bravo.users), w.bravo.victim];
+      const leaks: string[] = [];
+      // The queues do hold the second realm's own events, so reading them proves something.
+      let sawOwnRealm = false;
+      for (const { user, queueId } of owners) {
+        const creds = (await w.ctx.storage.read((tx) => tx.users.byId(user.realmId, user.id))) ?? user;
+        const response = await w.send(w.bravo.host, creds, { method: 'GET', path: '/events', form: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } });
+        expect(response.status, response.text).toBe(200);
+        const text = response.text.toLowerCase();
+        sawOwnRealm ||= text.includes('bravo');
+        leaks.push(...w.alphaMarkers.filter((m) => text.includes(m.toLowerCase())).map((m) => `${user.fullName}'s queue: ${m}`));
+      }
+      expect(leaks).toEqual([]);
+      expect(sawOwnRealm).toBe(true);
+    });
   });
 }
 

@@ -67,6 +67,8 @@ export interface MatrixWorld {
   send: Send;
   alpha: RealmIds;
   bravo: RealmIds;
+  /** Strings of the first realm that no event queued for the second realm may contain. */
+  alphaMarkers: string[];
   /** Strings of the second realm that no response to a first-realm caller may contain. */
   bravoMarkers: string[];
   /**
@@ -87,7 +89,7 @@ export async function buildMatrixWorld(): Promise<MatrixWorld> {
   const send = sender(ctx);
   const alpha = await buildRealm(ctx, send, 'alpha', 'chat.example.com', '');
   const bravo = await buildRealm(ctx, send, 'bravo', 'other.example.com', 'other');
-  return { ctx, send, alpha, bravo, bravoMarkers: markersOf(bravo), victimMarkers: privateObjectsOf(alpha, alpha.victim.user) };
+  return { ctx, send, alpha, bravo, alphaMarkers: markersOf(alpha), bravoMarkers: markersOf(bravo), victimMarkers: privateObjectsOf(alpha, alpha.victim.user) };
 }
 
 /** Strings only the realm's own data contains: names, emails, contents, URLs. */
