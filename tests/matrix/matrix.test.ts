@@ -54,7 +54,9 @@ async function runEntry(w: MatrixWorld, { key, auth, rule }: MatrixEntry & { rul
   const findings = new Findings();
   // Keys change (regenerate routes), so credentials are read fresh for every request.
   const fresh = async (user: User): Promise<Credentials> => (await w.ctx.storage.read((tx) => tx.users.byId(user.realmId, user.id))) ?? user;
-  const markersFor = (caller: string) => (caller === 'owner' ? w.victimMarkers.slice(2) : w.victimMarkers);
+  // The owner is in the private channel and the direct message, so their contents are theirs to see.
+  const ownersOwn = [`${alpha.tag} private secret`, `${alpha.tag} direct secret`];
+  const markersFor = (caller: string) => (caller === 'owner' ? w.victimMarkers.filter((m) => !ownersOwn.includes(m)) : w.victimMarkers);
   const send = async (who: string, credentials: Credentials, request: ReturnType<Rule['request']>) => {
     const response = await w.send(alpha.host, credentials, request);
     findings.envelope(who, request, response);
