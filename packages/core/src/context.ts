@@ -9,6 +9,7 @@ import { flushPresence } from './presence/memory.js';
 import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
+import type { PushNotifier } from './push/notifier.js';
 import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 import type { OutgoingWebhookOptions } from './bots/outgoing/options.js';
 import { stopOutgoingWebhooks } from './bots/outgoing/runner.js';
@@ -33,6 +34,8 @@ export interface Ctx {
   uploads: BlobStore;
   /** How outgoing webhook bots are called (fetch, timeout, limits); the defaults when absent. */
   outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
+  /** Delivers push notifications (push/notifier.ts); absent or null: nobody is notified. */
+  pushNotifier?: PushNotifier | null;
 }
 
 export interface ContextOptions {
@@ -53,6 +56,8 @@ export interface ContextOptions {
   uploads?: BlobStore;
   /** Outgoing webhook delivery: tests inject `fetch` and short timeouts here. */
   outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
+  /** Where push notifications go; none by default. */
+  pushNotifier?: PushNotifier | null;
 }
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
@@ -79,6 +84,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     videoCalls: options.videoCalls ?? null,
     uploads: options.uploads ?? memoryBlobStore(),
     outgoingWebhooks: options.outgoingWebhooks,
+    pushNotifier: options.pushNotifier ?? null,
     loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
   };
 }

@@ -34,6 +34,10 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
   INTERNAL_SERVER_ERROR: 500,
+  /** E2EE push registration without a way to reach the push service (a notifier with registerDevice). */
+  PUSH_SERVICE_NOT_CONFIGURED: 400,
+  INVALID_PUSH_DEVICE_TOKEN: 400,
+  NO_ACTIVE_PUSH_DEVICE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -169,3 +173,13 @@ export const messageReportingDisabled = () => badRequest('Message reporting is n
 
 /** POST /messages/{id}/report when the report could not be posted (FL 511). */
 export const messageReportFailed = () => badRequest('Failed to send the message report.');
+
+/** A test notification to a token the user has not registered (the reference's InvalidPushDeviceTokenError). */
+export const invalidPushDeviceToken = () => new ApiError('INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
+
+/** An E2EE test notification with no registered E2EE device to go to (the reference's NoActivePushDeviceError). */
+export const noActivePushDevice = () => new ApiError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device');
+
+/** POST /mobile_push/register on a server that cannot complete E2EE registrations (the reference's PushServiceNotConfiguredError). */
+export const pushServiceNotConfigured = () =>
+  new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.');

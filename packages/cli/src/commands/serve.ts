@@ -6,9 +6,10 @@ import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findR
 import { serve } from '@teamchat/http-adapter';
 import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
 import { orFail, zuliprc } from '../output.js';
+import { loadPushNotifier } from '../push-notifier.js';
 
 export const SERVE_USAGE =
-  'teamchat serve [--data DIR] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL]';
+  'teamchat serve [--data DIR] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE]';
 
 /**
  * Runs the server. An empty data directory gets a realm and an owner, whose credentials are
@@ -24,6 +25,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       url: { type: 'string' },
       // Meeting URLs are this base plus a random room (for example https://meet.jit.si).
       'video-call-url': { type: 'string' },
+      // A module whose default export is a PushNotifier, or a function ({ dataDir }) returning one.
+      'push-notifier': { type: 'string' },
     },
   });
   const port = Number(values.port);
@@ -31,7 +34,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const videoCallUrl = values['video-call-url'];
   // Built before the server starts, so a malformed URL stops `serve` with its message.
   const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
-  const ctx = openDataDir(values.data, { videoCalls });
+  const notifierModule = values['push-notifier'];
+  const pushNotifier = notifierModule === undefined ? null : await loadPushNotifier(notifierModule, values.data);
+  const ctx = openDataDir(values.data, { videoCalls, pushNotifier });
   const running = await serve(ctx, { host: values.host, port });
   // The realm's canonical URL is where it is served, unless the operator names a public URL.
   const url = (values.url ?? running.url).replace(/\/+$/, '');

@@ -7,6 +7,7 @@ import { ApiError, authenticationFailed, badRequest, rateLimited, realmDeactivat
 import { type Actor, publicOperation, userOperation } from '../operation.js';
 import { applyUserChange } from './user-changes.js';
 import { FetchApiKeyParams, RegenerateApiKeyParams } from '../schemas/users.js';
+import { forgetPushRegistrations } from '../push/forget.js';
 
 /**
  * POST /fetch_api_key: exchanges an email and password for the API key. This is a login: an
@@ -41,10 +42,18 @@ export const doFetchApiKey = publicOperation(FetchApiKeyParams, async (ctx, call
   return ok({ api_key: user.apiKey, email: user.deliveryEmail, user_id: user.id });
 });
 
-/** POST /users/me/api_key/regenerate: replaces the caller's API key; the old one stops working. */
+/**
+ * POST /users/me/api_key/regenerate: replaces the caller's API key; the old one stops working,
+ * and the push registrations of the devices it signed in go with it (FL 492).
+ */
 export const doRegenerateApiKey = userOperation(RegenerateApiKeyParams, async (ctx, actor: Actor) => {
   if (actor.user.isBot) return err(botsNotAllowed());
   const apiKey = generateApiKey(ctx);
-  await ctx.storage.transaction(async (tx) => ok(await tx.users.update(actor.realm.id, actor.user.id, { apiKey })));
+  await ctx.storage.transaction(async (tx) => {
+    await tx.users.update(actor.realm.id, actor.user.id, { apiKey });
+    // Signed out of every device, the user's devices stop getting notifications too.
+    await forgetPushRegistrations(ctx, tx, actor.user);
+    return ok(undefined);
+  });
   return ok({ api_key: apiKey });
 });

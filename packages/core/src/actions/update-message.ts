@@ -31,6 +31,7 @@ import { relinkUploads } from '../uploads/claim.js';
 import { moveUserTopics, planUserTopicMove } from './user-topic-moves.js';
 import { sendMoveNotices } from '../system-bots/move-notices.js';
 import { applyMovePolicy } from './automatic-topic-policy.js';
+import { schedulePushForEdit } from '../push/edits.js';
 
 type Params = (typeof UpdateMessageParams)['TYPE'];
 
@@ -168,10 +169,22 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
       isMeMessage: rendered.isMeMessage,
       lastEditTime: now,
     };
-    const copies = (await tx.messages.recipients(target.id)).map((c) => c.userId);
+    const recipients = await tx.messages.recipients(target.id);
+    const copies = recipients.map((c) => c.userId);
     const participants = from && rendered.wildcards.topic ? await topicSenders(tx, realm, from.id, target.topic) : new Set<number>();
     const alert = { content: request.content, words: await tx.alertWords.forUsers(realm.id, copies) };
-    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants, alert, userGroups: withRecursiveMembers(userGroups, await tx.users.list(realm.id)) }));
+    const groups = withRecursiveMembers(userGroups, await tx.users.list(realm.id));
+    const flags = contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants, alert, userGroups: groups });
+    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, flags);
+    schedulePushForEdit(ctx, tx, {
+      realm,
+      messageId: target.id,
+      editorId: user.id,
+      priorFlags: new Map(recipients.map((r) => [r.userId, r.flags])),
+      flagsByUser: flags,
+      mentionedUserIds: rendered.mentionedUserIds,
+      mentionedGroups: groups.filter((g) => rendered.mentionedGroupIds.has(g.id)),
+    });
   }
   if (moving) {
     const topicChanged = request.topic !== undefined;

@@ -77,6 +77,14 @@ export class QueueRegistry {
     if (queues?.size === 0) this.byUser.delete(queue.userId);
   }
 
+  /** Whether a client of the user is receiving message events (the reference's receiver_is_off_zulip, negated). */
+  receivesMessages(userId: number): boolean {
+    for (const queue of this.byUser.get(userId) ?? []) {
+      if (!queue.options.eventTypes || queue.options.eventTypes.has('message')) return true;
+    }
+    return false;
+  }
+
   /** Drops every queue of a user (a deactivated user's clients must re-register, and cannot). */
   deleteUserQueues(userId: number): void {
     for (const queue of [...(this.byUser.get(userId) ?? [])]) this.delete(queue);

@@ -19,6 +19,7 @@ import { realmEmojiStore } from './emoji-stores.js';
 import { customProfileFieldStore } from './profile-field-stores.js';
 import { navigationViewStore } from './navigation-view-stores.js';
 import { savedSnippetStore } from './saved-snippet-stores.js';
+import { pushStore } from './push-stores.js';
 import { realmDomainStore } from './realm-domain-stores.js';
 import { attachmentStore } from './attachment-stores.js';
 import { userTopicStore } from './user-topic-stores.js';
@@ -95,6 +96,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     customProfileFields: customProfileFieldStore(statements),
     navigationViews: navigationViewStore(statements),
     savedSnippets: savedSnippetStore(statements),
+    push: pushStore(statements),
     realmDomains: realmDomainStore(statements),
     attachments: attachmentStore(statements),
     channelFolders: channelFolderStore(statements),
