@@ -11,7 +11,7 @@
  * the row allows them (API 5.3).
  */
 import type { MatrixRequest } from './client.js';
-import type { RealmIds, UserObjects } from './world.js';
+import { apnsTokenOf, pushRegistration, type RealmIds, type UserObjects } from './world.js';
 
 /** Callers from least to most privileged; a bot is a member-role account that is not a person. */
 export type Level = 'anyone' | 'spectator' | 'guest' | 'member' | 'moderator' | 'admin' | 'owner';
@@ -37,7 +37,8 @@ export interface Rule {
   /**
    * Routes that change what other rows rely on run in another world: `deletes` (removals and
    * deactivations, in table order, where nothing after needs what they remove), `lifecycle`
-   * (reactivation: the deactivated caller is active after it), `archive` (the channel).
+   * (reactivation: the deactivated caller is active after it; key regeneration), `archive`
+   * (the channel).
    */
   family?: string;
   /** Why no request of ours can succeed (for example it needs a secret sent by email). */
@@ -156,7 +157,13 @@ export const EXPECTATIONS: Record<string, Rule> = {
   },
   'POST /users/me/avatar': { allow: 'guest', why: 'ref: own avatar', request: () => ({ method: 'POST', path: '/users/me/avatar', file: png }) },
   'DELETE /users/me/avatar': { allow: 'guest', why: 'ref: own avatar', request: () => del('/users/me/avatar') },
-  'POST /users/me/api_key/regenerate': { allow: 'guest', why: 'ref: own key', request: () => post('/users/me/api_key/regenerate') },
+  'POST /users/me/api_key/regenerate': {
+    allow: 'guest',
+    why: 'ref: own key',
+    request: () => post('/users/me/api_key/regenerate'),
+    // A new key drops the user's push registrations (FL 492), which the push rows use.
+    family: 'lifecycle',
+  },
   'GET /users/{user_id}': { allow: 'guest', why: 'API 2.2, ref can_access_all_users_group = everyone', request: (r) => get(`/users/${r.victim.user.id}`) },
   'PATCH /users/{user_id}': { allow: 'admin', why: 'API 4.8, 5.5', request: (r) => patch(`/users/${r.victim.user.id}`, { full_name: `${r.tag} renamed` }) },
   'DELETE /users/{user_id}': { allow: 'admin', why: 'API 4.14, 5.5', request: (r) => del(`/users/${r.victim.user.id}`), family: 'deletes' },
@@ -530,5 +537,59 @@ export const EXPECTATIONS: Record<string, Rule> = {
   },
   'POST /users/me/muted_users/{muted_user_id}': { allow: 'guest', why: 'ref', request: (r) => post(`/users/me/muted_users/${r.victim.user.id}`) },
   'DELETE /users/me/muted_users/{muted_user_id}': { allow: 'guest', why: 'ref', request: (r) => del(`/users/me/muted_users/${r.victim.user.id}`) },
+  // Push registration: human_users_only in the reference.
+  'POST /users/me/android_gcm_reg_id': {
+    allow: 'guest',
+    bots: false,
+    why: 'ref push_notifications.py: the caller’s own device tokens',
+    request: (_r, mine) => post('/users/me/android_gcm_reg_id', { token: `made-fcm-${mine.user.id}` }),
+    otherUser: 'n/a',
+  },
+  'DELETE /users/me/android_gcm_reg_id': {
+    allow: 'guest',
+    bots: false,
+    why: 'ref: only the caller’s own tokens ("Token does not exist")',
+    request: (_r, mine) => del('/users/me/android_gcm_reg_id', { token: mine.fcmToken }),
+    otherUser: 'denied',
+  },
+  'POST /users/me/apns_device_token': {
+    allow: 'guest',
+    bots: false,
+    why: 'ref push_notifications.py',
+    request: (_r, mine) => post('/users/me/apns_device_token', { token: apnsTokenOf(100_000 + mine.user.id), appid: 'org.zulip.Zulip' }),
+    otherUser: 'n/a',
+  },
+  'DELETE /users/me/apns_device_token': {
+    allow: 'guest',
+    bots: false,
+    why: 'ref: only the caller’s own tokens',
+    request: (_r, mine) => del('/users/me/apns_device_token', { token: mine.apnsToken }),
+    otherUser: 'denied',
+  },
+  // A bot may hold a device record; its token and E2EE registrations are refused.
+  'POST /register_client_device': { allow: 'guest', why: 'ref: the caller’s own device', request: () => post('/register_client_device') },
+  'POST /remove_client_device': {
+    allow: 'guest',
+    bots: false,
+    why: 'ref: only the caller’s own devices ("Invalid `device_id`")',
+    request: (_r, mine) => post('/remove_client_device', { device_id: String(mine.deviceId) }),
+    otherUser: 'denied',
+    family: 'deletes',
+  },
+  'POST /mobile_push/register': {
+    allow: 'guest',
+    bots: false,
+    why: 'ref: E2EE registration of the caller’s own device',
+    request: (_r, mine) => post('/mobile_push/register', pushRegistration(mine.deviceId, 1000 + mine.user.id)),
+    otherUser: 'denied',
+  },
+  'POST /mobile_push/test_notification': { allow: 'guest', bots: false, why: 'ref: to the caller’s own devices', request: () => post('/mobile_push/test_notification') },
+  'POST /mobile_push/e2ee/test_notification': {
+    allow: 'guest',
+    bots: false,
+    why: 'ref: to the caller’s own registered devices',
+    request: (_r, mine) => post('/mobile_push/e2ee/test_notification', { device_id: String(mine.deviceId) }),
+    otherUser: 'denied',
+  },
   'GET /messages/{message_id}/read_receipts': { allow: 'guest', why: 'ref', request: (r) => get(`/messages/${r.webMessageId}/read_receipts`) },
 };

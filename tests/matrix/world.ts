@@ -4,7 +4,7 @@
  * objects of every kind the route table names by ID, built through the API itself. The second
  * realm's names all carry the word "bravo", so a response that contains it leaked that realm.
  */
-import { type Ctx, createContext, createLinkVideoCallProvider, createRealm, createUserAsOperator, type Role, type User } from '@teamchat/core';
+import { type Ctx, createContext, createLinkVideoCallProvider, createRealm, createUserAsOperator, pushJobsSettled, type Role, type User } from '@teamchat/core';
 import { must } from '../helpers/core.js';
 import { type Credentials, type MatrixRequest, type Send, sender } from './client.js';
 
@@ -26,6 +26,10 @@ export interface UserObjects {
   uploadPath: string;
   /** An event queue they registered. */
   queueId: string;
+  /** Push registrations: an FCM token, an APNs token and a client device with completed E2EE registration. */
+  fcmToken: string;
+  apnsToken: string;
+  deviceId: number;
 }
 
 /** IDs and names of one realm's objects; a request builder reads everything it names from here. */
@@ -85,7 +89,12 @@ const PNG_1X1 = new Uint8Array(
 
 /** Builds both realms; every step goes through the API and must succeed. */
 export async function buildMatrixWorld(): Promise<MatrixWorld> {
-  const ctx = createContext({ config: { timers: false }, videoCalls: createLinkVideoCallProvider('https://meet.example.com/r') });
+  const ctx = createContext({
+    config: { timers: false },
+    videoCalls: createLinkVideoCallProvider('https://meet.example.com/r'),
+    // A notifier that accepts E2EE registrations, so devices can complete them.
+    pushNotifier: { notify: () => undefined, remove: () => undefined, registerDevice: async () => ({ registered: true }) },
+  });
   const send = sender(ctx);
   const alpha = await buildRealm(ctx, send, 'alpha', 'chat.example.com', '');
   const bravo = await buildRealm(ctx, send, 'bravo', 'other.example.com', 'other');
@@ -188,6 +197,16 @@ async function buildRealm(ctx: Ctx, send: Send, tag: string, host: string, subdo
     });
     const { attachments } = await api(user, { method: 'GET', path: '/attachments' });
     const { queue_id } = await api(user, { method: 'POST', path: '/register', form: {} });
+    const fcmToken = `${tag}-fcm-${user.id}`;
+    const apnsToken = apnsTokenOf(user.id);
+    // Push registration is for people: the reference refuses bots (human_users_only).
+    let device_id = 0;
+    if (!user.isBot) {
+      await api(user, { method: 'POST', path: '/users/me/android_gcm_reg_id', form: { token: fcmToken } });
+      await api(user, { method: 'POST', path: '/users/me/apns_device_token', form: { token: apnsToken, appid: 'org.zulip.Zulip' } });
+      ({ device_id } = await api(user, { method: 'POST', path: '/register_client_device' }));
+      await api(user, { method: 'POST', path: '/mobile_push/register', form: pushRegistration(device_id, user.id) });
+    }
     return {
       user,
       messageId,
@@ -198,11 +217,15 @@ async function buildRealm(ctx: Ctx, send: Send, tag: string, host: string, subdo
       attachmentId: attachments[0].id,
       uploadPath: String(upload.url).replace('/user_uploads/', ''),
       queueId: queue_id,
+      fcmToken,
+      apnsToken,
+      deviceId: device_id,
     };
   };
   const users = {} as Record<ActiveRole, UserObjects>;
   for (const role of ACTIVE_ROLES) users[role] = await objectsOf(people[role]);
   const victimObjects = await objectsOf(victim);
+  await pushJobsSettled(ctx);
 
   const group = await api(owner, {
     method: 'POST',
@@ -273,3 +296,19 @@ async function deactivate(send: Send, host: string, owner: User, target: User) {
 }
 
 
+
+/** A valid APNs token (64 hex digits) that differs per number. */
+export const apnsTokenOf = (n: number) => n.toString(16).padStart(64, '0');
+
+/** The form of POST /mobile_push/register for a device, as the mobile app sends it. */
+export function pushRegistration(deviceId: number, n: number): Record<string, string> {
+  return {
+    device_id: String(deviceId),
+    push_key: Buffer.concat([Buffer.from([0x31]), Buffer.alloc(32, n % 256)]).toString('base64'),
+    push_key_id: String(n),
+    token_kind: 'apns',
+    token_id: Buffer.alloc(8, n % 256).toString('base64'),
+    bouncer_public_key: 'k',
+    encrypted_push_registration: 'e',
+  };
+}
