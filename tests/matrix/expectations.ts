@@ -238,12 +238,12 @@ export const EXPECTATIONS: Record<string, Rule> = {
   'GET /messages/matches_narrow': {
     allow: 'guest',
     why: 'ref: only messages the caller can read',
-    request: (r) => get('/messages/matches_narrow', { msg_ids: json([r.webMessageId, r.privateMessageId]), narrow: '[]' }),
+    request: (r) => get('/messages/matches_narrow', { msg_ids: json([r.webMessageId, r.privateMessageId, r.lobbyMessageId]), narrow: '[]' }),
   },
   'POST /messages/matches_narrow': {
     allow: 'guest',
     why: 'ref: only messages the caller can read',
-    request: (r) => post('/messages/matches_narrow', { msg_ids: json([r.webMessageId, r.privateMessageId]), narrow: '[]' }),
+    request: (r) => post('/messages/matches_narrow', { msg_ids: json([r.webMessageId, r.privateMessageId, r.lobbyMessageId]), narrow: '[]' }),
   },
   'POST /messages/render': { allow: 'guest', why: 'ref', request: () => post('/messages/render', { content: '**hi**' }) },
   'POST /messages/flags': {

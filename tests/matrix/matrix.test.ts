@@ -56,7 +56,10 @@ async function runEntry(w: MatrixWorld, { key, auth, rule }: MatrixEntry & { rul
   const fresh = async (user: User): Promise<Credentials> => (await w.ctx.storage.read((tx) => tx.users.byId(user.realmId, user.id))) ?? user;
   // The owner is in the private channel and the direct message, so their contents are theirs to see.
   const ownersOwn = [`${alpha.tag} private secret`, `${alpha.tag} direct secret`];
-  const markersFor = (caller: string) => (caller === 'owner' ? w.victimMarkers.filter((m) => !ownersOwn.includes(m)) : w.victimMarkers);
+  // Guests and spectators see nothing of a public channel they are not in (ref: guests' channel access).
+  const lobby = [alpha.lobbyChannel.name, `${alpha.tag} lobby note`];
+  const markersFor = (caller: string) =>
+    caller === 'owner' ? w.victimMarkers.filter((m) => !ownersOwn.includes(m)) : caller === 'guest' || caller === 'spectator' ? [...w.victimMarkers, ...lobby] : w.victimMarkers;
   const send = async (who: string, credentials: Credentials, request: ReturnType<Rule['request']>) => {
     const response = await w.send(alpha.host, credentials, request);
     findings.envelope(who, request, response);

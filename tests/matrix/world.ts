@@ -41,10 +41,13 @@ export interface RealmIds {
   webChannel: { id: number; name: string };
   publicChannel: { id: number; name: string };
   privateChannel: { id: number; name: string };
+  /** A public channel everyone but the guest is in: guests see nothing of it. */
+  lobbyChannel: { id: number; name: string };
   topic: string;
   /** A message in the web-public channel, by the victim. */
   webMessageId: number;
   privateMessageId: number;
+  lobbyMessageId: number;
   /** A direct message from the victim to the owner. */
   directMessageId: number;
   groupId: number;
@@ -169,10 +172,12 @@ async function buildRealm(ctx: Ctx, send: Send, tag: string, host: string, subdo
   const webChannel = await channel('web', { is_web_public: 'true' }, everyone);
   const publicChannel = await channel('public', {}, everyone);
   const privateChannel = await channel('private', { invite_only: 'true' }, [owner.id, victim.id]);
+  const lobbyChannel = await channel('lobby', {}, everyone.filter((id) => id !== guest.id));
   const topic = name('topic');
   const sendTo = async (as: User, form: Record<string, string>) => (await api(as, { method: 'POST', path: '/messages', form })).id as number;
   const webMessageId = await sendTo(victim, { type: 'stream', to: String(webChannel.id), topic, content: `${tag} web hello` });
   const privateMessageId = await sendTo(victim, { type: 'stream', to: String(privateChannel.id), topic, content: `${tag} private secret` });
+  const lobbyMessageId = await sendTo(victim, { type: 'stream', to: String(lobbyChannel.id), topic, content: `${tag} lobby note` });
   const directMessageId = await sendTo(victim, { type: 'direct', to: JSON.stringify([owner.id]), content: `${tag} direct secret` });
   must(await deactivate(send, host, owner, deactivated));
   // Reports go to a moderation channel; without one the reference refuses every report.
@@ -268,9 +273,11 @@ async function buildRealm(ctx: Ctx, send: Send, tag: string, host: string, subdo
     webChannel,
     publicChannel,
     privateChannel,
+    lobbyChannel,
     topic,
     webMessageId,
     privateMessageId,
+    lobbyMessageId,
     directMessageId,
     groupId: group.group_id,
     otherGroupId: otherGroup.group_id,
