@@ -7,15 +7,15 @@
  */
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { type ApiEvent, type Ctx, doRegister, doSendMessage, type EventQueue, type QueueOptions, type User } from '@teamchat/core';
+import { type ApiEvent, type Ctx, doRegister, doSendMessage, type EventQueue, type QueueOptions, type ServerConfig, type User } from '@teamchat/core';
 import { describe, expect, it, vi } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { subscribe } from './channel-helpers.js';
 import { fakeClock } from './fixtures.js';
 
-type Options = Parameters<typeof makeWorld>[0];
+type Config = Partial<ServerConfig>;
 
-const world = (config: Options['config'] = {}) => makeWorld({ clock: fakeClock(), config: { timers: false, ...config } });
+const world = (config: Config = {}) => makeWorld({ clock: fakeClock(), config: { timers: false, ...config } });
 
 /** What register gives a queue with no parameters. */
 const QUEUE_OPTIONS: QueueOptions = {

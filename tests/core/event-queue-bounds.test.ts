@@ -4,15 +4,15 @@
  * "already pruned" errors with a gap it cannot see; a user has at most maxQueuesPerUser queues,
  * and registering one more ends their least recently used queue. Fake clock, timers off.
  */
-import { type ApiEvent, type Ctx, doDeleteQueue, doRegister, doUpdateUser, getEvents, type QueuedEvent, type User } from '@teamchat/core';
+import { type ApiEvent, type Ctx, doDeleteQueue, doRegister, doUpdateUser, getEvents, type QueuedEvent, type ServerConfig, type User } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { expectError, fakeClock } from './fixtures.js';
 
-type Options = Parameters<typeof makeWorld>[0];
+type Config = Partial<ServerConfig>;
 type Polled = { events: QueuedEvent[]; queue_id: string };
 
-async function world(config: Options['config'] = {}) {
+async function world(config: Config = {}) {
   const clock = fakeClock();
   const w = await makeWorld({ clock, config: { timers: false, heartbeatSeconds: 45, heartbeatJitterSeconds: 0, ...config } });
   const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });

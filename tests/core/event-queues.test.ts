@@ -1,8 +1,9 @@
 /**
  * Event queues (API.md 4.2, SHAPES.md 3, FACTS.md 5): long-polling, acknowledgement and
- * pruning, heartbeats, idle expiry and collection, shutdown and scale (bounds and fan-out are in
- * event-queue-bounds.test.ts). Time-dependent behaviour runs on a fake clock with the real timer off (`timers: false`): the test moves the
- * clock and calls `ctx.queues.sweep()` itself, so nothing sleeps for a heartbeat.
+ * pruning, heartbeats, idle expiry and collection, shutdown and scale (bounds and fan-out are
+ * in event-queue-bounds.test.ts and event-fanout.test.ts). Time-dependent behaviour runs on a
+ * fake clock with the real timer off (`timers: false`): the test moves the clock and calls
+ * `ctx.queues.sweep()` itself, so nothing sleeps for a heartbeat.
  */
 import {
   type ApiEvent,

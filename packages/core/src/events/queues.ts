@@ -115,6 +115,11 @@ export class QueueRegistry {
     return queue && queue.userId === userId ? ok(queue) : err(badEventQueueId(queueId));
   }
 
+  /** Whether `shutdown` was called. */
+  get isShutDown(): boolean {
+    return this.closed;
+  }
+
   /** Whether the queue is still registered and the registry has not shut down. */
   isLive(queue: EventQueue): boolean {
     return !this.closed && this.byId.get(queue.id) === queue;
