@@ -164,6 +164,7 @@ describe('queues per user (maxQueuesPerUser)', () => {
     expect(await settled(waiting)).toBe(false);
     // Now every queue of the user but the new one is held: the oldest connection goes.
     const newest = w.ctx.queues.userQueues(member.id)[1]!.id;
+    clock.advance(1000);
     const waitingToo = poll(w, member, { queue_id: newest, last_event_id: -1 });
     await register(w, member);
     expectGone(await waiting, held);
