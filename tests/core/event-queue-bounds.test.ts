@@ -179,6 +179,17 @@ describe('queues per user (maxQueuesPerUser)', () => {
     expect(w.ctx.queues.userQueues(member.id)).toHaveLength(2);
   });
 
+  it('concurrent registrations past the cap answer a queue or BAD_EVENT_QUEUE_ID, never throw', async () => {
+    const { w, member } = await world({ maxQueuesPerUser: 1 });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => poll(w, member, { dont_block: true })));
+    for (const answer of answers) {
+      if (answer.isErr()) expect(answer.error.code).toBe('BAD_EVENT_QUEUE_ID');
+      else expect((answer.value as Polled).events).toEqual([]);
+    }
+    expect(answers.some((answer) => answer.isOk())).toBe(true);
+    expect(w.ctx.queues.userQueues(member.id)).toHaveLength(1);
+  });
+
   it('10,300 registrations of one user leave maxQueuesPerUser queues, and 1,000 events stay within their budgets', async () => {
     const { w, member } = await world();
     const { maxQueuesPerUser, maxQueueBytes, maxQueueLength } = w.ctx.config;

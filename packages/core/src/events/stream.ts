@@ -34,7 +34,10 @@ export async function openEventStream(ctx: Ctx, caller: Caller, params: Record<s
   const state = registered.value;
   const queueId = state.queue_id as string | null;
   if (!queueId || !caller.user) return err(badRequest('An event stream needs a logged-in user'));
-  const queue = ctx.queues.get(queueId, caller.user.id)._unsafeUnwrap();
+  // Another registration of the same user may have ended it already (maxQueuesPerUser).
+  const found = ctx.queues.get(queueId, caller.user.id);
+  if (found.isErr()) return err(found.error);
+  const queue = found.value;
   let closed = false;
   let error: ApiError | null = null;
 
