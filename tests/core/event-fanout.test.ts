@@ -178,4 +178,14 @@ describe('memory', () => {
     // Unbounded, the hostile case held 10,300 copies of every event (2.86 GB in the trial).
     expect(hostile).toBeLessThan(capped * 2 + 8 * 1024 * 1024);
   });
+
+  it('an idle queue takes about a kilobyte: nothing grows until events arrive', async () => {
+    const w = await world();
+    const before = heapUsed();
+    const queues = queuesFor(w, 20_000);
+    const perQueue = (heapUsed() - before) / queues.length;
+    // About 1.2 KB here (ID, indexes, options); a generous bound, not this machine's figure.
+    expect(perQueue).toBeLessThan(4096);
+    w.ctx.queues.shutdown();
+  });
 });
