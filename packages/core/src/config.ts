@@ -22,8 +22,23 @@ export interface ServerConfig {
   mobileIdleQueueTimeoutSeconds: number;
   maxIdleQueueTimeoutSeconds: number;
   queueGcIntervalSeconds: number;
-  /** Events a queue keeps before dropping the oldest. */
+  /**
+   * Unacknowledged events one queue may hold. A queue that would hold more is ended (its client
+   * gets BAD_EVENT_QUEUE_ID and re-registers) rather than trimmed, so that no event is lost unseen.
+   */
   maxQueueLength: number;
+  /**
+   * Approximate bytes (JSON length plus a fixed overhead per event) of unacknowledged events one
+   * queue may hold; over it, the queue is ended as above. The reference has no such bound.
+   */
+  maxQueueBytes: number;
+  /**
+   * Event queues one user may have. Registering one more ends the user's least recently used
+   * queue. The reference has no cap (only idle expiry); one queue per open tab or device fits well below.
+   */
+  maxQueuesPerUser: number;
+  /** Queues one event is copied into per turn of the event loop: a large fan-out yields to other requests. */
+  eventFanoutBatchSize: number;
   typingStartedWaitPeriodMs: number;
   typingStoppedWaitPeriodMs: number;
   typingStartedExpiryPeriodMs: number;
@@ -111,6 +126,9 @@ export const DEFAULT_CONFIG: ServerConfig = {
   maxIdleQueueTimeoutSeconds: 7 * 24 * 60 * 60,
   queueGcIntervalSeconds: 60,
   maxQueueLength: 10000,
+  maxQueueBytes: 4 * 1024 * 1024,
+  maxQueuesPerUser: 32,
+  eventFanoutBatchSize: 1000,
   typingStartedWaitPeriodMs: 30000,
   typingStoppedWaitPeriodMs: 12000,
   typingStartedExpiryPeriodMs: 45000,

@@ -76,6 +76,9 @@ export function createContext(options: ContextOptions = {}): Ctx {
     heartbeatJitterSecs: config.heartbeatJitterSeconds,
     gcIntervalSecs: config.queueGcIntervalSeconds,
     maxQueueLength: config.maxQueueLength,
+    maxQueueBytes: config.maxQueueBytes,
+    maxQueuesPerUser: config.maxQueuesPerUser,
+    fanoutBatchSize: config.eventFanoutBatchSize,
     timers: config.timers,
   });
   events.subscribe((published) => queues.deliver(published));

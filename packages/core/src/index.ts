@@ -6,7 +6,7 @@ export * from './operation.js';
 export * from './storage/types.js';
 export { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 export { type EventBus, type PublishedEvent, createEventBus } from './events/bus.js';
-export { QueueRegistry, badEventQueueId } from './events/queues.js';
+export { QueueRegistry, badEventQueueId, type QueueSettings, type QueueStats } from './events/queues.js';
 export type { EventQueue } from './events/queue.js';
 export type { ApiEvent, QueuedEvent, QueueOptions, ClientCapability } from './events/types.js';
 export { CLIENT_CAPABILITIES } from './events/types.js';
