@@ -14,7 +14,7 @@ export interface StreamedForm {
   /**
    * The query's and the body's parameters: the text fields before the first file, that file as
    * a StreamedUpload, then whatever follows it as the body is read (so once the file's stream
-   * has ended, every part of the body is here, later files included).
+   * has ended, every part of the body is here, later files included, and `moreFiles` says so).
    */
   params: Params;
   /** Why reading the body failed (too large, malformed, cut off), if it did. */
@@ -69,7 +69,12 @@ export async function startStreamedForm(request: Request, params: Params, limit:
     // busboy takes an octet-stream part without a file name for a file; the reference, for a field.
     if (info.filename === undefined) return void fieldText(stream).then((text) => setParam(params, name, text));
     fileCount += 1;
-    const upload: StreamedUpload = { filename: info.filename, contentType: info.mimeType, stream: fileChunks(stream, bodyParsed) };
+    const upload: StreamedUpload = {
+      filename: info.filename,
+      contentType: info.mimeType,
+      stream: fileChunks(stream, bodyParsed),
+      moreFiles: () => fileCount > 1,
+    };
     if (fileCount > 1) {
       // Only the first file is read; later ones are counted (the core refuses them) and skipped.
       stream.resume();

@@ -12,7 +12,7 @@ import { UploadFileParams } from '../schemas/attachments.js';
 import { announceAttachment } from '../uploads/attachment-events.js';
 import { uploadContentType } from '../uploads/content-type.js';
 import { newPathId, sanitizeFileName, uploadUrl } from '../uploads/path-id.js';
-import { ByteLimitExceeded, ByteSourceFailed, inputFiles, limitedChunks } from '../uploads/streamed-upload.js';
+import { ByteLimitExceeded, ByteSourceFailed, inputFiles, isStreamedUpload, limitedChunks } from '../uploads/streamed-upload.js';
 import { transactionAs } from './transaction.js';
 
 const oneFileOnly = () => badRequest('You may only upload one file at a time');
@@ -38,7 +38,7 @@ export const doUploadFile = userOperation(UploadFileParams, async (ctx, requeste
   let stored = false;
   try {
     // A streaming transport may only learn of a second file once the first has been read.
-    if (inputFiles(params).length > 1) return err(oneFileOnly());
+    if (isStreamedUpload(file) && file.moreFiles?.()) return err(oneFileOnly());
     const result = await transactionAs(ctx, requester, async (tx, actor) => {
       const attachment = await tx.attachments.insert({
         realmId: actor.realm.id,

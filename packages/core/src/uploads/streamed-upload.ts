@@ -13,6 +13,11 @@ export interface StreamedUpload {
   filename: string;
   contentType: string;
   stream: ByteSource;
+  /**
+   * Whether the request turned out to hold more files, asked once `stream` has ended: a
+   * streaming transport (a multipart body) only learns of the parts after this one then.
+   */
+  moreFiles?: () => boolean;
 }
 
 /** Whether a parameter value is a streamed upload. */
