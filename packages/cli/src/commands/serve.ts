@@ -38,6 +38,26 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
   const ctx = openDataDir(values.data, { videoCalls });
   const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
+  // Handlers first: a signal during the setup below must still close the server and the store.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    process.stdout.write(`${signal}: finishing requests in flight and closing the database\n`);
+    // close() ends by itself (it destroys connections past the timeout and bounds its wait for
+    // handlers); this is the last resort should the store itself not close.
+    setTimeout(() => {
+      process.stderr.write('teamchat: shutdown did not complete in time, exiting\n');
+      process.exit(1);
+    }, shutdownTimeout * 2000 + 5000).unref();
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
   // The realm's canonical URL is where it is served, unless the operator names a public URL.
   const url = (values.url ?? running.url).replace(/\/+$/, '');
 
@@ -71,25 +91,6 @@ export async function serveCommand(argv: string[]): Promise<void> {
   await ensureNotificationBots(ctx);
   process.stdout.write(`teamchat is listening on ${running.url} (data: ${resolve(values.data)})\n`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) {
-      process.stderr.write(`${signal} again: exiting without waiting\n`);
-      process.exit(1);
-    }
-    stopping = true;
-    process.stdout.write(`${signal}: finishing requests in flight and closing the database\n`);
-    // close() ends by itself (it destroys connections past the timeout and bounds its wait for
-    // handlers); this is the last resort should the store itself not close.
-    setTimeout(() => {
-      process.stderr.write('teamchat: shutdown did not complete in time, exiting\n');
-      process.exit(1);
-    }, shutdownTimeout * 2000 + 5000).unref();
-    await running.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 function videoCallProvider(baseUrl: string) {
