@@ -104,6 +104,40 @@ describe('teamchat serve, as a process', () => {
     expect(await served.exited).toBe(0);
   });
 
+  it('streams an authenticated 90 MB upload to disk without holding it in memory', { timeout: 120_000 }, async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'teamchat-serve-')), 'data');
+    const served = await serveProcess(dir);
+    const rc = readFileSync(join(dir, 'zuliprc'), 'utf8');
+    const [email, key] = [/email=(.*)/.exec(rc)![1]!, /key=(.*)/.exec(rc)![1]!];
+    const before = residentBytes(served.child.pid!);
+    const size = 90 * 1024 * 1024;
+    const opening = '--xyz\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n';
+    const closing = '\r\n--xyz--\r\n';
+    const client = await openRaw(served.url);
+    await client.write(
+      `POST /api/v1/user_uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic ${Buffer.from(`${email}:${key}`).toString('base64')}\r\n` +
+        `Content-Type: multipart/form-data; boundary=xyz\r\nContent-Length: ${opening.length + size + closing.length}\r\nConnection: close\r\n\r\n${opening}`,
+    );
+    const chunk = Buffer.alloc(1024 * 1024, 0x62);
+    let peak = 0;
+    for (let sent = 0; sent < size; sent += chunk.length) {
+      await client.write(chunk);
+      if (sent % (8 * chunk.length) === 0) peak = Math.max(peak, residentBytes(served.child.pid!));
+    }
+    await client.write(closing);
+    const response = parseRawResponse(await client.closed);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toMatchObject({ result: 'success', filename: 'big.bin' });
+    peak = Math.max(peak, residentBytes(served.child.pid!));
+    const stored = statSync(join(dir, 'uploads', ...response.body.url.split('/').slice(2)));
+    expect(stored.size).toBe(size);
+    expect(stored.mode & 0o777).toBe(0o600);
+    // The file is 90 MB; what the server holds at any time is a few chunks of it.
+    expect(peak - before).toBeLessThan(48 * 1024 * 1024);
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toBe(0);
+  });
+
   it('answers a request without Host in the envelope, and exits on SIGTERM while clients hold half-sent requests', { timeout: 90_000 }, async () => {
     const served = await serveProcess(join(mkdtempSync(join(tmpdir(), 'teamchat-serve-')), 'data'));
     const hostless = await openRaw(served.url);
