@@ -107,6 +107,22 @@ describe('streamed uploads', () => {
     expect(files()).toEqual([]);
   });
 
+  it('text fields are held to the general body limit, unlike the file: 413, nothing stored', async () => {
+    const { server, member, files } = await setup({ maxRequestBodyBytes: 1024 });
+    for (const pieces of [
+      [partHead('note'), 'n'.repeat(2000), '\r\n', partHead('file', 'a.txt'), 'abc\r\n', `--${BOUNDARY}--\r\n`],
+      [partHead('file', 'a.txt'), 'abc\r\n', partHead('late'), 'l'.repeat(2000), '\r\n', `--${BOUNDARY}--\r\n`],
+    ]) {
+      const response = await post(server, member, chunkedBody(pieces));
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ result: 'error', msg: 'Request body is too large (limit: 1024 bytes)', code: 'PAYLOAD_TOO_LARGE' });
+    }
+    expect(files()).toEqual([]);
+    // The file itself may be far larger than that limit.
+    const ok = await post(server, member, chunkedBody([partHead('file', 'b.txt'), 'b'.repeat(100_000), '\r\n', `--${BOUNDARY}--\r\n`]));
+    expect(ok.status).toBe(200);
+  });
+
   it('a malformed multipart header: 400 before the operation runs', async () => {
     const { server, member } = await setup();
     const client = await openRaw(server.url);

@@ -97,7 +97,7 @@ async function dispatchStreamed(
 ): Promise<Response> {
   const tooLarge = tooLargeByHeader(request, limit);
   if (tooLarge) return unread(request, failure(tooLarge));
-  const form = await startStreamedForm(request, queryParams(queryString(request.url)), limit);
+  const form = await startStreamedForm(request, queryParams(queryString(request.url)), limit, ctx.config.maxRequestBodyBytes);
   if (form.isErr()) return unread(request, failure(form.error));
   try {
     for (const [name, value] of Object.entries(pathParams)) setParam(form.value.params, name, value);

@@ -28,17 +28,18 @@ export interface StreamedForm {
 const malformed = () => badRequest('Malformed multipart request body');
 
 /**
- * Starts reading a multipart body of at most `limit` bytes; resolves once the first file part
- * begins, or once the whole body is read if it has no file.
+ * Starts reading a multipart body of at most `limit` bytes, whose text fields together hold at
+ * most `fieldLimit` (they are kept in memory, unlike the file); resolves once the first file
+ * part begins, or once the whole body is read if it has no file.
  */
-export async function startStreamedForm(request: Request, params: Params, limit: number): Promise<Result<StreamedForm, ApiError>> {
+export async function startStreamedForm(request: Request, params: Params, limit: number, fieldLimit: number): Promise<Result<StreamedForm, ApiError>> {
   let parser: Busboy;
   try {
     parser = busboy({
       headers: { 'content-type': request.headers.get('content-type') ?? '' },
       defParamCharset: 'utf8',
       // The body's size bounds everything; these bound the bookkeeping per part.
-      limits: { fieldSize: limit, fields: 1000, files: 10, parts: 1010, headerPairs: 100 },
+      limits: { fieldSize: fieldLimit, fields: 1000, files: 10, parts: 1010, headerPairs: 100 },
     });
   } catch {
     return err(malformed());
@@ -62,13 +63,20 @@ export async function startStreamedForm(request: Request, params: Params, limit:
     parseFailed(new Error(failure.msg));
     started();
   };
-  parser.on('field', (name, value) => {
+  let fieldBytes = 0;
+  const addField = (name: string, value: string, truncated: boolean) => {
+    fieldBytes += Buffer.byteLength(value);
+    if (truncated || fieldBytes > fieldLimit) return fail(payloadTooLarge(fieldLimit));
     setParam(params, name, value);
-  });
+  };
+  parser.on('field', (name, value, info) => addField(name, value, info.valueTruncated));
   parser.on('file', (name, stream, info) => {
     // busboy takes an octet-stream part without a file name for a file; the reference, for a field.
-    if (info.filename === undefined) return void fieldText(stream).then((text) => setParam(params, name, text));
+    if (info.filename === undefined) return void fieldText(stream, fieldLimit).then((text) => addField(name, text ?? '', text === undefined));
     fileCount += 1;
+    // Failures reach the reader through its iteration; an 'error' nobody awaits any more (the
+    // file was read to its end) must not become an uncaught exception that ends the process.
+    stream.on('error', () => undefined);
     const upload: StreamedUpload = {
       filename: info.filename,
       contentType: info.mimeType,
@@ -133,11 +141,15 @@ async function* fileChunks(stream: Readable, bodyParsed: Promise<void>): AsyncGe
   await bodyParsed;
 }
 
-/** A part's bytes as text (the whole body is bounded, so this part is too). */
-async function fieldText(stream: Readable): Promise<string> {
+/** A part's bytes as text, or undefined past `limit` bytes (the rest is skipped, not kept). */
+async function fieldText(stream: Readable, limit: number): Promise<string | undefined> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).byteLength;
+    if (size <= limit) chunks.push(chunk as Buffer);
+  }
+  return size > limit ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
 async function* unreadable(): AsyncGenerator<Uint8Array> {
