@@ -50,10 +50,13 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
     (request: IncomingMessage, response: ServerResponse) => {
       if (answerMissingHost(request, response)) return;
       running += 1;
-      void Promise.resolve(handle(request, response)).finally(() => {
-        running -= 1;
-        if (running === 0) onIdle?.();
-      });
+      void Promise.resolve(handle(request, response))
+        // The app answers its own errors; what is left is a write to a client already gone.
+        .catch(() => undefined)
+        .finally(() => {
+          running -= 1;
+          if (running === 0) onIdle?.();
+        });
     },
   );
   server.on('clientError', answerUnparsableRequest);
