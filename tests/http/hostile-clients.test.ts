@@ -138,6 +138,16 @@ describe('credentials before the body', () => {
     }
   });
 
+  it('a caller without credentials sends at most 1 MiB to the routes it may use', async () => {
+    const server = await startServer();
+    const big = `username=${'u'.repeat(1024 * 1024)}&password=x`;
+    for (const path of ['/fetch_api_key', '/register']) {
+      const response = await call(server, 'POST', path, { body: big, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(response.status).toBe(413);
+      expect(response.body).toMatchObject({ result: 'error', code: 'PAYLOAD_TOO_LARGE', msg: 'Request body is too large (limit: 1048576 bytes)' });
+    }
+  });
+
   it('a buffered route refuses missing credentials before reading a body of any size', async () => {
     const server = await startServer();
     const client = await openRaw(server.url);

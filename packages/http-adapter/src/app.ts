@@ -9,6 +9,9 @@ import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, t
 
 export const API_PREFIX = '/api/v1';
 
+/** The largest body read for a caller without credentials: ample for any form such callers send. */
+const ANONYMOUS_BODY_LIMIT = 1024 * 1024;
+
 export interface AppOptions {
   /** Called with unexpected exceptions (they reach the client only as a 500 without details). */
   onInternalError?: (error: unknown) => void;
@@ -68,8 +71,10 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutM
   if (caller.isErr()) return unread(request, failure(caller.error));
   if (operation.auth === 'required' && !caller.value.user) return unread(request, failure(unauthorized()));
 
-  // Routes that take files (POST /user_uploads) accept bodies as large as their files may be.
-  const limit = Math.max(ctx.config.maxRequestBodyBytes, route.maxBodyBytes?.(ctx.config) ?? 0);
+  // Routes that take files (POST /user_uploads) accept bodies as large as their files may be;
+  // a caller nobody has authenticated (login, spectators, invitations) sends only small forms.
+  const routeLimit = Math.max(ctx.config.maxRequestBodyBytes, route.maxBodyBytes?.(ctx.config) ?? 0);
+  const limit = caller.value.user ? routeLimit : Math.min(routeLimit, ANONYMOUS_BODY_LIMIT);
   const pathParams = decodePath((event.context.params ?? {}) as Record<string, string>);
   if (route.streamsFiles && isMultipart(request)) return dispatchStreamed(ctx, operation, caller.value, request, pathParams, limit);
 
