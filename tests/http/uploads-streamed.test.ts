@@ -123,6 +123,14 @@ describe('streamed uploads', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('an octet-stream part without a file name is a field, as in the reference, not a second file', async () => {
+    const { server, member } = await setup();
+    const meta = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="meta"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const response = await post(server, member, chunkedBody([meta, 'm\r\n', partHead('file', 'a.txt'), 'abc\r\n', `--${BOUNDARY}--\r\n`]));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ result: 'success', filename: 'a.txt', ignored_parameters_unsupported: ['meta'] });
+  });
+
   it('a malformed multipart header: 400 before the operation runs', async () => {
     const { server, member } = await setup();
     const client = await openRaw(server.url);

@@ -71,26 +71,29 @@ export async function startStreamedForm(request: Request, params: Params, limit:
   };
   parser.on('field', (name, value, info) => addField(name, value, info.valueTruncated));
   parser.on('file', (name, stream, info) => {
-    // busboy takes an octet-stream part without a file name for a file; the reference, for a field.
-    if (info.filename === undefined) return void fieldText(stream, fieldLimit).then((text) => addField(name, text ?? '', text === undefined));
-    fileCount += 1;
-    // Failures reach the reader through its iteration; an 'error' nobody awaits any more (the
-    // file was read to its end) must not become an uncaught exception that ends the process.
+    // Failures reach a reader through its iteration; an 'error' nobody awaits any more (the
+    // part was read to its end) must not become an uncaught exception that ends the process.
     stream.on('error', () => undefined);
+    // busboy takes an octet-stream part without a file name for a file; the reference, for a field.
+    if (info.filename === undefined) {
+      void fieldText(stream, fieldLimit).then((text) => addField(name, text ?? '', text === undefined), () => undefined);
+      return;
+    }
+    fileCount += 1;
+    const first = fileCount === 1;
+    if (first) {
+      currentFile = stream;
+      stream.once('end', () => (currentFile = undefined));
+    } else {
+      // Only the first file is read; later ones are counted (the core refuses them) and skipped.
+      stream.resume();
+    }
     const upload: StreamedUpload = {
       filename: info.filename,
       contentType: info.mimeType,
-      stream: fileChunks(stream, bodyParsed),
+      stream: first ? fileChunks(stream, bodyParsed) : unreadable(),
       moreFiles: () => fileCount > 1,
     };
-    if (fileCount > 1) {
-      // Only the first file is read; later ones are counted (the core refuses them) and skipped.
-      stream.resume();
-      upload.stream = unreadable();
-    } else {
-      currentFile = stream;
-      stream.once('end', () => (currentFile = undefined));
-    }
     setParam(params, Object.hasOwn(params, name) ? `${name}\0${fileCount}` : name, upload);
     started();
   });
