@@ -68,6 +68,12 @@ describe('slow clients', () => {
     await drip;
   });
 
+  it('a connection that never sends a byte is answered 408 and closed at the headers deadline', async () => {
+    const server = await startServer(undefined, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const silent = await openRaw(server.url);
+    expectEnvelope(await silent.closed, 408, 'Request timeout');
+  });
+
   it('a buffered body dripped a byte at a time gets a 408 envelope at the body deadline', async () => {
     const server = await startServer(undefined, { bodyReadTimeoutMs: 300 });
     const slow = await openRaw(server.url);
