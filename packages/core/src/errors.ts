@@ -82,6 +82,8 @@ export const notFound = (msg = 'Not found') => new ApiError('NOT_FOUND', msg);
 export const methodNotAllowed = () => new ApiError('METHOD_NOT_ALLOWED', 'Method Not Allowed');
 export const payloadTooLarge = (limitBytes: number) =>
   new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large (limit: ${limitBytes} bytes)`);
+/** The client took too long to send its request (HTTP 408). */
+export const requestTimeout = () => new ApiError('BAD_REQUEST', 'Request timeout', {}, 408);
 export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
 
 export const noSuchUser = () => badRequest('No such user');

@@ -122,6 +122,7 @@ export { getAttachments } from './queries/attachments.js';
 export { getFileTemporaryUrl, getTemporaryFile, getUploadedFile } from './queries/uploaded-files.js';
 export { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 export { fileSystemBlobStore } from './uploads/fs-blob-store.js';
+export { type ByteSource, type StreamedUpload, isStreamedUpload } from './uploads/streamed-upload.js';
 export type { ServedFile } from './uploads/served-file.js';
 export type { AttachmentRecord } from './uploads/attachment-record.js';
 export { sweepUnusedUploads, startUploadSweep } from './uploads/sweep.js';

@@ -179,6 +179,8 @@ export interface Route {
   methods: Partial<Record<Method, AnyOperation>>;
   /** The largest body the route reads, when it may exceed `maxRequestBodyBytes` (file uploads). */
   maxBodyBytes?: (config: ServerConfig) => number;
+  /** Multipart bodies are streamed to the operation (streamed-form.ts) rather than buffered: large files. */
+  streamsFiles?: true;
 }
 
 /** A file as large as the upload limit, plus room for the multipart framing around it. */
@@ -275,7 +277,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/saved_snippets', methods: { GET: getSavedSnippets, POST: doCreateSavedSnippet } },
   { path: '/saved_snippets/{saved_snippet_id}', methods: { PATCH: doEditSavedSnippet, DELETE: doDeleteSavedSnippet } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
-  { path: '/user_uploads', methods: { POST: doUploadFile }, maxBodyBytes: uploadBodyLimit },
+  { path: '/user_uploads', methods: { POST: doUploadFile }, maxBodyBytes: uploadBodyLimit, streamsFiles: true },
   { path: '/user_uploads/{realm_id}/{+filename}', methods: { GET: getFileTemporaryUrl } },
   { path: '/attachments', methods: { GET: getAttachments } },
   { path: '/attachments/{attachment_id}', methods: { DELETE: doDeleteAttachment } },
