@@ -2,16 +2,28 @@
  * Narrows (SHAPES.md 6.1): the wire forms, their validation, and canonical operator names.
  * Resolving names and emails to IDs happens in the query layer (queries/narrow-resolve.ts).
  */
-import { array, boolean, object, optional, tuple, union } from 'superstruct';
+import { boolean, object, optional, tuple, union } from 'superstruct';
 import { err, ok, type Result } from 'neverthrow';
 import { ApiError } from '../errors.js';
-import { Int, List, Str } from '../schemas/wire.js';
+import { array, Int, List, Str } from '../schemas/wire.js';
 
-const Operand = union([Str, Int, array(Int)]);
+/**
+ * The most terms a narrow has. The reference sets no number, but its clients build narrows from
+ * a search bar and a view (a handful of terms); each term is a condition of the query, so a
+ * hostile narrow of thousands of terms would make one query of thousands of conditions.
+ */
+export const MAX_NARROW_TERMS = 100;
+/** The longest narrow text: every term at its longest search operand, with room to spare. */
+export const MAX_NARROW_CHARS = 100_000;
+/** The most user IDs a `dm` operand lists (a group conversation's participants). */
+export const MAX_NARROW_OPERAND_IDS = 1000;
+
+const Operand = union([Str, Int, array(Int, MAX_NARROW_OPERAND_IDS)]);
 
 /** `[operator, operand]` (legacy) or `{operator, operand, negated?}`. */
 export const NarrowParam = List(
   union([tuple([Str, Operand]), object({ operator: Str, operand: Operand, negated: optional(boolean()) })]),
+  { max: MAX_NARROW_TERMS, maxChars: MAX_NARROW_CHARS },
 );
 
 export interface NarrowTerm {
