@@ -7,13 +7,14 @@ import { type ApiError, badRequest } from '../errors.js';
 import { renderChannelDescription } from '../format/channel.js';
 import { MAX_CHANNEL_NAME_LENGTH } from '../schemas/channels.js';
 import type { Realm, StoredGroupSetting, Stream, TopicsPolicy, Tx, User } from '../storage/types.js';
+import { exceedsCodePoints } from '../text/length.js';
 import { unprintablePosition } from '../text/printable.js';
 import { announceStreamCreated } from './channel-events.js';
 
 /** check_stream_name on a stripped name: not empty, at most 60 characters, printable. */
 export function checkChannelName(name: string): Result<string, ApiError> {
   if (name.trim() === '') return err(badRequest("Channel name can't be empty."));
-  if ([...name].length > MAX_CHANNEL_NAME_LENGTH) {
+  if (exceedsCodePoints(name, MAX_CHANNEL_NAME_LENGTH)) {
     return err(badRequest(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`));
   }
   const position = unprintablePosition(name);

@@ -20,6 +20,7 @@ import {
   union,
 } from 'superstruct';
 import { exceedsCodePoints } from '../text/length.js';
+import { unprintablePosition } from '../text/printable.js';
 
 /** Marks a value that was sent as text but is not valid JSON. */
 export const INVALID_JSON = Symbol('invalid-json');
@@ -145,13 +146,21 @@ const CHARS_PER_ID = 24;
 /** A JSON list of at most `max` integers, its text refused by size before it is parsed. */
 export const IdList = (max: number) => List(Int, { max, maxChars: max * CHARS_PER_ID + 64 });
 
-/** A non-blank string with at most `max` characters (code points), stripped by the caller. */
-export const Text = (opts: { max?: number; nonBlank?: boolean } = {}) =>
+/**
+ * A string with at most `max` characters (code points); `nonBlank` refuses one that is blank
+ * after stripping (the caller strips). `printable` refuses control characters, lone surrogates
+ * and noncharacters, as the reference's check_string_is_printable does for names; `noNul`
+ * refuses only NUL, which the reference's database cannot store (free text such as descriptions).
+ */
+export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boolean; noNul?: boolean } = {}) =>
   define<string>('string', (v) => {
     if (typeof v !== 'string') return '{var} is not a string';
+    // Blank before long, as the reference strips before it measures; both cost one pass at most.
     if (opts.nonBlank && v.trim() === '') return '{var} cannot be blank';
     if (opts.max !== undefined && exceedsCodePoints(v, opts.max)) return `{var} is too long (limit: ${opts.max} characters)`;
-    return true;
+    if (opts.noNul && v.includes('\0')) return '{var} must not contain null bytes';
+    const position = opts.printable ? unprintablePosition(v) : 0;
+    return position === 0 || `Invalid character in {var}, at position ${position}.`;
   });
 
 /** Integer path parameter (`/users/{user_id}`): the router gives text. */

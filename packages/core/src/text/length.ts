@@ -21,3 +21,14 @@ export function exceedsCodePoints(text: string, max: number): boolean {
   }
   return false;
 }
+
+/** The first `count` code points of `text`, found without splitting the whole text. */
+export function firstCodePoints(text: string, count: number): string {
+  let end = 0;
+  for (let taken = 0; taken < count && end < text.length; taken++) {
+    const unit = text.charCodeAt(end);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length;
+    end += pair && text.charCodeAt(end + 1) >= 0xdc00 && text.charCodeAt(end + 1) <= 0xdfff ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
