@@ -30,6 +30,7 @@ import { botStore } from './bot-stores.js';
 import { presenceStore } from './presence-stores.js';
 import { submessageStore } from './submessage-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
+import { DEFAULT_SEARCH_ROW_BUDGET, registerSearchBudget } from './search-budget.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:' (the default) for a private in-memory database. */
@@ -44,6 +45,12 @@ export interface SqliteOptions {
    *   never corrupted. Saves one fsync per commit (BENCHMARKS.md has the trade-off).
    */
   synchronous?: 'full' | 'normal';
+  /**
+   * The most candidate messages one full-text search may yield before it is stopped with
+   * SearchTooBroadError (default DEFAULT_SEARCH_ROW_BUDGET): the bound on how long a search
+   * holds the connection, which is the only thread.
+   */
+  searchRowBudget?: number;
 }
 
 /** The SQLite driver's storage: the contract plus a diagnostic for tests and operators. */
@@ -79,6 +86,7 @@ export interface SqliteStorage extends Storage {
  */
 export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage {
   const db = openDatabase(options.filename ?? ':memory:', options.synchronous ?? 'full');
+  registerSearchBudget(db, options.searchRowBudget ?? DEFAULT_SEARCH_ROW_BUDGET);
   const statements = statementCache(db);
   const stores: Stores = {
     realms: realmStore(statements),

@@ -1,4 +1,5 @@
 import { directMentionMarkup, FLAG_BITS, type MessageCondition, type MessageScope } from '../message-types.js';
+import { newSearchToken, SEARCH_STEP } from './search-budget.js';
 
 /**
  * Compiles a scope and resolved narrow conditions to SQL over `message m` and the viewer's
@@ -51,7 +52,7 @@ export function compileMessageQuery(scope: MessageScope, conditions: readonly Me
   }
   const flags = personal ? 'um.flags' : `COALESCE(um.flags, ${MISSING_COPY_FLAGS})`;
 
-  for (const [sql, values] of compileSearches(conditions)) {
+  for (const [sql, values] of compileSearches(conditions, newSearchToken())) {
     where.push(sql);
     params.push(...values);
   }
@@ -91,7 +92,8 @@ function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>, viewer
       if (c.what === 'reaction') return ['EXISTS (SELECT 1 FROM reaction r WHERE r.message_id = m.id)', []];
       return [`m.has_${c.what} = 1`, []];
     case 'search':
-      return [FTS_MATCH, [ftsQuery(c.text)]];
+      // Compiled by compileSearches; kept for the switch to be exhaustive.
+      return [FTS_MATCH, [ftsQuery(c.text), newSearchToken()]];
     case 'id':
       return ['m.id = ?', [c.id]];
     case 'none':
@@ -116,7 +118,8 @@ function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>, viewer
 const topicPolicy = (test: string) =>
   `EXISTS (SELECT 1 FROM user_topic ut WHERE ut.user_id = ? AND ut.stream_id = m.stream_id AND ut.topic = m.topic COLLATE NOCASE AND ut.visibility_policy ${test})`;
 
-const FTS_MATCH = 'm.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?)';
+/** A full-text lookup: its parameters are the FTS5 query and a search-budget token. */
+const FTS_MATCH = `m.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ? AND ${SEARCH_STEP})`;
 
 /**
  * Keyword search: every word must occur (as a prefix of a word of the content or topic).
@@ -136,7 +139,7 @@ const ftsWords = (text: string) => (text.match(/[\p{L}\p{N}_]+/gu) ?? []).map((w
  * index once, so a narrow of many search terms costs about as much as one of a single term.
  * A term without words keeps its own condition, matching nothing (or, negated, everything).
  */
-function compileSearches(conditions: readonly MessageCondition[]): Array<[string, unknown[]]> {
+function compileSearches(conditions: readonly MessageCondition[], token: number): Array<[string, unknown[]]> {
   const compiled: Array<[string, unknown[]]> = [];
   // Sets: a word repeated across terms is looked up once.
   const all = new Set<string>();
@@ -144,11 +147,11 @@ function compileSearches(conditions: readonly MessageCondition[]): Array<[string
   for (const c of conditions) {
     if (c.kind !== 'search') continue;
     const words = ftsWords(c.text);
-    if (words.length === 0) compiled.push([c.negated ? `NOT (${FTS_MATCH})` : FTS_MATCH, ['""']]);
+    if (words.length === 0) compiled.push([c.negated ? `NOT (${FTS_MATCH})` : FTS_MATCH, ['""', token]]);
     else if (c.negated) none.add(`(${[...new Set(words)].join(' ')})`);
     else for (const word of words) all.add(word);
   }
-  if (all.size > 0) compiled.push([FTS_MATCH, [[...all].join(' ')]]);
-  if (none.size > 0) compiled.push([`NOT (${FTS_MATCH})`, [[...none].join(' OR ')]]);
+  if (all.size > 0) compiled.push([FTS_MATCH, [[...all].join(' '), token]]);
+  if (none.size > 0) compiled.push([`NOT (${FTS_MATCH})`, [[...none].join(' OR '), token]]);
   return compiled;
 }
