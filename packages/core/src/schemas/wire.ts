@@ -166,4 +166,4 @@ export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boole
 /** Integer path parameter (`/users/{user_id}`): the router gives text. */
 export const PathInt = coerce(Int, string(), (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
 
-export { nullable, object, optional, record, union, enums };
+export { define, nullable, object, optional, record, union, enums };
