@@ -59,17 +59,18 @@ export const badNarrow = (what: string) => new ApiError('BAD_NARROW', `Invalid n
 /** The words of a search operand, as the index splits them (see storage/sqlite/message-query.ts). */
 const SEARCH_WORD = /[\p{L}\p{N}_]+/gu;
 
-/** BAD_REQUEST when the narrow's search terms together exceed MAX_SEARCH_CHARS or MAX_SEARCH_WORDS. */
+/** BAD_REQUEST when the narrow's search terms together exceed MAX_SEARCH_CHARS or MAX_SEARCH_WORDS distinct words. */
 function checkSearchSize(terms: readonly NarrowTerm[]): ApiError | undefined {
   let chars = 0;
-  let words = 0;
+  // Distinct words: a word repeated across terms is one lookup (message-query.ts compileSearches).
+  const words = new Set<string>();
   for (const term of terms) {
     if (term.operator !== 'search') continue;
     const text = String(term.operand);
     chars += text.length;
     if (chars > MAX_SEARCH_CHARS) return badRequest(`Search text is too long (limit: ${MAX_SEARCH_CHARS} characters)`);
-    words += text.match(SEARCH_WORD)?.length ?? 0;
-    if (words > MAX_SEARCH_WORDS) return badRequest(`Too many search words (limit: ${MAX_SEARCH_WORDS})`);
+    for (const word of text.match(SEARCH_WORD) ?? []) words.add(word.toLowerCase());
+    if (words.size > MAX_SEARCH_WORDS) return badRequest(`Too many search words (limit: ${MAX_SEARCH_WORDS})`);
   }
   return undefined;
 }
