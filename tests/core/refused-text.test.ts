@@ -7,6 +7,7 @@
 import {
   doCreateChannel,
   doCreateScheduledMessage,
+  doEditScheduledMessage,
   doSendMessage,
   doUpdateMessage,
   doUpdateRealm,
@@ -83,6 +84,25 @@ describe('topics the reference refuses', () => {
     expectBadRequest(result, 'Invalid character in topic, at position 6!');
     const listed = must(await getScheduledMessages(m.w.ctx, m.w.as(m.member), {})) as { scheduled_messages: unknown[] };
     expect(listed.scheduled_messages).toEqual([]);
+  });
+
+  it('scheduled messages: refused when edited, the stored topic kept and no event sent', async () => {
+    const m = await messageWorld();
+    const created = must(
+      await doCreateScheduledMessage(m.w.ctx, m.w.as(m.member), {
+        type: 'channel',
+        to: String(m.general.id),
+        topic: 'later',
+        content: 'Hi',
+        scheduled_delivery_timestamp: String(Math.trunc(T0 / 1000) + 3600),
+      }),
+    ) as { scheduled_message_id: number };
+    m.drain();
+    const edit = await doEditScheduledMessage(m.w.ctx, m.w.as(m.member), { scheduled_message_id: String(created.scheduled_message_id), topic: 'later\u001fok' });
+    expectBadRequest(edit, 'Invalid character in topic, at position 6!');
+    const listed = must(await getScheduledMessages(m.w.ctx, m.w.as(m.member), {})) as { scheduled_messages: Array<{ topic: string }> };
+    expect(listed.scheduled_messages.map((s) => s.topic)).toEqual(['later']);
+    expect(m.drain()).toEqual([]);
   });
 });
 
