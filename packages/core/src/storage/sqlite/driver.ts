@@ -48,7 +48,9 @@ export interface SqliteOptions {
   /**
    * The most candidate messages one full-text search may yield before it is stopped with
    * SearchTooBroadError (default DEFAULT_SEARCH_ROW_BUDGET): the bound on how long a search
-   * holds the connection, which is the only thread.
+   * holds the connection, which is the only thread. The statements of one compiled query share
+   * it (a GET /messages window runs up to three), so a word in more than about a third of it
+   * cannot be searched alone; raise it for very large histories at the cost of longer stalls.
    */
   searchRowBudget?: number;
 }
