@@ -69,6 +69,7 @@ describe('the endpoints of the report: narrow, flags, subscriptions', () => {
     expectBadRequest(validateInput(RegisterParams, { narrow: terms }), `narrow has too many items (limit: ${MAX_NARROW_TERMS})`);
     expectBadRequest(validateInput(GetMessagesParams, { narrow: terms }), `narrow has too many items (limit: ${MAX_NARROW_TERMS})`);
     expectBadRequest(validateInput(GetMessagesParams, { message_ids: JSON.stringify(Array.from({ length: 5001 }, (_, i) => i)) }), 'message_ids has too many items (limit: 5000)');
+    expectBadRequest(validateInput(RegisterParams, { include_subscribers: `[${'1,'.repeat(500_000)}1]` }), 'include_subscribers is too long (limit: 1000 characters)');
   });
 
   it('POST /messages/flags and /users/me/subscriptions: a million elements answer the first failure or the limit', () => {

@@ -22,6 +22,7 @@ export const MAX_NARROW_CHARS = 100_000;
  * long pasted sentence; a search box has no use for more.
  */
 export const MAX_SEARCH_WORDS = 50;
+/** The longest search text, summed over a narrow's `search` operands (see MAX_SEARCH_WORDS). */
 export const MAX_SEARCH_CHARS = 1000;
 
 /** The most user IDs a `dm` operand lists (a group conversation's participants). */

@@ -2,10 +2,14 @@
 import { coerce, defaulted, define, nullable, optional, string, tuple, type, union, object } from 'superstruct';
 import { CLIENT_CAPABILITIES } from '../events/types.js';
 import { MAX_NARROW_CHARS, MAX_NARROW_OPERAND_IDS, MAX_NARROW_TERMS } from '../messages/narrow.js';
-import { array, Bool, Int, INVALID_JSON, JsonBool, JsonInt, json, List, Str } from './wire.js';
+import { array, Bool, Int, INVALID_JSON, JsonBool, JsonInt, json, List, OversizedJson, Str } from './wire.js';
+
+/** These parameters are a word or a number: longer text is refused before it is parsed. */
+const MAX_SCALAR_CHARS = 1000;
 
 const parseJsonOr = (raw: string, keep: string) => {
   if (raw === keep) return raw;
+  if (raw.length > MAX_SCALAR_CHARS) return new OversizedJson(MAX_SCALAR_CHARS);
   try {
     return JSON.parse(raw);
   } catch {
