@@ -56,6 +56,8 @@ export class ApiError {
 
 /** Generic validation or permission failure (HTTP 400). */
 export const badRequest = (msg: string, data?: Record<string, unknown>) => new ApiError('BAD_REQUEST', msg, data);
+/** A full-text search past the storage driver's budget of candidate rows (storage SearchTooBroadError). */
+export const searchTooBroad = () => badRequest('This search matches too many messages; use more specific words.');
 
 /** A resource the caller named does not exist: code BAD_REQUEST but HTTP 404, as the reference does. */
 export const resourceNotFound = (msg: string) => new ApiError('BAD_REQUEST', msg, {}, 404);

@@ -1,8 +1,9 @@
 import { err, type Result } from 'neverthrow';
 import type { Struct } from 'superstruct';
 import type { Ctx } from './context.js';
-import { type ApiError, unauthorized } from './errors.js';
+import { type ApiError, searchTooBroad, unauthorized } from './errors.js';
 import { validateInput } from './schemas/validate.js';
+import { SearchTooBroadError } from './storage/message-types.js';
 import type { Realm, User } from './storage/types.js';
 
 /** The authenticated user an operation acts for, and their realm. */
@@ -48,7 +49,13 @@ function build<P, R>(
     if (auth === 'required' && !caller.user) return err(unauthorized());
     const parsed = validateInput(params, input);
     if (parsed.isErr()) return err(parsed.error);
-    return run(ctx, caller, parsed.value);
+    try {
+      return await run(ctx, caller, parsed.value);
+    } catch (error) {
+      // The one storage exception that is the request's fault: a search past the driver's budget.
+      if (error instanceof SearchTooBroadError) return err(searchTooBroad());
+      throw error;
+    }
   };
   return Object.assign(op, { params, auth });
 }

@@ -13,7 +13,7 @@ import { announceDeletion } from '../messages/delete-events.js';
 import { refreshFirstMessageIds } from '../messages/first-message.js';
 import { CONTENT_FLAG_MASK } from '../messages/flags.js';
 import { Audiences, type Holders } from '../messages/holders.js';
-import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
+import { normalizeContent, normalizeNewTopic } from '../messages/normalize.js';
 import { checkTopicsPolicy } from '../messages/topics-policy.js';
 import { checkChannelMove, checkContentEdit, checkTopicMove } from '../messages/permissions.js';
 import { checkTopicCreation } from '../messages/topic-creation.js';
@@ -78,7 +78,7 @@ async function checkRequest(ctx: Ctx, tx: Tx, { user, realm }: Actor, target: Me
   }
   const rawTopic = params.topic ?? params.subject;
   if (rawTopic !== undefined) {
-    const topic = normalizeTopic(rawTopic, ctx.config);
+    const topic = normalizeNewTopic(rawTopic, ctx.config);
     if (topic.isErr()) return err(topic.error);
     if (target.type === 'private' || topic.value !== target.topic) request.topic = topic.value;
   }
