@@ -80,10 +80,20 @@ describe('hostile inputs are bounded', () => {
     expect(subs.stallMs).toBeLessThan(LOOP_STALL_BOUND_MS);
   });
 
-  it('an upload whose file name has 40,000 characters: stored under a 200-byte name, the other client answered', async () => {
+  it('an upload whose file name has 40,000 characters: refused at once (part headers past the multipart parser’s 16 KiB), the other client answered', async () => {
     const { server, attacker, bystander } = await setup();
     const body = new FormData();
     body.append('file', new Blob(['hello'], { type: 'text/plain' }), `${'\u00e9'.repeat(40_000)}.txt`);
+    const run = await alongside(server, bystander, () => call(server, 'POST', '/user_uploads', { auth: attacker, body }));
+    expectError(run.hostileResponse, 400, 'BAD_REQUEST', 'Malformed multipart request body');
+    expect(run.bystanderResponse.status).toBe(200);
+    expect(run.stallMs).toBeLessThan(LOOP_STALL_BOUND_MS);
+  });
+
+  it('an upload whose file name has 5,000 characters: stored under a 200-byte name, the other client answered', async () => {
+    const { server, attacker, bystander } = await setup();
+    const body = new FormData();
+    body.append('file', new Blob(['hello'], { type: 'text/plain' }), `${'\u00e9'.repeat(5_000)}.txt`);
     const run = await alongside(server, bystander, () => call(server, 'POST', '/user_uploads', { auth: attacker, body }));
     const uploaded = expectSuccess(run.hostileResponse);
     expect(uploaded.filename).toBe(`${'\u00e9'.repeat(98)}.txt`);
