@@ -1,0 +1,103 @@
+/**
+ * Property-based fuzzing of every route through the h3 app's `fetch` (no sockets): whatever a
+ * client sends, the answer is never a 5xx, an API answer is always the JSON envelope, no
+ * exception reaches the adapter, and no answer takes longer than a generous fixed bound.
+ *
+ * `FUZZ_RUNS` sets the number of cases per property (default: a few hundred in all, for
+ * `npm test`; `npm run fuzz` runs 100,000). A failure prints fast-check's seed and path;
+ * replay it with `FUZZ_SEED=<seed> FUZZ_PATH=<path>`. The world is rebuilt every
+ * WORLD_LIFETIME cases, so a replayed case runs on a fresh world.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type FuzzWorld, makeFuzzWorld } from './fuzz-world.js';
+import { API_OPERATION_COUNT, apiRequest, type FuzzRequest, fileRequest, toRequest } from './fuzz-requests.js';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 0) || undefined;
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const PATH = process.env.FUZZ_PATH;
+
+/** Generous on purpose: this machine is shared; a stall (a hang, unbounded work) is far slower. */
+const ANSWER_BOUND_MS = 2000;
+const WORLD_LIFETIME = 250;
+
+/** Cases per property; the file routes are few, so they get fewer cases. */
+const apiRuns = RUNS ?? 300;
+const fileRuns = RUNS === undefined ? 100 : Math.ceil(RUNS / 10);
+
+/** A world shared by consecutive cases, rebuilt after WORLD_LIFETIME of them. */
+function worldPool() {
+  let world: FuzzWorld | undefined;
+  let used = 0;
+  return async () => {
+    if (!world || used++ >= WORLD_LIFETIME) {
+      world = await makeFuzzWorld();
+      used = 1;
+    }
+    return world;
+  };
+}
+
+/** Sends one generated request and checks the properties every answer has. */
+async function checkOne(world: FuzzWorld, fuzz: FuzzRequest): Promise<void> {
+  const request = toRequest(fuzz, await world.authorization(fuzz.actor));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ANSWER_BOUND_MS);
+  });
+  const answer = await Promise.race([
+    (async () => {
+      const response = await world.fetch(request);
+      return { response, text: await response.text() };
+    })(),
+    late,
+  ]).finally(() => clearTimeout(timer));
+  if (answer === 'late') throw new Error(`no answer within ${ANSWER_BOUND_MS} ms`);
+  const { response, text } = answer;
+  const summary = `${response.status} ${text.slice(0, 200)}`;
+  if (world.internalErrors.length > 0) throw new Error(`internal error: ${String(world.internalErrors.splice(0)[0])} (answer ${summary})`);
+  if (response.status >= 500) throw new Error(`5xx answer: ${summary}`);
+  const isError = response.status >= 400;
+  // API answers are always JSON envelopes; file routes answer bytes, but their errors are envelopes.
+  if ((fuzz.kind === 'api' || isError) && response.status !== 204 && fuzz.method !== 'HEAD') {
+    if (response.headers.get('content-type') !== 'application/json') throw new Error(`not JSON: ${summary}`);
+    let body: { result?: unknown; msg?: unknown };
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new Error(`unparseable JSON body: ${summary}`);
+    }
+    if (body.result !== (isError ? 'error' : 'success') || typeof body.msg !== 'string') throw new Error(`not an envelope: ${summary}`);
+  }
+}
+
+/** Long strings shortened, so a failing case prints readably. */
+function short(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'string' && v.length > 120 ? `${v.slice(0, 60)}…(${v.length} chars)` : v));
+}
+
+/** Runs a property; a failure names the seed, the path and the (shortened) request. */
+async function fuzz(arbitrary: fc.Arbitrary<FuzzRequest>, numRuns: number): Promise<void> {
+  const nextWorld = worldPool();
+  const property = fc.asyncProperty(arbitrary, async (request) => checkOne(await nextWorld(), request));
+  const result = await fc.check(property, { numRuns, seed: SEED, path: PATH, endOnFailure: false });
+  if (result.failed) {
+    const replay = `FUZZ_SEED=${result.seed} FUZZ_PATH=${result.counterexamplePath}`;
+    const cause = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
+    throw new Error(`fuzz case failed (replay with ${replay}) after ${result.numRuns} cases: ${cause}\nrequest: ${short(result.counterexample?.[0])}`);
+  }
+}
+
+describe('route fuzzing', () => {
+  it('covers every declared method of every route', () => {
+    expect(API_OPERATION_COUNT).toBeGreaterThan(100);
+  });
+
+  it('API routes: never a 5xx, always a JSON envelope, always answered in time', { timeout: 60_000 + apiRuns * 200 }, async () => {
+    await fuzz(apiRequest, apiRuns);
+  });
+
+  it('file and redirect routes: never a 5xx, errors as JSON envelopes, always answered in time', { timeout: 60_000 + fileRuns * 200 }, async () => {
+    await fuzz(fileRequest, fileRuns);
+  });
+});
