@@ -26,10 +26,19 @@ export interface FuzzRequest {
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PROPFIND'];
 
+/** Percent-encodes text; a lone surrogate, which encodeURIComponent refuses, becomes its WTF-8 bytes. */
+function encodeSegment(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return [...text].map((c) => (/^[\ud800-\udfff]$/.test(c) ? `%${c.charCodeAt(0) < 0xdc00 ? 'ED%A0' : 'ED%B0'}%80` : encodeURIComponent(c))).join('');
+  }
+}
+
 /** A placeholder's value, raw (to be percent-encoded) or already encoded garbage. */
 const segment = fc.oneof(
-  { weight: 4, arbitrary: idText.map(encodeURIComponent) },
-  { weight: 2, arbitrary: anyText.map(encodeURIComponent) },
+  { weight: 4, arbitrary: idText.map(encodeSegment) },
+  { weight: 2, arbitrary: anyText.map(encodeSegment) },
   { weight: 1, arbitrary: fc.constantFrom('%zz', '%', '%E0%A4%A', '..', '.', '%2e%2e', 'a%2fb', 'me', '%00', 'x'.repeat(5000)) },
   { weight: 1, arbitrary: fc.constantFrom('1/2', 'a/b/c', 'narrow/is/starred', '1.png', 'emoji.png', 'emoji_api.json', 'abc/def.txt') },
 );
@@ -48,8 +57,9 @@ type Schema = Record<string, Struct<unknown, unknown>>;
 
 function paramsFor(schema: Schema): fc.Arbitrary<[string, string][]> {
   const names = Object.keys(schema);
+  // Half the cases send every declared parameter (so required ones are there), half a subset.
   const declared = names.length === 0 ? fc.constant([] as [string, string][]) : fc
-    .subarray(names)
+    .oneof(fc.constant(names), fc.subarray(names))
     .chain((chosen) => (chosen.length === 0 ? fc.constant([]) : fc.tuple(...chosen.map((name) => valueFor(schema[name]!).map((v) => [name, v] as [string, string])))));
   // Undeclared names (reported as ignored), names of other routes and repeated names.
   const extra = fc.array(fc.tuple(fc.oneof(fc.constantFrom('client', 'queue_id', 'narrow', 'user_ids', '', '__proto__', 'constructor'), fc.string({ maxLength: 10 })), anyValue), { maxLength: 2 });
@@ -57,8 +67,12 @@ function paramsFor(schema: Schema): fc.Arbitrary<[string, string][]> {
 }
 
 const common = {
-  host: fc.constantFrom(HOST, HOST, HOST, OTHER_HOST, 'unknown.test', 'chat.example.com:99999', ''),
-  actor: fc.constantFrom(...ACTORS),
+  host: fc.oneof({ weight: 12, arbitrary: fc.constant(HOST) }, { weight: 1, arbitrary: fc.constantFrom(OTHER_HOST, 'unknown.test', 'chat.example.com:99999', '') }),
+  // Mostly real users of the realm, so that cases get past authentication to the operations.
+  actor: fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom<Actor>('owner', 'admin', 'member', 'member') },
+    { weight: 1, arbitrary: fc.constantFrom(...ACTORS) },
+  ),
   placement: fc.constantFrom('query', 'form', 'form', 'multipart', 'json', 'split') as fc.Arbitrary<FuzzRequest['placement']>,
   contentType: fc.option(fc.constantFrom('text/plain', 'application/json', 'multipart/form-data', 'multipart/form-data; boundary=', 'application/x-www-form-urlencoded; charset=latin1'), { freq: 8 }),
 };

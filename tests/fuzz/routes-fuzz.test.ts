@@ -38,8 +38,14 @@ function worldPool() {
   };
 }
 
+/** Answers seen, by status and by route (successes): proof that the cases reach the operations. */
+interface Tally {
+  statuses: Map<number, number>;
+  succeeded: Set<string>;
+}
+
 /** Sends one generated request and checks the properties every answer has. */
-async function checkOne(world: FuzzWorld, fuzz: FuzzRequest): Promise<void> {
+async function checkOne(world: FuzzWorld, fuzz: FuzzRequest, tally: Tally): Promise<void> {
   const request = toRequest(fuzz, await world.authorization(fuzz.actor));
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
@@ -54,6 +60,8 @@ async function checkOne(world: FuzzWorld, fuzz: FuzzRequest): Promise<void> {
   ]).finally(() => clearTimeout(timer));
   if (answer === 'late') throw new Error(`no answer within ${ANSWER_BOUND_MS} ms`);
   const { response, text } = answer;
+  tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
+  if (response.status < 300) tally.succeeded.add(`${fuzz.method} ${fuzz.template}`);
   const summary = `${response.status} ${text.slice(0, 200)}`;
   if (world.internalErrors.length > 0) throw new Error(`internal error: ${String(world.internalErrors.splice(0)[0])} (answer ${summary})`);
   if (response.status >= 500) throw new Error(`5xx answer: ${summary}`);
@@ -77,15 +85,18 @@ function short(value: unknown): string {
 }
 
 /** Runs a property; a failure names the seed, the path and the (shortened) request. */
-async function fuzz(arbitrary: fc.Arbitrary<FuzzRequest>, numRuns: number): Promise<void> {
+async function fuzz(arbitrary: fc.Arbitrary<FuzzRequest>, numRuns: number): Promise<Tally> {
   const nextWorld = worldPool();
-  const property = fc.asyncProperty(arbitrary, async (request) => checkOne(await nextWorld(), request));
+  const tally: Tally = { statuses: new Map(), succeeded: new Set() };
+  const property = fc.asyncProperty(arbitrary, async (request) => checkOne(await nextWorld(), request, tally));
   const result = await fc.check(property, { numRuns, seed: SEED, path: PATH, endOnFailure: false });
   if (result.failed) {
     const replay = `FUZZ_SEED=${result.seed} FUZZ_PATH=${result.counterexamplePath}`;
     const cause = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
     throw new Error(`fuzz case failed (replay with ${replay}) after ${result.numRuns} cases: ${cause}\nrequest: ${short(result.counterexample?.[0])}`);
   }
+  if (process.env.FUZZ_STATS) console.log([...tally.statuses].sort(), [...tally.succeeded].sort());
+  return tally;
 }
 
 describe('route fuzzing', () => {
