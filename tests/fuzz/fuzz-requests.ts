@@ -7,9 +7,8 @@
  */
 import { FILE_ROUTES, REDIRECT_ROUTES, ROUTES } from '@teamchat/http-adapter';
 import fc from 'fast-check';
-import type { Struct } from 'superstruct';
 import { ACTORS, type Actor, HOST, OTHER_HOST } from './fuzz-world.js';
-import { anyText, anyValue, idText, valueFor } from './param-values.js';
+import { anyText, anyValue, idText, type ParamStruct, valueFor } from './param-values.js';
 
 /** A request as plain data, so that fast-check prints it readably when a case fails. */
 export interface FuzzRequest {
@@ -53,14 +52,14 @@ function fillPath(template: string): fc.Arbitrary<string> {
   });
 }
 
-type Schema = Record<string, Struct<unknown, unknown>>;
+type Schema = Record<string, ParamStruct>;
 
 function paramsFor(schema: Schema): fc.Arbitrary<[string, string][]> {
   const names = Object.keys(schema);
   // Half the cases send every declared parameter (so required ones are there), half a subset.
-  const declared = names.length === 0 ? fc.constant([] as [string, string][]) : fc
-    .oneof(fc.constant(names), fc.subarray(names))
-    .chain((chosen) => (chosen.length === 0 ? fc.constant([]) : fc.tuple(...chosen.map((name) => valueFor(schema[name]!).map((v) => [name, v] as [string, string])))));
+  const named = (chosen: string[]): fc.Arbitrary<[string, string][]> =>
+    fc.tuple(...chosen.map((name) => valueFor(schema[name]!).map((value): [string, string] => [name, value]))).map((pairs) => [...pairs]);
+  const declared = names.length === 0 ? fc.constant<[string, string][]>([]) : fc.oneof(fc.constant(names), fc.subarray(names)).chain(named);
   // Undeclared names (reported as ignored), names of other routes and repeated names.
   const extra = fc.array(fc.tuple(fc.oneof(fc.constantFrom('client', 'queue_id', 'narrow', 'user_ids', '', '__proto__', 'constructor'), fc.string({ maxLength: 10 })), anyValue), { maxLength: 2 });
   return fc.tuple(declared, extra).map(([a, b]) => [...a, ...b]);
@@ -104,17 +103,35 @@ const fileRoutes = [...FILE_ROUTES, ...REDIRECT_ROUTES].map((route) =>
   }),
 );
 
+/** A path naming a real file of the world (`«file:i»`, resolved by toRequest), sometimes mangled. */
+const realFilePath = fc
+  .tuple(fc.nat(20), fc.constantFrom('', '', '', '/medium', '%00', '/../x', 'x', '.png', '/'))
+  .map(([i, suffix]) => `«file:${i}»${suffix}`);
+
+const realFiles = fc.record({
+  kind: fc.constant('file' as const),
+  template: fc.constant('(a real file)'),
+  method: fc.oneof({ weight: 5, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+  path: realFilePath,
+  params: fc.array(fc.tuple(fc.constantFrom('s', 'api_key', 'client', 'x'), anyValue), { maxLength: 2 }),
+  ...common,
+  contentType: common.contentType.map((t) => t ?? undefined),
+});
+
 /** One request to any API route (each declared method of each route equally likely). */
 export const apiRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(...apiRoutes);
 
 /** One request to a file or redirect route outside /api/v1. */
-export const fileRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(...fileRoutes);
+export const fileRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(...fileRoutes, realFiles, realFiles);
 
 /** The number of (route, method) pairs fuzzed, for the test's own sanity check. */
 export const API_OPERATION_COUNT = apiRoutes.length;
 
-/** Builds the fetch Request of a generated case. GET and HEAD carry everything in the query. */
-export function toRequest(fuzz: FuzzRequest, authorization: string | undefined): Request {
+/**
+ * Builds the fetch Request of a generated case. GET and HEAD carry everything in the query.
+ * `files` resolves `«file:i»` to the world's real file paths.
+ */
+export function toRequest(fuzz: FuzzRequest, authorization: string | undefined, files: readonly string[] = []): Request {
   const headers = new Headers();
   if (fuzz.host !== '') headers.set('host', fuzz.host);
   if (authorization !== undefined) headers.set('authorization', authorization);
@@ -135,5 +152,6 @@ export function toRequest(fuzz: FuzzRequest, authorization: string | undefined):
     body = new URLSearchParams(inBody);
   }
   if (fuzz.contentType !== undefined && body !== undefined) headers.set('content-type', fuzz.contentType);
-  return new Request(`http://${HOST}${fuzz.path}${query}`, { method: fuzz.method, headers, body });
+  const path = fuzz.path.replace(/«file:(\d+)»/, (_, i: string) => files[Number(i) % files.length] ?? '/');
+  return new Request(`http://${HOST}${path}${query}`, { method: fuzz.method, headers, body });
 }
