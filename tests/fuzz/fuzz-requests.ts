@@ -8,7 +8,7 @@
 import { FILE_ROUTES, REDIRECT_ROUTES, ROUTES } from '@teamchat/http-adapter';
 import fc from 'fast-check';
 import { ACTORS, type Actor, HOST, OTHER_HOST } from './fuzz-world.js';
-import { anyText, anyValue, idText, type ParamStruct, valueFor } from './param-values.js';
+import { anyText, anyValue, idText, type ParamStruct, plausibleValue, valueFor } from './param-values.js';
 
 /** A request as plain data, so that fast-check prints it readably when a case fails. */
 export interface FuzzRequest {
@@ -56,10 +56,14 @@ type Schema = Record<string, ParamStruct>;
 
 function paramsFor(schema: Schema): fc.Arbitrary<[string, string][]> {
   const names = Object.keys(schema);
-  // Half the cases send every declared parameter (so required ones are there), half a subset.
+  // Cases send every declared parameter (so required ones are there), a subset, or only the
+  // hinted ones with plausible values (so that some get through validation to the work).
   const named = (chosen: string[]): fc.Arbitrary<[string, string][]> =>
-    fc.tuple(...chosen.map((name) => valueFor(schema[name]!).map((value): [string, string] => [name, value]))).map((pairs) => [...pairs]);
-  const declared = names.length === 0 ? fc.constant<[string, string][]>([]) : fc.oneof(fc.constant(names), fc.subarray(names)).chain(named);
+    fc.tuple(...chosen.map((name) => valueFor(name, schema[name]!).map((value): [string, string] => [name, value]))).map((pairs) => [...pairs]);
+  const hinted = names.filter((name) => plausibleValue(name) !== undefined);
+  const plausible = fc.tuple(...hinted.map((name) => plausibleValue(name)!.map((value): [string, string] => [name, value]))).map((pairs) => [...pairs]);
+  const declared =
+    names.length === 0 ? fc.constant<[string, string][]>([]) : fc.oneof(fc.constant(names).chain(named), fc.subarray(names).chain(named), plausible);
   // Undeclared names (reported as ignored), names of other routes and repeated names.
   const extra = fc.array(fc.tuple(fc.oneof(fc.constantFrom('client', 'queue_id', 'narrow', 'user_ids', '', '__proto__', 'constructor'), fc.string({ maxLength: 10 })), anyValue), { maxLength: 2 });
   return fc.tuple(declared, extra).map(([a, b]) => [...a, ...b]);

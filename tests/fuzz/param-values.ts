@@ -65,12 +65,23 @@ const jsonGarbage = fc.oneof(
 
 const jsonList = (item: fc.Arbitrary<string>) => fc.array(item, { maxLength: 8 }).map((items) => `[${items.join(',')}]`);
 const quoted = (text: fc.Arbitrary<string>) => text.map((t) => JSON.stringify(t));
-const jsonObject = fc.dictionary(fc.string({ maxLength: 12 }), fc.oneof(idText, quoted(anyText), fc.constant('null')), { maxKeys: 5 }).map(
-  (entries) => `{${Object.entries(entries).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`,
+/** Keys the API's JSON objects use (narrow terms, subscription properties, drafts, widgets...). */
+const API_KEYS = ['operator', 'operand', 'negated', 'name', 'description', 'color', 'property', 'value', 'stream_id', 'topic', 'user_id', 'type', 'to', 'content', 'timestamp', 'id', 'emoji_name', 'is_muted', 'pin_to_top', 'in_home_view', 'new', 'old', 'field_id', 'widget_type', 'extra_data', 'choices', 'tasks', 'status_text'];
+/** Narrow operators, real and not. */
+const OPERATORS = ['channel', 'stream', 'topic', 'sender', 'dm', 'pm-with', 'dm-including', 'group-pm-with', 'is', 'search', 'near', 'id', 'with', 'has', 'in', 'channels', 'streams', 'bogus'];
+
+const jsonScalar = fc.oneof(idText, quoted(anyText), quoted(fc.constantFrom(...OPERATORS, 'starred', 'mentioned', 'unread', 'dm', 'private', 'public', 'web-public', 'all', 'link', 'image', 'attachment', 'reaction', 'followed', 'muted', 'resolved')), fc.constantFrom('null', 'true', 'false', '[]', '{}'));
+const jsonObject = fc
+  .dictionary(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...API_KEYS) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) }), fc.oneof({ weight: 4, arbitrary: jsonScalar }, { weight: 1, arbitrary: jsonList(jsonScalar) }), { maxKeys: 5 })
+  .map((entries) => `{${Object.entries(entries).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`);
+/** A narrow term, in the object form and the legacy pair form. */
+const narrowTerm = fc.oneof(
+  fc.tuple(fc.constantFrom(...OPERATORS), jsonScalar, fc.constantFrom('', ',"negated":true', ',"negated":"yes"')).map(([op, operand, negated]) => `{"operator":"${op}","operand":${operand}${negated}}`),
+  fc.tuple(fc.constantFrom(...OPERATORS), jsonScalar).map(([op, operand]) => `["${op}",${operand}]`),
 );
 
 /** Anything at all, whatever the parameter's type. */
-export const anyValue = fc.oneof(anyText, jsonGarbage, idText);
+export const anyValue = fc.oneof(anyText, jsonGarbage, idText, jsonObject, jsonList(jsonObject), jsonList(narrowTerm));
 
 /** What the fuzzer reads of a parameter's superstruct struct (superstruct is the core's dependency, not ours). */
 export interface ParamStruct {
@@ -78,9 +89,41 @@ export interface ParamStruct {
   schema: unknown;
 }
 
-/** Values aimed at one struct: mostly of its type, sometimes anything. */
-export function valueFor(struct: ParamStruct): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 6, arbitrary: typedValue(struct) }, { weight: 1, arbitrary: anyValue });
+/**
+ * Plausible values for common parameter names, so that some cases get past validation to the
+ * deeper work (sending, moving, narrowing); the name is the only thing the fuzzer knows of them.
+ */
+const HINTS: Record<string, readonly string[]> = {
+  to: ['general', 'secret', 'elsewhere', '"general"', '[2]', '[3,4]', '[1]', '[]', '["member@example.com"]', '1', '3'],
+  type: ['stream', 'channel', 'direct', 'private'],
+  topic: ['hello', 'other', '', 'moved', 'hidden'],
+  content: ['hi', '**bold** @**all** #**general>hello** :smile:', '/poll Q\nA\nB', '```\ncode\n```'],
+  anchor: ['newest', 'oldest', 'first_unread', '1', '3', 'date'],
+  num_before: ['0', '10', '5000'],
+  num_after: ['0', '10', '5000'],
+  op: ['add', 'remove'],
+  flag: ['read', 'starred', 'collapsed', 'mentioned'],
+  emoji_name: ['smile', 'fuzz', '+1', 'zulip'],
+  propagate_mode: ['change_one', 'change_later', 'change_all'],
+  stream_id: ['1', '2', '3'],
+  user_id: ['1', '2', '3', '4'],
+  message_id: ['1', '2', '3', '4', '5'],
+  messages: ['[1,2,3]', '[4]', '[5]'],
+  subscriptions: ['[{"name":"general"}]', '[{"name":"new one"}]', '["general"]', '[{"name":"secret"}]'],
+  principals: ['[2]', '[3]', '["member@example.com"]'],
+  narrow: ['[]', '[{"operator":"channel","operand":"general"}]', '[["topic","hello"]]', '[{"operator":"is","operand":"starred"}]'],
+  event_types: ['["message"]', '["realm","stream"]', '[]'],
+  status: ['active', 'idle'],
+};
+
+/** Only plausible values for a parameter with a hint; undefined for the others. */
+export const plausibleValue = (name: string): fc.Arbitrary<string> | undefined => (HINTS[name] ? fc.constantFrom(...HINTS[name]!) : undefined);
+
+/** Values aimed at one parameter: a hint for its name, mostly of its type, sometimes anything. */
+export function valueFor(name: string, struct: ParamStruct): fc.Arbitrary<string> {
+  const hint = HINTS[name];
+  const typed = fc.oneof({ weight: 6, arbitrary: typedValue(struct) }, { weight: 1, arbitrary: anyValue });
+  return hint ? fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...hint) }, { weight: 1, arbitrary: typed }) : typed;
 }
 
 function typedValue(struct: ParamStruct): fc.Arbitrary<string> {
@@ -97,12 +140,12 @@ function typedValue(struct: ParamStruct): fc.Arbitrary<string> {
       return values.length > 0 ? fc.oneof(fc.constantFrom(...values), fc.constantFrom(...values).map((v) => JSON.stringify(v))) : anyText;
     }
     case 'array':
-      return fc.oneof(jsonList(idText), jsonList(quoted(anyText)), jsonList(jsonObject), jsonGarbage);
+      return fc.oneof(jsonList(idText), jsonList(quoted(anyText)), jsonList(jsonObject), jsonList(narrowTerm), jsonGarbage);
     case 'object':
     case 'record':
     case 'dict':
       return fc.oneof(jsonObject, jsonList(jsonObject), jsonGarbage);
     default:
-      return fc.oneof(idText, quoted(anyText), jsonObject, jsonList(idText), anyText);
+      return fc.oneof(idText, quoted(anyText), jsonObject, jsonList(idText), jsonList(narrowTerm), jsonList(jsonObject), anyText);
   }
 }
