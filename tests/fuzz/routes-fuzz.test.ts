@@ -4,9 +4,11 @@
  * exception reaches the adapter, and no answer takes longer than a generous fixed bound.
  *
  * `FUZZ_RUNS` sets the number of cases per property (default: a few hundred in all, for
- * `npm test`; `npm run fuzz` runs 100,000). A failure prints fast-check's seed and path;
- * replay it with `FUZZ_SEED=<seed> FUZZ_PATH=<path>`. The world is rebuilt every
- * WORLD_LIFETIME cases, so a replayed case runs on a fresh world.
+ * `npm test`; `npm run fuzz` runs 100,000). A failure prints fast-check's seed and path and
+ * the request; replay it with `FUZZ_SEED=<seed> FUZZ_PATH=<path>`, running only the failed test
+ * (`vitest run tests/fuzz -t API` or `-t file`). The world is rebuilt every WORLD_LIFETIME
+ * cases, so a replayed case runs on a fresh world: a failure that needs the state earlier cases
+ * left behind replays only with the seed alone (no path).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
