@@ -18,6 +18,8 @@ export interface FuzzRequest {
   path: string;
   host: string;
   actor: Actor;
+  /** The Authorization header the `garbage` actor sends. */
+  badAuth: string;
   params: [string, string][];
   placement: 'query' | 'form' | 'multipart' | 'json' | 'split';
   contentType?: string;
@@ -69,7 +71,28 @@ function paramsFor(schema: Schema): fc.Arbitrary<[string, string][]> {
   return fc.tuple(declared, extra).map(([a, b]) => [...a, ...b]);
 }
 
+const b64 = (text: string) => Buffer.from(text, 'latin1').toString('base64');
+
+/** Authorization headers that are malformed or name nobody. */
+const badAuth = fc.constantFrom(
+  'Basic Zm9vOmJhcg==',
+  'Basic',
+  'Basic ',
+  'Bearer abc',
+  'Basic !!!!',
+  'Basic ====',
+  `Basic ${b64('a:b:c')}`,
+  `Basic ${b64(':')}`,
+  `Basic ${b64('member@example.com:')}`,
+  `Basic ${b64('\xff\xfe:\x00')}`,
+  `Basic ${b64(`${'a'.repeat(100_000)}:key`)}`,
+  `Basic ${'A'.repeat(200_000)}`,
+  'Basic a b',
+  'basic Zm9vOmJhcg==',
+);
+
 const common = {
+  badAuth,
   host: fc.oneof({ weight: 12, arbitrary: fc.constant(HOST) }, { weight: 1, arbitrary: fc.constantFrom(OTHER_HOST, 'unknown.test', 'chat.example.com:99999', '') }),
   // Mostly real users of the realm, so that cases get past authentication to the operations.
   actor: fc.oneof(

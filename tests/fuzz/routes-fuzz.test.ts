@@ -48,7 +48,8 @@ interface Tally {
 
 /** Sends one generated request and checks the properties every answer has. */
 async function checkOne(world: FuzzWorld, fuzz: FuzzRequest, tally: Tally): Promise<void> {
-  const request = toRequest(fuzz, await world.authorization(fuzz.actor), world.files);
+  const authorization = fuzz.actor === 'garbage' ? fuzz.badAuth : await world.authorization(fuzz.actor);
+  const request = toRequest(fuzz, authorization, world.files);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), ANSWER_BOUND_MS);
