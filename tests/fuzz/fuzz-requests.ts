@@ -27,7 +27,7 @@ export interface FuzzRequest {
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PROPFIND'];
 
-/** Percent-encodes text; a lone surrogate, which encodeURIComponent refuses, becomes its WTF-8 bytes. */
+/** Percent-encodes text; a lone surrogate, which encodeURIComponent refuses, becomes the bytes of an encoded surrogate (never valid UTF-8). */
 function encodeSegment(text: string): string {
   try {
     return encodeURIComponent(text);
@@ -49,7 +49,7 @@ function fillPath(template: string): fc.Arbitrary<string> {
   if (names.length === 0) return fc.constant(template);
   return fc.tuple(...names.map(() => segment)).map((values) => {
     let path = template;
-    names.forEach((name, i) => (path = path.replace(name, values[i]!)));
+    names.forEach((name, i) => (path = path.replace(name, () => values[i]!)));
     return path;
   });
 }
