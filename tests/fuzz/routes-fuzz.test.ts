@@ -44,12 +44,15 @@ function worldPool() {
 interface Tally {
   statuses: Map<number, number>;
   succeeded: Set<string>;
+  /** The slowest answer's time and request, to judge the bound's margin (FUZZ_STATS prints it). */
+  slowest: { ms: number; request: string };
 }
 
 /** Sends one generated request and checks the properties every answer has. */
 async function checkOne(world: FuzzWorld, fuzz: FuzzRequest, tally: Tally): Promise<void> {
   const authorization = fuzz.actor === 'garbage' ? fuzz.badAuth : await world.authorization(fuzz.actor);
   const request = toRequest(fuzz, authorization, world.files);
+  const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), ANSWER_BOUND_MS);
@@ -63,6 +66,8 @@ async function checkOne(world: FuzzWorld, fuzz: FuzzRequest, tally: Tally): Prom
   ]).finally(() => clearTimeout(timer));
   if (answer === 'late') throw new Error(`no answer within ${ANSWER_BOUND_MS} ms`);
   const { response, text } = answer;
+  const ms = performance.now() - started;
+  if (ms > tally.slowest.ms) tally.slowest = { ms, request: short(fuzz) };
   tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
   if (response.status < 300) tally.succeeded.add(`${fuzz.method} ${fuzz.template}`);
   const summary = `${response.status} ${text.slice(0, 200)}`;
@@ -90,7 +95,7 @@ function short(value: unknown): string {
 /** Runs a property; a failure names the seed, the path and the (shortened) request. */
 async function fuzz(arbitrary: fc.Arbitrary<FuzzRequest>, numRuns: number): Promise<Tally> {
   const nextWorld = worldPool();
-  const tally: Tally = { statuses: new Map(), succeeded: new Set() };
+  const tally: Tally = { statuses: new Map(), succeeded: new Set(), slowest: { ms: 0, request: '' } };
   const property = fc.asyncProperty(arbitrary, async (request) => checkOne(await nextWorld(), request, tally));
   const result = await fc.check(property, { numRuns, seed: SEED, path: PATH, endOnFailure: false });
   if (result.failed) {
@@ -98,7 +103,7 @@ async function fuzz(arbitrary: fc.Arbitrary<FuzzRequest>, numRuns: number): Prom
     const cause = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
     throw new Error(`fuzz case failed (replay with ${replay}) after ${result.numRuns} cases: ${cause}\nrequest: ${short(result.counterexample?.[0])}`);
   }
-  if (process.env.FUZZ_STATS) console.log([...tally.statuses].sort(), [...tally.succeeded].sort());
+  if (process.env.FUZZ_STATS) console.log([...tally.statuses].sort(), [...tally.succeeded].sort(), tally.slowest);
   return tally;
 }
 
