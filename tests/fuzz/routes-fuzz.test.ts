@@ -3,10 +3,12 @@
  * client sends, the answer is never a 5xx, an API answer is always the JSON envelope, no
  * exception reaches the adapter, and no answer takes longer than a generous fixed bound.
  *
- * `FUZZ_RUNS` sets the number of cases per property (default: a few hundred in all, for
- * `npm test`; `npm run fuzz` runs 100,000). A failure prints fast-check's seed and path and
- * the request; replay it with `FUZZ_SEED=<seed> FUZZ_PATH=<path>`, running only the failed test
- * (`vitest run tests/fuzz -t API` or `-t file`). The world is rebuilt every WORLD_LIFETIME
+ * `FUZZ_RUNS` sets the number of API cases (default: a few hundred cases in all, for `npm test`;
+ * `npm run fuzz` runs 100,000, plus a tenth as many file-route cases and concurrent batches).
+ * `FUZZ_STATS=1` prints the statuses seen, the routes that answered success and the slowest
+ * answer. A failure prints fast-check's seed and path and the request; replay it with
+ * `FUZZ_SEED=<seed> FUZZ_PATH=<path>`, running only the failed test (`vitest run tests/fuzz
+ * -t API`, `-t file` or `-t concurrent`). The world is rebuilt every WORLD_LIFETIME
  * cases, so a replayed case runs on a fresh world: a failure that needs the state earlier cases
  * left behind replays only with the seed alone (no path).
  */
