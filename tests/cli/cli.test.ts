@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -140,5 +140,40 @@ describe('teamchat serve', () => {
     const result = await cli('serve', '--data', freshDir(), '--port', '0', '--video-call-url', 'ftp://meet.example.com');
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("teamchat: --video-call-url: video call base URL 'ftp://meet.example.com' must use http or https\n");
+  });
+
+  it('--push-notifier loads the operator\'s notifier module and hands it notifications', async () => {
+    const dir = freshDir();
+    const owner = await init(dir);
+    const other = JSON.parse((await cli('create-user', '--data', dir, '--email', 'mo@acme.test', '--full-name', 'Mo', '--password', 'mo-password', '--json')).stdout);
+    const module = join(dir, 'notifier.mjs');
+    writeFileSync(
+      module,
+      `import { appendFileSync } from 'node:fs';
+       export default ({ dataDir }) => ({
+         notify: (n) => appendFileSync(dataDir + '/pushed.jsonl', JSON.stringify({ userId: n.userId, trigger: n.trigger, content: n.data.content }) + '\\n'),
+         remove: () => undefined,
+       });`,
+    );
+    const { url } = await start(dir, '--push-notifier', module);
+    const sent = await fetch(`${url}/api/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: basic(other.email, other.api_key), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ type: 'direct', to: JSON.stringify([owner.user_id]), content: 'ping' }),
+    });
+    expect((await sent.json()).result).toBe('success');
+    const pushed = join(dir, 'pushed.jsonl');
+    for (let i = 0; i < 100 && !existsSync(pushed); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(pushed, 'utf8').trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ userId: owner.user_id, trigger: 'private_message', content: 'ping' }]);
+  });
+
+  it('refuses a --push-notifier module that exports no notifier', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'empty.mjs'), 'export default 42;');
+    const result = await cli('serve', '--data', dir, '--port', '0', '--push-notifier', join(dir, 'empty.mjs'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--push-notifier: .* exports no push notifier/);
+    const missing = await cli('serve', '--data', dir, '--port', '0', '--push-notifier', join(dir, 'missing.mjs'));
+    expect(missing.stderr).toMatch(/--push-notifier: cannot load/);
   });
 });

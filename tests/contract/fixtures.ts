@@ -159,6 +159,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
       scheduledMessages: wrap(tx.scheduledMessages),
       realmEmoji: wrap(tx.realmEmoji),
       savedSnippets: wrap(tx.savedSnippets),
+      push: wrap(tx.push),
       realmDomains: wrap(tx.realmDomains),
       customProfileFields: wrap(tx.customProfileFields),
       navigationViews: wrap(tx.navigationViews),

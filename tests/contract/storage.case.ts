@@ -17,6 +17,7 @@ import { describeUserGroupStore } from './user-groups.case.js';
 import { describeDraftStore } from './drafts.case.js';
 import { describeNavigationViewStore } from './navigation-views.case.js';
 import { describeSavedSnippetStore } from './saved-snippets.case.js';
+import { describePushStore } from './push.case.js';
 import { describeRealmDomainStore } from './realm-domains.case.js';
 import { describeKeptIds } from './kept-ids.case.js';
 import { describeDmPeers } from './dm-peers.case.js';
@@ -279,6 +280,7 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     describeDraftStore(() => storage);
     describeNavigationViewStore(() => storage);
     describeSavedSnippetStore(() => storage);
+    describePushStore(() => storage);
     describeRealmDomainStore(() => storage);
     describeKeptIds(() => storage);
     describeDmPeers(() => storage);

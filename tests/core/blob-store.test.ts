@@ -33,6 +33,7 @@ describe.each(drivers)('%s blob store', (_name, make) => {
     for (const key of ['', '../x', '1/../../x', '/etc/passwd', '1//x', '1/./x', 'a\\b', 'a\0b']) {
       await expect(store.put(key, new Uint8Array([1]))).rejects.toThrow(/invalid key/);
       await expect(store.get(key)).rejects.toThrow(/invalid key/);
+      await expect(store.putStream(key, (async function* () {})())).rejects.toThrow(/invalid key/);
     }
   });
 });

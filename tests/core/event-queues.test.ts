@@ -1,8 +1,9 @@
 /**
  * Event queues (API.md 4.2, SHAPES.md 3, FACTS.md 5): long-polling, acknowledgement and
- * pruning, heartbeats, idle expiry and collection, bounds, shutdown and scale. Time-dependent
- * behaviour runs on a fake clock with the real timer off (`timers: false`): the test moves the
- * clock and calls `ctx.queues.sweep()` itself, so nothing sleeps for a heartbeat.
+ * pruning, heartbeats, idle expiry and collection, shutdown and scale (bounds and fan-out are
+ * in event-queue-bounds.test.ts and event-fanout.test.ts). Time-dependent behaviour runs on a
+ * fake clock with the real timer off (`timers: false`): the test moves the clock and calls
+ * `ctx.queues.sweep()` itself, so nothing sleeps for a heartbeat.
  */
 import {
   type ApiEvent,
@@ -219,18 +220,7 @@ describe('acknowledgement and pruning', () => {
     expectBadRequest(await poll(w, member, { queue_id: queueId, last_event_id: 'x' }), 'last_event_id is not valid JSON');
     expectBadRequest(await poll(w, member, { queue_id: queueId, last_event_id: '1.5' }), 'last_event_id is not an integer');
   });
-
-  it('keeps at most maxQueueLength events, dropping the oldest', async () => {
-    const { w, member } = await world({ config: { maxQueueLength: 3 } });
-    const queueId = await register(w, member);
-    for (let n = 0; n < 5; n++) publish(w.ctx, w.realm.id, [member.id], { type: 'test', n });
-    expect((await peek(w, member, queueId)).map((e) => e.n)).toEqual([2, 3, 4]);
-    // A client that last saw an event older than the dropped ones must re-register.
-    expectBadRequest(await poll(w, member, { queue_id: queueId, last_event_id: -1 }), 'An event newer than -1 has already been pruned!');
-    expectBadRequest(await poll(w, member, { queue_id: queueId, last_event_id: 0 }), 'An event newer than 0 has already been pruned!');
-    // One that saw up to the newest dropped event carries on.
-    expect((must(await poll(w, member, { queue_id: queueId, last_event_id: 1 })) as Polled).events.map((e) => e.id)).toEqual([2, 3, 4]);
-  });
+  // Bounds (a queue over them is ended, not trimmed) are in event-queue-bounds.test.ts.
 });
 
 describe('bad queue IDs', () => {

@@ -76,3 +76,38 @@ describe('deactivation', () => {
     });
   });
 });
+
+describe('bounds', () => {
+  it('ends with BAD_EVENT_QUEUE_ID in `error` when the queue overflows, and a new stream has what was missed', async () => {
+    const w = await makeWorld({ config: { timers: false, maxQueueLength: 2 } });
+    const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
+    const stream = must(await openEventStream(w.ctx, w.as(member), { event_types: '["realm_user"]' }));
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next();
+    must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'One' }));
+    expect((await first).value).toMatchObject({ person: { full_name: 'One' } });
+    // The consumer is slow: two more changes arrive while event 0 is still unacknowledged.
+    must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'Two' }));
+    must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'Three' }));
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(stream.error).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID', data: { queue_id: stream.queueId } });
+    const again = must(await openEventStream(w.ctx, w.as(member), { fetch_event_types: '["realm_user"]' }));
+    expect((again.state.realm_users as Array<{ user_id: number; full_name: string }>).find((u) => u.user_id === member.id)?.full_name).toBe('Three');
+    again.close();
+    expect(again.error).toBeNull();
+  });
+
+  it('a closed or shut-down stream has no error', async () => {
+    const w = await makeWorld({ config: { timers: false } });
+    const closed = must(await openEventStream(w.ctx, w.as(w.owner)));
+    const next = closed[Symbol.asyncIterator]().next();
+    closed.close();
+    expect((await next).done).toBe(true);
+    expect(closed.error).toBeNull();
+    const shut = must(await openEventStream(w.ctx, w.as(w.owner)));
+    const pending = shut[Symbol.asyncIterator]().next();
+    w.ctx.queues.shutdown();
+    expect((await pending).done).toBe(true);
+    expect(shut.error).toBeNull();
+  });
+});

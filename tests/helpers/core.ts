@@ -24,9 +24,15 @@ export interface World {
   addUser(input: Partial<NewUserInput> & { email: string }): Promise<User>;
 }
 
+/**
+ * A cheap scrypt cost for tests, so that the suite stays fast; the default (OWASP's minimum) is
+ * tested in tests/core/password-hashing.test.ts. Pass `config.passwordHashCost` to override.
+ */
+export const TEST_PASSWORD_HASH_COST = { N: 1024, r: 8, p: 1 };
+
 /** A fresh in-memory server with one realm and its owner. */
 export async function makeWorld(options: ContextOptions & { realmUrl?: string; subdomain?: string } = {}): Promise<World> {
-  const ctx = createContext(options);
+  const ctx = createContext({ ...options, config: { passwordHashCost: TEST_PASSWORD_HASH_COST, ...options.config } });
   const { realm, owner } = must(
     await createRealm(ctx, {
       name: 'Test Org',

@@ -14,7 +14,7 @@ describe('realm domains over HTTP', () => {
     expect(added).toEqual({ result: 'success', msg: '', new_domain: [expect.any(Number), 'example.com'] });
     expectSuccess(await call(server, 'PATCH', '/realm/domains/example.com', { auth: world.owner, body: form({ allow_subdomains: 'true' }) }));
     expect(expectSuccess(await call(server, 'GET', '/realm/domains', { auth: member })).domains).toEqual([{ domain: 'example.com', allow_subdomains: true }]);
-    expectError(await call(server, 'POST', '/realm/domains', { auth: member, body: form({ domain: 'x.com', allow_subdomains: 'true' }) }), 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+    expectError(await call(server, 'POST', '/realm/domains', { auth: member, body: form({ domain: 'x.com', allow_subdomains: 'true' }) }), 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
     expectError(await call(server, 'POST', '/realm/domains', { auth: world.owner, body: form({ domain: 'nodot', allow_subdomains: 'true' }) }), 400, 'BAD_REQUEST', 'Invalid domain: Domain must have at least one dot (.)');
     expectSuccess(await call(server, 'DELETE', '/realm/domains/example.com', { auth: world.owner }));
     expectError(await call(server, 'DELETE', '/realm/domains/example.com', { auth: world.owner }), 400, 'BAD_REQUEST', 'No entry found for domain example.com.');

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type ContextOptions, type Ctx, createContext, fileSystemBlobStore, findRealm, type Realm } from '@teamchat/core';
 
@@ -9,9 +9,30 @@ export const databasePath = (dir: string) => join(resolve(dir), DATABASE_FILE);
 /** Uploaded files' bytes live under this subdirectory. */
 export const uploadsPath = (dir: string) => join(resolve(dir), 'uploads');
 
+/** The data directory's files besides uploads: the database with its journal files, and the owner's credentials. */
+const PRIVATE_FILES = [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`, 'zuliprc'];
+
+/**
+ * Makes the data directory private to the server's user: the database holds API keys and
+ * password hashes, uploads are readable by their owners only. The process creates everything
+ * from here on 0700/0600 (umask, which also covers SQLite's WAL and SHM files and the blob
+ * store's temporary files), and a directory made by an older version is tightened in place.
+ */
+export function makeDataDirPrivate(dir: string): void {
+  process.umask(0o077);
+  const root = resolve(dir);
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  chmodSync(root, 0o700);
+  if (existsSync(uploadsPath(dir))) chmodSync(uploadsPath(dir), 0o700);
+  for (const name of PRIVATE_FILES) {
+    const path = join(root, name);
+    if (existsSync(path)) chmodSync(path, 0o600);
+  }
+}
+
 /** Opens (creating if needed) the data directory's database and uploads; `options` configure the rest of the context. */
 export function openDataDir(dir: string, options: Omit<ContextOptions, 'databaseFile' | 'storage' | 'uploads'> = {}): Ctx {
-  mkdirSync(resolve(dir), { recursive: true });
+  makeDataDirPrivate(dir);
   return createContext({ ...options, databaseFile: databasePath(dir), uploads: fileSystemBlobStore(uploadsPath(dir)) });
 }
 

@@ -22,16 +22,59 @@ export interface ServerConfig {
   mobileIdleQueueTimeoutSeconds: number;
   maxIdleQueueTimeoutSeconds: number;
   queueGcIntervalSeconds: number;
-  /** Events a queue keeps before dropping the oldest. */
+  /**
+   * Unacknowledged events one queue may hold. A queue that would hold more is ended (its client
+   * gets BAD_EVENT_QUEUE_ID and re-registers) rather than trimmed, so that no event is lost unseen.
+   */
   maxQueueLength: number;
+  /**
+   * Approximate bytes (JSON length plus a fixed overhead per event) of unacknowledged events one
+   * queue may hold; over it, the queue is ended as above. The reference has no such bound.
+   */
+  maxQueueBytes: number;
+  /**
+   * Event queues one user may have. Registering one more ends the user's least recently used
+   * queue. The reference has no cap (only idle expiry); one queue per open tab or device fits well below.
+   */
+  maxQueuesPerUser: number;
+  /** Queues one event is copied into per turn of the event loop: a large fan-out yields to other requests. */
+  eventFanoutBatchSize: number;
   typingStartedWaitPeriodMs: number;
   typingStoppedWaitPeriodMs: number;
   typingStartedExpiryPeriodMs: number;
   /** Arm real timers for heartbeats and queue collection (tests drive a fake clock instead). */
   timers: boolean;
-  /** Failed password logins allowed per email within the window, then 429 (the reference: 5 per 30 min). */
+  /**
+   * Failed password logins allowed per email from one client address within the window, then 429
+   * (the reference: 5 per 30 min per email). Scoped to the address so that a guesser elsewhere
+   * cannot lock the owner out by itself (auth/login-limits.ts).
+   */
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
+  /** Failed password logins allowed from one client address, whatever the emails, within the window. */
+  loginFailureLimitPerIp: number;
+  /**
+   * Failed logins for one email from all addresses together within the window, against guessing
+   * spread over many addresses; addresses that logged in to the account since the server started are exempt.
+   */
+  loginFailureLimitPerAccount: number;
+  /** Distinct limiter keys kept in memory; the oldest are forgotten first past this. */
+  loginLimiterMaxKeys: number;
+  /**
+   * scrypt cost for new password hashes (OWASP's minimum: N=2^17, r=8, p=1). Hashes stored with
+   * a weaker cost are rehashed at the next successful login. Tests lower it to stay fast.
+   */
+  passwordHashCost: { N: number; r: number; p: number };
+  /** Password derivations run at once (each holds 128·N·r bytes and a thread-pool thread). */
+  passwordHashConcurrency: number;
+  /** Logins allowed to wait for a derivation; past this a login gets 429 at once. */
+  passwordHashMaxWaiting: number;
+  /**
+   * Reverse proxies in front of the server that append to X-Forwarded-For. 0 (the default): the
+   * header is ignored and the client address is the connection's peer; n: the n-th address
+   * from the right of the header is the client's.
+   */
+  trustedProxyHops: number;
   /** POST /streams/{id}/delete_topic starts no new batch once a request has run this long (the reference: 50 s). */
   deleteTopicTimeBudgetMs: number;
   /** Largest file POST /user_uploads accepts (register `max_file_upload_size_mib`; the reference: 100). */
@@ -83,12 +126,22 @@ export const DEFAULT_CONFIG: ServerConfig = {
   maxIdleQueueTimeoutSeconds: 7 * 24 * 60 * 60,
   queueGcIntervalSeconds: 60,
   maxQueueLength: 10000,
+  maxQueueBytes: 4 * 1024 * 1024,
+  maxQueuesPerUser: 32,
+  eventFanoutBatchSize: 1000,
   typingStartedWaitPeriodMs: 30000,
   typingStoppedWaitPeriodMs: 12000,
   typingStartedExpiryPeriodMs: 45000,
   timers: true,
   loginFailureLimit: 5,
   loginFailureWindowSeconds: 1800,
+  loginFailureLimitPerIp: 30,
+  loginFailureLimitPerAccount: 100,
+  loginLimiterMaxKeys: 100_000,
+  passwordHashCost: { N: 2 ** 17, r: 8, p: 1 },
+  passwordHashConcurrency: 2,
+  passwordHashMaxWaiting: 64,
+  trustedProxyHops: 0,
   deleteTopicTimeBudgetMs: 50000,
   maxFileUploadSizeMib: 100,
   maxAvatarFileSizeMib: 5,

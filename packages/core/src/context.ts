@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { RateLimiter } from './auth/rate-limit.js';
+import { LoginLimiter } from './auth/login-limits.js';
+import { createPasswordHasher, type PasswordHasher } from './auth/password.js';
+import type { ScryptFn } from './auth/scrypt.js';
 import { type Clock, systemClock } from './clock.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
@@ -9,6 +11,7 @@ import { flushPresence } from './presence/memory.js';
 import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
+import type { PushNotifier } from './push/notifier.js';
 import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 import type { OutgoingWebhookOptions } from './bots/outgoing/options.js';
 import { stopOutgoingWebhooks } from './bots/outgoing/runner.js';
@@ -25,14 +28,18 @@ export interface Ctx {
   mailer: Mailer | null;
   /** Source of randomness for keys and tokens (replaceable for deterministic tests). */
   randomBytes: (size: number) => Buffer;
-  /** Failed password logins per realm and email. */
-  loginFailures: RateLimiter;
+  /** Password login attempts per account, address and both (auth/login-limits.ts). */
+  loginLimits: LoginLimiter;
+  /** Derives password keys, a bounded number at a time. */
+  passwords: PasswordHasher;
   /** The video-call integration the server owner configured; absent or null: none. */
   videoCalls?: VideoCallProvider | null;
   /** The bytes of uploaded files (rows in `storage.attachments` say whose they are). */
   uploads: BlobStore;
   /** How outgoing webhook bots are called (fetch, timeout, limits); the defaults when absent. */
   outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
+  /** Delivers push notifications (push/notifier.ts); absent or null: nobody is notified. */
+  pushNotifier?: PushNotifier | null;
 }
 
 export interface ContextOptions {
@@ -53,6 +60,10 @@ export interface ContextOptions {
   uploads?: BlobStore;
   /** Outgoing webhook delivery: tests inject `fetch` and short timeouts here. */
   outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
+  /** Where push notifications go; none by default. */
+  pushNotifier?: PushNotifier | null;
+  /** Replaces Node's scrypt for password hashing (tests count derivations with it). */
+  scrypt?: ScryptFn;
 }
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
@@ -65,6 +76,9 @@ export function createContext(options: ContextOptions = {}): Ctx {
     heartbeatJitterSecs: config.heartbeatJitterSeconds,
     gcIntervalSecs: config.queueGcIntervalSeconds,
     maxQueueLength: config.maxQueueLength,
+    maxQueueBytes: config.maxQueueBytes,
+    maxQueuesPerUser: config.maxQueuesPerUser,
+    fanoutBatchSize: config.eventFanoutBatchSize,
     timers: config.timers,
   });
   events.subscribe((published) => queues.deliver(published));
@@ -79,7 +93,13 @@ export function createContext(options: ContextOptions = {}): Ctx {
     videoCalls: options.videoCalls ?? null,
     uploads: options.uploads ?? memoryBlobStore(),
     outgoingWebhooks: options.outgoingWebhooks,
-    loginFailures: new RateLimiter(clock, config.loginFailureLimit, config.loginFailureWindowSeconds * 1000),
+    pushNotifier: options.pushNotifier ?? null,
+    loginLimits: new LoginLimiter(clock, config),
+    passwords: createPasswordHasher({
+      scrypt: options.scrypt,
+      concurrency: config.passwordHashConcurrency,
+      maxWaiting: config.passwordHashMaxWaiting,
+    }),
   };
 }
 

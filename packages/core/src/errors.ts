@@ -34,6 +34,10 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
   INTERNAL_SERVER_ERROR: 500,
+  /** E2EE push registration without a way to reach the push service (a notifier with registerDevice). */
+  PUSH_SERVICE_NOT_CONFIGURED: 400,
+  INVALID_PUSH_DEVICE_TOKEN: 400,
+  NO_ACTIVE_PUSH_DEVICE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -52,6 +56,8 @@ export class ApiError {
 
 /** Generic validation or permission failure (HTTP 400). */
 export const badRequest = (msg: string, data?: Record<string, unknown>) => new ApiError('BAD_REQUEST', msg, data);
+/** A full-text search past the storage driver's budget of candidate rows (storage SearchTooBroadError). */
+export const searchTooBroad = () => badRequest('This search matches too many messages; use more specific words.');
 
 /** A resource the caller named does not exist: code BAD_REQUEST but HTTP 404, as the reference does. */
 export const resourceNotFound = (msg: string) => new ApiError('BAD_REQUEST', msg, {}, 404);
@@ -78,6 +84,8 @@ export const notFound = (msg = 'Not found') => new ApiError('NOT_FOUND', msg);
 export const methodNotAllowed = () => new ApiError('METHOD_NOT_ALLOWED', 'Method Not Allowed');
 export const payloadTooLarge = (limitBytes: number) =>
   new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large (limit: ${limitBytes} bytes)`);
+/** The client took too long to send its request (HTTP 408). */
+export const requestTimeout = () => new ApiError('BAD_REQUEST', 'Request timeout', {}, 408);
 export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
 
 export const noSuchUser = () => badRequest('No such user');
@@ -169,3 +177,13 @@ export const messageReportingDisabled = () => badRequest('Message reporting is n
 
 /** POST /messages/{id}/report when the report could not be posted (FL 511). */
 export const messageReportFailed = () => badRequest('Failed to send the message report.');
+
+/** A test notification to a token the user has not registered (the reference's InvalidPushDeviceTokenError). */
+export const invalidPushDeviceToken = () => new ApiError('INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
+
+/** An E2EE test notification with no registered E2EE device to go to (the reference's NoActivePushDeviceError). */
+export const noActivePushDevice = () => new ApiError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device');
+
+/** POST /mobile_push/register on a server that cannot complete E2EE registrations (the reference's PushServiceNotConfiguredError). */
+export const pushServiceNotConfigured = () =>
+  new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.');

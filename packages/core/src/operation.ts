@@ -1,20 +1,28 @@
 import { err, type Result } from 'neverthrow';
 import type { Struct } from 'superstruct';
 import type { Ctx } from './context.js';
-import { type ApiError, unauthorized } from './errors.js';
+import { type ApiError, searchTooBroad, unauthorized } from './errors.js';
 import { validateInput } from './schemas/validate.js';
+import { SearchTooBroadError } from './storage/message-types.js';
 import type { Realm, User } from './storage/types.js';
 
 /** The authenticated user an operation acts for, and their realm. */
 export interface Actor {
   realm: Realm;
   user: User;
+  /** As on `Caller`. */
+  clientIp?: string | null;
 }
 
 /** Who calls an operation: an authenticated user, or a spectator (user null) of a realm. */
 export interface Caller {
   realm: Realm;
   user: User | null;
+  /**
+   * The client's network address as the transport determined it (behind trusted proxies, from
+   * X-Forwarded-For); absent for in-process callers. Logins are limited per address.
+   */
+  clientIp?: string | null;
 }
 
 /** `required`: a logged-in user; `optional`: spectators too where the operation allows it; `none`: no identity at all. */
@@ -41,7 +49,13 @@ function build<P, R>(
     if (auth === 'required' && !caller.user) return err(unauthorized());
     const parsed = validateInput(params, input);
     if (parsed.isErr()) return err(parsed.error);
-    return run(ctx, caller, parsed.value);
+    try {
+      return await run(ctx, caller, parsed.value);
+    } catch (error) {
+      // The one storage exception that is the request's fault: a search past the driver's budget.
+      if (error instanceof SearchTooBroadError) return err(searchTooBroad());
+      throw error;
+    }
   };
   return Object.assign(op, { params, auth });
 }

@@ -1,21 +1,31 @@
-import { ApiError, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
+import { ApiError, type Caller, type Ctx, internalError, methodNotAllowed, notFound, unauthorized } from '@teamchat/core';
 import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
-import { ignoredParameters, readParams } from './params.js';
+import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLargeByHeader } from './params.js';
+import { startStreamedForm } from './streamed-form.js';
 import { failure, success } from './respond.js';
 import { serveFile, serveRedirect } from './files.js';
-import { FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
+import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
+
+/** The largest body read for a caller without credentials: ample for any form such callers send. */
+const ANONYMOUS_BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   /** Called with unexpected exceptions (they reach the client only as a 500 without details). */
   onInternalError?: (error: unknown) => void;
+  /**
+   * A buffered request body (every route but file uploads) must arrive within this many
+   * milliseconds, or the request is answered 408. Default 60 s.
+   */
+  bodyReadTimeoutMs?: number;
 }
 
 /** The HTTP application: an h3 app serving the route table under /api/v1. */
 export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
   const report = options.onInternalError ?? ((error) => console.error('teamchat: internal error', error));
+  const bodyReadTimeoutMs = options.bodyReadTimeoutMs ?? 60_000;
   const app = new H3({
     onError: (error) => {
       // h3 rejects some requests itself before routing (a path that is not valid percent-encoding):
@@ -29,7 +39,7 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
   });
   for (const route of ROUTES) {
     const path = API_PREFIX + routerPath(route.path);
-    app.all(path, (event) => dispatch(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
+    app.all(path, (event) => dispatch(ctx, route, event, bodyReadTimeoutMs).catch((error) => (report(error), failure(internalError()))));
   }
   for (const route of FILE_ROUTES) {
     const path = routerPath(route.path);
@@ -47,28 +57,76 @@ function routerPath(path: string): string {
   return path.replace(/\{\+(\w+)\}/g, '**:$1').replace(/\{(\w+)\}/g, ':$1');
 }
 
-async function dispatch(ctx: Ctx, route: Route, event: H3Event): Promise<Response> {
+async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutMs: number): Promise<Response> {
   const request = event.req;
   const allowed = Object.keys(route.methods).sort();
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: allowed.join(', ') } });
   const operation = route.methods[method as Method];
-  if (!operation) return failure(methodNotAllowed(), { allowed_methods: allowed });
+  if (!operation) return unread(request, failure(methodNotAllowed(), { allowed_methods: allowed }));
 
-  // Routes that take files (POST /user_uploads) accept bodies as large as their files may be.
-  const limit = Math.max(ctx.config.maxRequestBodyBytes, route.maxBodyBytes?.(ctx.config) ?? 0);
-  const params = await readParams(request, queryString(request.url), limit);
-  if (params.isErr()) return failure(params.error);
-  const pathParams = (event.context.params ?? {}) as Record<string, string>;
-
+  // Credentials before the body: a caller who may not use the operation costs no more than its
+  // headers, however large a body it announces or sends.
   const caller = await identify(ctx, operation, request);
-  if (caller.isErr()) return failure(caller.error);
+  if (caller.isErr()) return unread(request, failure(caller.error));
+  if (operation.auth === 'required' && !caller.value.user) return unread(request, failure(unauthorized()));
 
-  const input = { ...params.value, ...decodePath(pathParams) };
+  // Routes that take files (POST /user_uploads) accept bodies as large as their files may be;
+  // a caller nobody has authenticated (login, spectators, invitations) sends only small forms.
+  const routeLimit = Math.max(ctx.config.maxRequestBodyBytes, route.maxBodyBytes?.(ctx.config) ?? 0);
+  const limit = caller.value.user ? routeLimit : Math.min(routeLimit, ANONYMOUS_BODY_LIMIT);
+  const pathParams = decodePath((event.context.params ?? {}) as Record<string, string>);
+  if (route.streamsFiles && isMultipart(request)) return dispatchStreamed(ctx, operation, caller.value, request, pathParams, limit);
+
+  const params = await readParams(request, queryString(request.url), limit, bodyReadTimeoutMs);
+  if (params.isErr()) return unread(request, failure(params.error));
+  const input = { ...params.value, ...pathParams };
   const result = await operation(ctx, caller.value, input);
   if (result.isErr()) return failure(result.error);
   const declared = Object.keys(operation.params.schema ?? {});
   return success(result.value as object, ignoredParameters(params.value, declared));
+}
+
+/**
+ * A multipart body read while the operation runs: the operation gets the file as a stream. The
+ * parameters object is shared with the reader, so parts after the file (a second file, late
+ * fields) are there once the file's stream has ended.
+ */
+async function dispatchStreamed(
+  ctx: Ctx,
+  operation: AnyOperation,
+  caller: Caller,
+  request: Request,
+  pathParams: Record<string, string>,
+  limit: number,
+): Promise<Response> {
+  const tooLarge = tooLargeByHeader(request, limit);
+  if (tooLarge) return unread(request, failure(tooLarge));
+  const form = await startStreamedForm(request, queryParams(queryString(request.url)), limit, ctx.config.maxRequestBodyBytes);
+  if (form.isErr()) return unread(request, failure(form.error));
+  try {
+    for (const [name, value] of Object.entries(pathParams)) setParam(form.value.params, name, value);
+    const result = await operation(ctx, caller, form.value.params);
+    // The transport's own failure (too large, malformed, cut off) explains whatever the operation saw.
+    const transportFailure = form.value.failure();
+    if (transportFailure) return unread(request, failure(transportFailure));
+    if (result.isErr()) return form.value.complete() ? failure(result.error) : unread(request, failure(result.error));
+    const declared = Object.keys(operation.params.schema ?? {});
+    return success(result.value as object, ignoredParameters(form.value.params, declared));
+  } finally {
+    form.value.stop();
+  }
+}
+
+const isMultipart = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+
+/**
+ * A response sent before the request's body was read to its end: the connection closes after
+ * it, so the rest of the body is never read (nor waited for by a graceful close).
+ */
+function unread(request: Request, response: Response): Response {
+  if (hasBody(request)) response.headers.set('connection', 'close');
+  return response;
 }
 
 /**

@@ -1,6 +1,7 @@
 /** HTTP Basic credentials, decoded in the reference's order (FACTS.md 3.2). */
 import { type ApiError, authenticateApiKey, badRequest, type Caller, type Ctx, type Operation, resolveRealm, unauthorized } from '@teamchat/core';
 import { err, ok, type Result } from 'neverthrow';
+import { clientIpOf } from './client-ip.js';
 
 export interface BasicCredentials {
   email: string;
@@ -34,10 +35,11 @@ export function readBasicCredentials(header: string | null): Result<BasicCredent
 export async function identify(ctx: Ctx, operation: Pick<Operation<unknown, unknown>, 'auth'>, request: Request): Promise<Result<Caller, ApiError>> {
   const realm = await resolveRealm(ctx, request.headers.get('host'));
   if (realm.isErr()) return err(realm.error);
-  if (operation.auth === 'none') return ok({ realm: realm.value, user: null });
+  const clientIp = clientIpOf(request, ctx.config.trustedProxyHops);
+  if (operation.auth === 'none') return ok({ realm: realm.value, user: null, clientIp });
   const credentials = readBasicCredentials(request.headers.get('authorization'));
   if (credentials.isErr()) return err(credentials.error);
-  if (!credentials.value) return ok({ realm: realm.value, user: null });
+  if (!credentials.value) return ok({ realm: realm.value, user: null, clientIp });
   const user = await authenticateApiKey(ctx, realm.value, credentials.value.email, credentials.value.apiKey);
-  return user.map((u) => ({ realm: realm.value, user: u }));
+  return user.map((u) => ({ realm: realm.value, user: u, clientIp }));
 }

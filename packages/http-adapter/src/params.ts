@@ -1,38 +1,57 @@
 /**
  * Transport decoding: turns a request into one flat object of parameters. Values stay form
- * text; the core's schemas parse JSON-typed values. For every method the body is read first,
- * then the query string (a name in both takes the body's value; a repeated name, its last value).
+ * text; the core's schemas parse JSON-typed values. For every method the body's values override
+ * the query string's (a name in both takes the body's value; a repeated name, its last value).
  * Only form bodies are read, as the reference does: other content types contribute nothing.
  */
-import { type ApiError, badRequest, payloadTooLarge, type UploadedFile } from '@teamchat/core';
+import { type ApiError, badRequest, payloadTooLarge, requestTimeout, type StreamedUpload, type UploadedFile } from '@teamchat/core';
 import { err, ok, type Result } from 'neverthrow';
 
-/** Form text, or a file part handed to the core as bytes with its name and type. */
-export type Params = Record<string, string | UploadedFile>;
+/** Form text, or a file part handed to the core as bytes (or a stream) with its name and type. */
+export type Params = Record<string, string | UploadedFile | StreamedUpload>;
 
-export async function readParams(request: Request, query: string, limitBytes: number): Promise<Result<Params, ApiError>> {
+/** Sets a parameter as an own property, whatever its name (`__proto__` included). */
+export function setParam(params: Params, name: string, value: string | Params[string]): void {
+  Object.defineProperty(params, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The query string's parameters. */
+export function queryParams(query: string): Params {
   const params: Params = {};
-  for (const [name, value] of new URLSearchParams(query)) params[name] = value;
-  if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return ok(params);
+  for (const [name, value] of new URLSearchParams(query)) setParam(params, name, value);
+  return params;
+}
 
-  const body = await readLimited(request, limitBytes);
+/** Whether the request carries a body to read. */
+export const hasBody = (request: Request) => request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
+
+/**
+ * The query's and the body's parameters. The body is bounded twice: at most `limitBytes`, and
+ * read completely within `deadlineMs` (a client sending a byte a second is answered 408).
+ */
+export async function readParams(request: Request, query: string, limitBytes: number, deadlineMs: number): Promise<Result<Params, ApiError>> {
+  const params = queryParams(query);
+  if (!hasBody(request)) return ok(params);
+
+  const body = await readLimited(request, limitBytes, deadlineMs);
   if (body.isErr()) return err(body.error);
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const fromBody = await decodeBody(type, body.value, request.headers.get('content-type') ?? '');
   if (fromBody.isErr()) return err(fromBody.error);
-  return ok({ ...params, ...fromBody.value });
+  for (const [name, value] of Object.entries(fromBody.value)) setParam(params, name, value);
+  return ok(params);
 }
 
 async function decodeBody(type: string, bytes: Uint8Array, contentType: string): Promise<Result<Params, ApiError>> {
   if (type.startsWith('application/x-www-form-urlencoded')) {
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-    return ok(Object.fromEntries(new URLSearchParams(text)));
+    return ok(queryParams(text));
   }
   if (type.startsWith('multipart/form-data')) {
     try {
       const form = await new Response(bytes as unknown as BodyInit, { headers: { 'content-type': contentType } }).formData();
       const params: Params = {};
-      for (const [name, value] of form) params[name] = typeof value === 'string' ? value : await uploadedFile(value);
+      for (const [name, value] of form) setParam(params, name, typeof value === 'string' ? value : await uploadedFile(value));
       return ok(params);
     } catch {
       return err(badRequest('Malformed multipart request body'));
@@ -42,28 +61,44 @@ async function decodeBody(type: string, bytes: Uint8Array, contentType: string):
 }
 
 /** Reads the body, refusing more than `limit` bytes whether or not Content-Length says so. */
-async function readLimited(request: Request, limit: number): Promise<Result<Uint8Array, ApiError>> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > limit) return err(payloadTooLarge(limit));
+async function readLimited(request: Request, limit: number, deadlineMs: number): Promise<Result<Uint8Array, ApiError>> {
+  const declared = tooLargeByHeader(request, limit);
+  if (declared) return err(declared);
   const reader = request.body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      return err(badRequest('Could not read the request body'));
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), deadlineMs)));
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array> | 'expired';
+      try {
+        chunk = await Promise.race([reader.read(), expired]);
+      } catch {
+        return err(badRequest('Could not read the request body'));
+      }
+      if (chunk === 'expired') {
+        await reader.cancel().catch(() => undefined);
+        return err(requestTimeout());
+      }
+      if (chunk.done) break;
+      size += chunk.value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        return err(payloadTooLarge(limit));
+      }
+      chunks.push(chunk.value);
     }
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return err(payloadTooLarge(limit));
-    }
-    chunks.push(chunk.value);
+  } finally {
+    clearTimeout(timer);
   }
   return ok(Buffer.concat(chunks));
+}
+
+/** A body whose Content-Length already says it is over the limit: refused unread. */
+export function tooLargeByHeader(request: Request, limit: number): ApiError | undefined {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  return declared > limit ? payloadTooLarge(limit) : undefined;
 }
 
 /**

@@ -158,6 +158,15 @@ import {
   doMuteUser,
   doUnmuteUser,
   getReadReceipts,
+  doAddFcmToken,
+  doRemoveFcmToken,
+  doAddApnsToken,
+  doRemoveApnsToken,
+  doRegisterClientDevice,
+  doRemoveClientDevice,
+  doRegisterPushDevice,
+  doSendTestPushNotification,
+  doSendE2eeTestPushNotification,
 } from '@teamchat/core';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -170,6 +179,8 @@ export interface Route {
   methods: Partial<Record<Method, AnyOperation>>;
   /** The largest body the route reads, when it may exceed `maxRequestBodyBytes` (file uploads). */
   maxBodyBytes?: (config: ServerConfig) => number;
+  /** Multipart bodies are streamed to the operation (streamed-form.ts) rather than buffered: large files. */
+  streamsFiles?: true;
 }
 
 /** A file as large as the upload limit, plus room for the multipart framing around it. */
@@ -201,6 +212,13 @@ export const ROUTES: readonly Route[] = [
   { path: '/users/me/subscriptions/properties', methods: { POST: doUpdateSubscriptionProperties } },
   { path: '/users/me/avatar', methods: { POST: doUploadAvatar, DELETE: doDeleteAvatar }, maxBodyBytes: avatarBodyLimit },
   { path: '/users/me/api_key/regenerate', methods: { POST: doRegenerateApiKey } },
+  { path: '/users/me/android_gcm_reg_id', methods: { POST: doAddFcmToken, DELETE: doRemoveFcmToken } },
+  { path: '/users/me/apns_device_token', methods: { POST: doAddApnsToken, DELETE: doRemoveApnsToken } },
+  { path: '/register_client_device', methods: { POST: doRegisterClientDevice } },
+  { path: '/remove_client_device', methods: { POST: doRemoveClientDevice } },
+  { path: '/mobile_push/register', methods: { POST: doRegisterPushDevice } },
+  { path: '/mobile_push/test_notification', methods: { POST: doSendTestPushNotification } },
+  { path: '/mobile_push/e2ee/test_notification', methods: { POST: doSendE2eeTestPushNotification } },
   { path: '/users/{user_id}', methods: { GET: getUser, PATCH: doUpdateUser, DELETE: doDeactivateUser } },
   { path: '/users/{user_id}/reactivate', methods: { POST: doReactivateUser } },
   { path: '/users/{user_id}/subscriptions/{stream_id}', methods: { GET: getSubscriptionStatus } },
@@ -259,7 +277,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/saved_snippets', methods: { GET: getSavedSnippets, POST: doCreateSavedSnippet } },
   { path: '/saved_snippets/{saved_snippet_id}', methods: { PATCH: doEditSavedSnippet, DELETE: doDeleteSavedSnippet } },
   { path: '/calls/videoprovider/create', methods: { POST: doCreateVideoCall } },
-  { path: '/user_uploads', methods: { POST: doUploadFile }, maxBodyBytes: uploadBodyLimit },
+  { path: '/user_uploads', methods: { POST: doUploadFile }, maxBodyBytes: uploadBodyLimit, streamsFiles: true },
   { path: '/user_uploads/{realm_id}/{+filename}', methods: { GET: getFileTemporaryUrl } },
   { path: '/attachments', methods: { GET: getAttachments } },
   { path: '/attachments/{attachment_id}', methods: { DELETE: doDeleteAttachment } },

@@ -1,16 +1,19 @@
-import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { ApiError, type Ctx, flushPresence, startPresenceFlush, startRetentionSweeps, startScheduledDelivery, startUploadSweep } from '@teamchat/core';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { type Ctx, flushPresence, startPresenceFlush, startRetentionSweeps, startScheduledDelivery, startUploadSweep } from '@teamchat/core';
 import { toNodeHandler } from 'h3';
 import { type AppOptions, createApp } from './app.js';
-import { errorPayload } from './respond.js';
+import { answerExpectation, answerMissingHost, answerUnparsableRequest } from './node-errors.js';
 
 export interface RunningServer {
   server: Server;
   /** Base URL, for example `http://127.0.0.1:9991`. */
   url: string;
-  /** Stops accepting connections, lets requests in flight finish, then closes the database. */
+  /**
+   * Stops accepting connections, lets requests in flight finish, then closes the database.
+   * Connections still open `shutdownTimeoutMs` later (a client holding half a request) are
+   * destroyed, so closing always ends.
+   */
   close(): Promise<void>;
 }
 
@@ -18,13 +21,51 @@ export interface ServeOptions extends AppOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** A request's headers must arrive within this many milliseconds, or it is answered 408. Default 20 s. */
+  headersTimeoutMs?: number;
+  /** A whole request (headers and body, uploads included) must arrive within this. Default 300 s. */
+  requestTimeoutMs?: number;
+  /** How long close() waits for open connections before destroying them. Default 10 s. */
+  shutdownTimeoutMs?: number;
 }
 
 /** Serves the app over node:http. */
 export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<RunningServer> {
   const app = createApp(ctx, options);
-  const server = createServer(toNodeHandler(app));
+  const handle = toNodeHandler(app);
+  const headersTimeout = options.headersTimeoutMs ?? 20_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 300_000, headersTimeout);
+  const shutdownTimeout = options.shutdownTimeoutMs ?? 10_000;
+  let running = 0;
+  let onIdle: (() => void) | undefined;
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // node:http checks those timeouts on this period (30 s by default, longer than the timeouts).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)),
+      // node answers a missing Host with a bare 400; answerMissingHost sends the envelope instead.
+      requireHostHeader: false,
+    },
+    (request: IncomingMessage, response: ServerResponse) => {
+      if (answerMissingHost(request, response)) return;
+      running += 1;
+      void Promise.resolve(handle(request, response))
+        // The app answers its own errors; what is left is a write to a client already gone.
+        .catch(() => undefined)
+        .finally(() => {
+          running -= 1;
+          if (running === 0) onIdle?.();
+        });
+    },
+  );
   server.on('clientError', answerUnparsableRequest);
+  server.on('checkExpectation', answerExpectation);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const inFlight = new Set<ServerResponse>();
   server.on('request', (_request, response: ServerResponse) => {
     inFlight.add(response);
@@ -51,8 +92,13 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close() {
       closing ??= (async () => {
+        let deadline: NodeJS.Timeout | undefined;
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
+          // A client holding half a request (or not reading its answer) would hold the close forever.
+          deadline = setTimeout(() => {
+            for (const socket of sockets) socket.destroy();
+          }, shutdownTimeout);
           // Waiting long-polls are answered now rather than holding the shutdown for a heartbeat.
           ctx.queues.shutdown();
           server.closeIdleConnections();
@@ -63,6 +109,15 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
             else response.once('finish', () => response.socket?.end());
           }
         });
+        clearTimeout(deadline);
+        // Handlers whose connection was destroyed still run to their end (their reads fail fast);
+        // the store stays open for them, within the same bound.
+        if (running > 0) {
+          await new Promise<void>((resolve) => {
+            onIdle = resolve;
+            setTimeout(resolve, shutdownTimeout).unref();
+          });
+        }
         scheduler?.stop();
         retention?.stop();
         await scheduler?.idle();
@@ -81,27 +136,4 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
       return closing;
     },
   };
-}
-
-/** Node's own rejections (by status) of requests it could not parse, as API error envelopes. */
-const PARSE_FAILURES: Record<number, string> = {
-  400: 'Malformed HTTP request',
-  408: 'Request timeout',
-  431: 'Request header fields too large',
-};
-
-/**
- * node:http answers a request it cannot parse (bad request line, oversized headers, …) with a
- * bare status line. Clients expect the JSON envelope on every response, so write it here.
- */
-function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const payload = errorPayload(new ApiError('BAD_REQUEST', PARSE_FAILURES[status]!, {}, status));
-  const headers = { ...payload.headers, 'content-length': String(Buffer.byteLength(payload.body)), connection: 'close' };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${payload.body}`);
 }

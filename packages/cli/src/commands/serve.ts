@@ -6,13 +6,16 @@ import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findR
 import { serve } from '@teamchat/http-adapter';
 import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
 import { orFail, zuliprc } from '../output.js';
+import { loadPushNotifier } from '../push-notifier.js';
 
 export const SERVE_USAGE =
-  'teamchat serve [--data DIR] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL]';
+  'teamchat serve [--data DIR] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
 
 /**
  * Runs the server. An empty data directory gets a realm and an owner, whose credentials are
- * printed once (and written to DIR/zuliprc). SIGINT and SIGTERM stop it gracefully.
+ * printed once (and written to DIR/zuliprc). SIGINT and SIGTERM stop it gracefully: requests in
+ * flight finish, and connections still open after --shutdown-timeout seconds (default 10) are cut.
+ * A second signal exits at once.
  */
 export async function serveCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -24,15 +27,42 @@ export async function serveCommand(argv: string[]): Promise<void> {
       url: { type: 'string' },
       // Meeting URLs are this base plus a random room (for example https://meet.jit.si).
       'video-call-url': { type: 'string' },
+      // A module whose default export is a PushNotifier, or a function ({ dataDir }) returning one.
+      'push-notifier': { type: 'string' },
+      'shutdown-timeout': { type: 'string', default: '10' },
     },
   });
+  const shutdownTimeout = Number(values['shutdown-timeout']);
+  if (!Number.isFinite(shutdownTimeout) || shutdownTimeout < 0) throw new CliError(`invalid --shutdown-timeout '${values['shutdown-timeout']}'`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port '${values.port}'`);
   const videoCallUrl = values['video-call-url'];
   // Built before the server starts, so a malformed URL stops `serve` with its message.
   const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
-  const ctx = openDataDir(values.data, { videoCalls });
-  const running = await serve(ctx, { host: values.host, port });
+  const notifierModule = values['push-notifier'];
+  const pushNotifier = notifierModule === undefined ? null : await loadPushNotifier(notifierModule, values.data);
+  const ctx = openDataDir(values.data, { videoCalls, pushNotifier });
+  const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
+  // Handlers first: a signal during the setup below must still close the server and the store.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    process.stdout.write(`${signal}: finishing requests in flight and closing the database\n`);
+    // close() ends by itself (it destroys connections past the timeout and bounds its wait for
+    // handlers); this is the last resort should the store itself not close.
+    setTimeout(() => {
+      process.stderr.write('teamchat: shutdown did not complete in time, exiting\n');
+      process.exit(1);
+    }, shutdownTimeout * 2000 + 5000).unref();
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
   // The realm's canonical URL is where it is served, unless the operator names a public URL.
   const url = (values.url ?? running.url).replace(/\/+$/, '');
 
@@ -65,14 +95,6 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Every realm has its Notification Bot from the start (realms of older data directories too).
   await ensureNotificationBots(ctx);
   process.stdout.write(`teamchat is listening on ${running.url} (data: ${resolve(values.data)})\n`);
-
-  const stop = async (signal: string) => {
-    process.stdout.write(`${signal}: finishing requests in flight and closing the database\n`);
-    await running.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
 function videoCallProvider(baseUrl: string) {

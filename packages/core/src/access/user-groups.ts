@@ -13,6 +13,7 @@ import type { Realm, StoredUserGroup, Tx } from '../storage/types.js';
 import { hasRealmPermission } from './realm-rules.js';
 import { isGuest } from './roles.js';
 import { type GroupMember, inGroupSetting, isSystemGroupId } from './system-groups.js';
+import { exceedsCodePoints } from '../text/length.js';
 
 /** Whether the user is in the group's setting (guests never, where the setting does not allow everyone). */
 export function hasGroupSetting(user: GroupMember, group: StoredUserGroup, name: UserGroupSettingName): boolean {
@@ -43,7 +44,7 @@ const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
 export function checkGroupName(name: string, groups: readonly StoredUserGroup[], self?: number): Result<string, ApiError> {
   // The reference's wording for the empty name is not shown; this one follows its others.
   if (name.trim() === '') return err(badRequest('User group name cannot be empty.'));
-  if ([...name].length > MAX_NAME_LENGTH) return err(badRequest(`User group name cannot exceed ${MAX_NAME_LENGTH} characters.`));
+  if (exceedsCodePoints(name, MAX_NAME_LENGTH)) return err(badRequest(`User group name cannot exceed ${MAX_NAME_LENGTH} characters.`));
   const prefix = INVALID_NAME_PREFIXES.find((p) => name.startsWith(p));
   if (prefix) return err(badRequest(`User group name cannot start with '${prefix}'.`));
   if (groups.some((g) => g.id !== self && g.name.toLowerCase() === name.toLowerCase())) return err(badRequest(`User group '${name}' already exists.`));

@@ -2,12 +2,12 @@
  * POST /invites/accept: the invitee's side of an invitation (the reference's registration
  * through a confirmation link, as one API call). Unauthenticated: the key is the credential.
  */
-import { err, ok } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import { checkFullName, checkPassword, isValidEmail } from '../access/user-input.js';
 import { hashPassword } from '../auth/password.js';
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
-import { badRequest, missingArgument, realmDeactivated, resourceNotFound } from '../errors.js';
+import { type ApiError, badRequest, missingArgument, realmDeactivated, resourceNotFound } from '../errors.js';
 import { publicOperation } from '../operation.js';
 import { AcceptInviteParams } from '../schemas/invites.js';
 import type { Invitation, Realm, Tx, User } from '../storage/types.js';
@@ -31,6 +31,18 @@ async function joinInvitationGroups(ctx: Ctx, tx: Tx, realm: Realm, user: User, 
   }
 }
 
+/** The realm and the invitation `key` names, if the invitation can still be accepted. */
+async function findUsableInvitation(ctx: Ctx, tx: Tx, realmId: number, key: string): Promise<Result<{ realm: Realm; invitation: Invitation }, ApiError>> {
+  const realm = await tx.realms.byId(realmId);
+  if (!realm || realm.deactivated) return err(realmDeactivated());
+  const invitation = await tx.invitations.byKey(realm.id, key.trim());
+  if (!invitation) return err(resourceNotFound('No such invitation'));
+  if (invitation.status === 'used') return err(badRequest('This invitation has already been used.'));
+  const expired = invitation.expiresAt !== null && invitation.expiresAt <= unixSeconds(ctx.clock);
+  if (invitation.status === 'revoked' || expired) return err(badRequest('The invitation link has expired or been deactivated.'));
+  return ok({ realm, invitation });
+}
+
 /**
  * Creates the account an invitation offers, through the one account-creation path, with the
  * invitation's role, channels and groups; an email invitation becomes used. Refuses unknown
@@ -42,16 +54,16 @@ export const doAcceptInvite = publicOperation(AcceptInviteParams, async (ctx, ca
   if (fullName.isErr()) return err(fullName.error);
   const password = checkPassword(params.password);
   if (password.isErr()) return err(password.error);
+  // Anyone may call this: a key that cannot be used is refused before the slow hash, so that
+  // guessed keys cost no derivation (the transaction checks again: it may change meanwhile).
+  const usable = await ctx.storage.read((tx) => findUsableInvitation(ctx, tx, caller.realm.id, params.key));
+  if (usable.isErr()) return err(usable.error);
   // Hash outside the transaction: scrypt is slow and must not hold the store.
-  const passwordHash = await hashPassword(password.value);
+  const passwordHash = await hashPassword(ctx, password.value);
   return ctx.storage.transaction(async (tx) => {
-    const realm = await tx.realms.byId(caller.realm.id);
-    if (!realm || realm.deactivated) return err(realmDeactivated());
-    const invitation = await tx.invitations.byKey(realm.id, params.key.trim());
-    if (!invitation) return err(resourceNotFound('No such invitation'));
-    if (invitation.status === 'used') return err(badRequest('This invitation has already been used.'));
-    const expired = invitation.expiresAt !== null && invitation.expiresAt <= unixSeconds(ctx.clock);
-    if (invitation.status === 'revoked' || expired) return err(badRequest('The invitation link has expired or been deactivated.'));
+    const found = await findUsableInvitation(ctx, tx, caller.realm.id, params.key);
+    if (found.isErr()) return err(found.error);
+    const { realm, invitation } = found.value;
 
     const given = params.email?.trim();
     if (invitation.email !== null && given !== undefined && given.toLowerCase() !== invitation.email.toLowerCase()) {

@@ -7,20 +7,14 @@ import { type ApiError, badRequest } from '../errors.js';
 import { renderChannelDescription } from '../format/channel.js';
 import { MAX_CHANNEL_NAME_LENGTH } from '../schemas/channels.js';
 import type { Realm, StoredGroupSetting, Stream, TopicsPolicy, Tx, User } from '../storage/types.js';
+import { exceedsCodePoints } from '../text/length.js';
+import { unprintablePosition } from '../text/printable.js';
 import { announceStreamCreated } from './channel-events.js';
-
-/** Control characters, surrogates and the 66 Unicode noncharacters (is_character_printable). */
-const UNPRINTABLE = /[\p{Cc}\p{Cs}\u{FDD0}-\u{FDEF}]|[\u{FFFE}\u{FFFF}\u{1FFFE}\u{1FFFF}\u{2FFFE}\u{2FFFF}\u{3FFFE}\u{3FFFF}\u{4FFFE}\u{4FFFF}\u{5FFFE}\u{5FFFF}\u{6FFFE}\u{6FFFF}\u{7FFFE}\u{7FFFF}\u{8FFFE}\u{8FFFF}\u{9FFFE}\u{9FFFF}\u{AFFFE}\u{AFFFF}\u{BFFFE}\u{BFFFF}\u{CFFFE}\u{CFFFF}\u{DFFFE}\u{DFFFF}\u{EFFFE}\u{EFFFF}\u{FFFFE}\u{FFFFF}\u{10FFFE}\u{10FFFF}]/u;
-
-/** check_string_is_printable: the 1-based position of the first unprintable character, or 0 when there is none. */
-export function unprintablePosition(text: string): number {
-  return [...text].findIndex((c) => UNPRINTABLE.test(c)) + 1;
-}
 
 /** check_stream_name on a stripped name: not empty, at most 60 characters, printable. */
 export function checkChannelName(name: string): Result<string, ApiError> {
   if (name.trim() === '') return err(badRequest("Channel name can't be empty."));
-  if ([...name].length > MAX_CHANNEL_NAME_LENGTH) {
+  if (exceedsCodePoints(name, MAX_CHANNEL_NAME_LENGTH)) {
     return err(badRequest(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`));
   }
   const position = unprintablePosition(name);

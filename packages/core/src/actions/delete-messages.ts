@@ -11,6 +11,7 @@ import { DeleteMessageParams } from '../schemas/message-edit.js';
 import type { Message, Realm, Tx, User } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
 import { removeUnlinked } from '../uploads/remove.js';
+import { schedulePushRemoval } from '../push/dispatch.js';
 
 /**
  * Deletes messages with their copies and reactions, and the uploads only they linked. Everyone who held them gets delete_message
@@ -31,6 +32,7 @@ export async function deleteMessages(ctx: Ctx, tx: Tx, realm: Realm, messages: r
   // A file goes with the last message linking it (API.md 4.20).
   await removeUnlinked(ctx, tx, realm.id, uploads);
   announceDeletion(ctx, tx, realm, messages, heldBy);
+  await schedulePushRemoval(ctx, tx, realm, [...heldBy.keys()], messages.map((m) => m.id));
   await refreshFirstMessageIds(ctx, tx, realm, messages.flatMap((m) => (m.streamId === null ? [] : [m.streamId])));
 }
 

@@ -103,8 +103,10 @@ export const getEvents = userOperation(GetEventsParams, async (ctx, actor: Actor
     const registered = await register(ctx, actor, { ...params, fetch_event_types: [] });
     if (registered.isErr()) return err(registered.error);
     const queueId = registered.value.queue_id as string;
-    const queue = ctx.queues.get(queueId, actor.user.id)._unsafeUnwrap();
-    return ok({ events: queue.pending(), queue_id: queueId });
+    // Another registration of the same user may have ended it already (maxQueuesPerUser).
+    const queue = ctx.queues.get(queueId, actor.user.id);
+    if (queue.isErr()) return err(queue.error);
+    return ok({ events: queue.value.pending(), queue_id: queueId });
   }
   const queue = ctx.queues.get(params.queue_id, actor.user.id);
   if (queue.isErr()) return err(queue.error);

@@ -21,6 +21,7 @@ import { claimableUploads, linkUploads } from '../uploads/claim.js';
 import { applySendPolicies } from './automatic-topic-policy.js';
 import { markReadForMuters } from '../muting/muted-senders.js';
 import { queueOutgoingWebhooks } from '../bots/outgoing/trigger.js';
+import { schedulePushNotifications } from '../push/dispatch.js';
 
 export interface InsertOptions {
   /** The sender's own copy starts read (POST /messages' read_by_sender, default true). */
@@ -97,6 +98,17 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   );
   await linkUploads(ctx, tx, message, uploads);
   const submessages = await createWidget(tx, realm, message.id, sender, options.widget ?? widgetFromContent(content));
+  // Before the send's own topic policies change: the reference decides on the state before the send.
+  await schedulePushNotifications(ctx, tx, {
+    realm,
+    message,
+    sender,
+    stream: t.kind === 'stream' ? t.stream : undefined,
+    participants: t.kind === 'private' ? t.participants : [],
+    flagsByUser,
+    mentionedUserIds: rendered.mentionedUserIds,
+    mentionedGroups: userGroups.filter((g) => rendered.mentionedGroupIds.has(g.id)),
+  });
   // Before the message event, as in the reference: clients learn the new policy first.
   const automatic = t.kind === 'stream'
     ? await applySendPolicies(ctx, tx, sender, { stream: t.stream, topic: t.topic, messageId: message.id, recipientIds, flagsByUser })

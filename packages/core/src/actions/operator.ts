@@ -38,7 +38,7 @@ export interface NewRealmInput {
 
 /** Creates a realm and its first owner in one transaction. */
 export async function createRealm(ctx: Ctx, input: NewRealmInput): Promise<Result<{ realm: Realm; owner: User }, ApiError>> {
-  const checked = await checkNewUser(input.owner);
+  const checked = await checkNewUser(ctx, input.owner);
   if (checked.isErr()) return err(checked.error);
   return ctx.storage.transaction(async (tx) => {
     const subdomain = input.subdomain ?? '';
@@ -67,7 +67,7 @@ export async function createRealm(ctx: Ctx, input: NewRealmInput): Promise<Resul
 
 /** Creates a user (or bot) in a realm with no acting user. */
 export async function createUserAsOperator(ctx: Ctx, realm: Realm, input: NewUserInput): Promise<Result<User, ApiError>> {
-  const checked = await checkNewUser(input);
+  const checked = await checkNewUser(ctx, input);
   if (checked.isErr()) return err(checked.error);
   return ctx.storage.transaction((tx) =>
     insertUser(ctx, tx, realm, {
@@ -101,7 +101,7 @@ export async function changeUserAsOperator(
   if (change.password !== undefined) {
     const password = checkPassword(change.password);
     if (password.isErr()) return err(password.error);
-    patch.passwordHash = await hashPassword(password.value);
+    patch.passwordHash = await hashPassword(ctx, password.value);
   }
   if (change.role !== undefined) patch.role = change.role;
   if (change.canCreateUsers !== undefined) patch.canCreateUsers = change.canCreateUsers;
@@ -136,7 +136,7 @@ export async function findRealm(ctx: Ctx, subdomain = ''): Promise<Realm | undef
   return ctx.storage.read((tx) => tx.realms.bySubdomain(subdomain));
 }
 
-async function checkNewUser(input: NewUserInput) {
+async function checkNewUser(ctx: Ctx, input: NewUserInput) {
   const email = input.email.trim();
   if (!isValidEmail(email)) return err(badRequest(`Invalid email address '${email}'`));
   const fullName = checkFullName(input.fullName);
@@ -145,7 +145,7 @@ async function checkNewUser(input: NewUserInput) {
   if (input.password !== undefined && input.password !== null) {
     const password = checkPassword(input.password);
     if (password.isErr()) return err(password.error);
-    passwordHash = await hashPassword(password.value);
+    passwordHash = await hashPassword(ctx, password.value);
   }
   return ok({ email, fullName: fullName.value, passwordHash });
 }

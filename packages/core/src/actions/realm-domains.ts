@@ -1,12 +1,13 @@
 /**
- * The realm's email domains (the reference's views and actions/realm_domains.py): administrators
- * add, change and remove them; every change goes to all active users as a realm_domains event.
+ * The realm's email domains (the reference's views and actions/realm_domains.py): owners add,
+ * change and remove them (the reference's views use require_realm_owner; administrators could
+ * only before its 4.0); every change goes to all active users as a realm_domains event.
  */
 import { err, ok } from 'neverthrow';
 import { domainProblem } from '../access/email-domain.js';
-import { isAdmin } from '../access/roles.js';
+import { isOwner } from '../access/roles.js';
 import type { Ctx } from '../context.js';
-import { badRequest, mustBeAdmin } from '../errors.js';
+import { badRequest, mustBeOwner } from '../errors.js';
 import { publishOnCommit } from '../events/publish.js';
 import { type Actor, userOperation } from '../operation.js';
 import { AddRealmDomainParams, ChangeRealmDomainParams, RemoveRealmDomainParams } from '../schemas/realm-domains.js';
@@ -17,12 +18,12 @@ const noEntry = (domain: string) => badRequest(`No entry found for domain ${doma
 
 /** POST /realm/domains: the domain is stripped and lower-cased; returns `new_domain` as [id, domain]. */
 export const doAddRealmDomain = userOperation(AddRealmDomainParams, async (ctx, requester: Actor, params) => {
-  if (!isAdmin(requester.user)) return err(mustBeAdmin());
+  if (!isOwner(requester.user)) return err(mustBeOwner());
   const domain = params.domain.trim().toLowerCase();
   const problem = domainProblem(domain);
   if (problem) return err(badRequest(`Invalid domain: ${problem}`));
   return transactionAs(ctx, requester, async (tx, actor) => {
-    if (!isAdmin(actor.user)) return err(mustBeAdmin());
+    if (!isOwner(actor.user)) return err(mustBeOwner());
     const added = { domain, allowSubdomains: params.allow_subdomains };
     const id = await tx.realmDomains.add(actor.realm.id, added);
     if (id === undefined) {
@@ -36,7 +37,7 @@ export const doAddRealmDomain = userOperation(AddRealmDomainParams, async (ctx, 
 /** PATCH /realm/domains/{domain}: the path's domain is matched as given, as in the reference. */
 export const doChangeRealmDomain = userOperation(ChangeRealmDomainParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
-    if (!isAdmin(actor.user)) return err(mustBeAdmin());
+    if (!isOwner(actor.user)) return err(mustBeOwner());
     if (!(await tx.realmDomains.update(actor.realm.id, params.domain, params.allow_subdomains))) return err(noEntry(params.domain));
     await announce(ctx, tx, actor.realm, { op: 'change', realm_domain: { domain: params.domain, allow_subdomains: params.allow_subdomains } });
     return ok({});
@@ -46,7 +47,7 @@ export const doChangeRealmDomain = userOperation(ChangeRealmDomainParams, async 
 /** DELETE /realm/domains/{domain}. */
 export const doRemoveRealmDomain = userOperation(RemoveRealmDomainParams, async (ctx, requester: Actor, params) =>
   transactionAs(ctx, requester, async (tx, actor) => {
-    if (!isAdmin(actor.user)) return err(mustBeAdmin());
+    if (!isOwner(actor.user)) return err(mustBeOwner());
     if (!(await tx.realmDomains.remove(actor.realm.id, params.domain))) return err(noEntry(params.domain));
     await announce(ctx, tx, actor.realm, { op: 'remove', domain: params.domain });
     return ok({});

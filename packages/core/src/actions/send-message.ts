@@ -7,7 +7,7 @@ import { renderMessage, type RenderContext } from '../markdown/index.js';
 import { channelIndicator, directRecipients } from '../messages/addressee.js';
 import { checkDirectMessagePermission } from '../access/direct-message-rules.js';
 import { inaccessibleUsers } from '../access/user-access.js';
-import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
+import { normalizeContent, normalizeNewTopic } from '../messages/normalize.js';
 import { checkTopicCreation } from '../messages/topic-creation.js';
 import { checkTopicsPolicy } from '../messages/topics-policy.js';
 import { renderContextFor } from '../messages/render-context.js';
@@ -91,7 +91,7 @@ export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, 
   if (stream.isArchived) return err(badRequest(`Not authorized to send to channel '${stream.name}'`));
   if (!canPostToChannel(sender, stream)) return err(badRequest('You do not have permission to post in this channel.'));
   if (rawTopic === undefined) return err(badRequest('Missing topic'));
-  const topic = normalizeTopic(rawTopic, ctx.config);
+  const topic = normalizeNewTopic(rawTopic, ctx.config);
   if (topic.isErr()) return err(topic.error);
   const creation = await checkTopicCreation(tx, sender, stream, topic.value);
   if (creation.isErr()) return err(creation.error);

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { checkFullName } from '../access/user-input.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
+import { checkPassword as checkOldPassword, hashPassword } from '../auth/password.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest, botsNotAllowed } from '../errors.js';
@@ -51,7 +51,7 @@ export const doUpdateSettings = userOperation(UpdateSettingsParams, async (ctx, 
   const checked = checkSettingValues(params);
   if (checked.isErr()) return err(checked.error);
 
-  const password = await checkPasswordChange(requester.user, params);
+  const password = await checkPasswordChange(ctx, requester, params);
   if (password.isErr()) return err(password.error);
   if (params.email !== undefined && params.email.trim() !== requester.user.deliveryEmail) {
     return err(badRequest(EMAIL_CHANGES_DISABLED));
@@ -61,7 +61,7 @@ export const doUpdateSettings = userOperation(UpdateSettingsParams, async (ctx, 
     if (fullName.isErr()) return err(fullName.error);
   }
   // scrypt is slow: hash before the transaction, which must not hold the store while it runs.
-  const passwordHash = password.value ? await hashPassword(password.value.newPassword) : null;
+  const passwordHash = password.value ? await hashPassword(ctx, password.value.newPassword) : null;
 
   // Set inside the transaction when presence_enabled changes: presence follows once it committed.
   const committed: { presenceEnabled?: { realm: Realm; user: User; value: boolean } } = {};
@@ -112,15 +112,29 @@ interface PasswordChange {
   verifiedHash: string | null;
 }
 
-/** Checks old_password and new_password, when a new password is asked for. */
+/**
+ * Checks old_password and new_password, when a new password is asked for. old_password is a
+ * guess like a login's: it counts against the same limits (auth/login-limits.ts), as the
+ * reference runs it through its rate-limited authentication.
+ */
 async function checkPasswordChange(
-  user: User,
+  ctx: Ctx,
+  { user, clientIp }: Actor,
   params: UpdateSettingsInput,
 ): Promise<Result<PasswordChange | null, ApiError>> {
   if (params.new_password === undefined) return ok(null);
-  if (params.old_password === undefined || !(await verifyPassword(params.old_password, user.passwordHash))) {
+  // No stored password is longer than passwordMax, so a longer old_password is wrong without hashing it.
+  const old = params.old_password;
+  if (old === undefined) return err(badRequest('Wrong password!'));
+  const attempt = { realmId: user.realmId, email: user.deliveryEmail, clientIp };
+  const wait = ctx.loginLimits.retryAfter(attempt);
+  if (wait > 0) return err(badRequest(`You're making too many attempts! Try again in ${Math.trunc(wait)} seconds.`));
+  ctx.loginLimits.begin(attempt);
+  // No stored password is longer than passwordMax, so a longer old_password is wrong without hashing it.
+  if (old.length > 2 * USER_LIMITS.passwordMax || !(await checkOldPassword(ctx, old, user.passwordHash)).matches) {
     return err(badRequest('Wrong password!'));
   }
+  ctx.loginLimits.succeeded(attempt);
   const length = [...params.new_password].length;
   if (length < USER_LIMITS.passwordMin || length > USER_LIMITS.passwordMax) {
     return err(badRequest('New password is too weak!'));

@@ -13,7 +13,7 @@ import { announceDeletion } from '../messages/delete-events.js';
 import { refreshFirstMessageIds } from '../messages/first-message.js';
 import { CONTENT_FLAG_MASK } from '../messages/flags.js';
 import { Audiences, type Holders } from '../messages/holders.js';
-import { normalizeContent, normalizeTopic } from '../messages/normalize.js';
+import { normalizeContent, normalizeNewTopic } from '../messages/normalize.js';
 import { checkTopicsPolicy } from '../messages/topics-policy.js';
 import { checkChannelMove, checkContentEdit, checkTopicMove } from '../messages/permissions.js';
 import { checkTopicCreation } from '../messages/topic-creation.js';
@@ -31,6 +31,7 @@ import { relinkUploads } from '../uploads/claim.js';
 import { moveUserTopics, planUserTopicMove } from './user-topic-moves.js';
 import { sendMoveNotices } from '../system-bots/move-notices.js';
 import { applyMovePolicy } from './automatic-topic-policy.js';
+import { schedulePushForEdit } from '../push/edits.js';
 
 type Params = (typeof UpdateMessageParams)['TYPE'];
 
@@ -77,7 +78,7 @@ async function checkRequest(ctx: Ctx, tx: Tx, { user, realm }: Actor, target: Me
   }
   const rawTopic = params.topic ?? params.subject;
   if (rawTopic !== undefined) {
-    const topic = normalizeTopic(rawTopic, ctx.config);
+    const topic = normalizeNewTopic(rawTopic, ctx.config);
     if (topic.isErr()) return err(topic.error);
     if (target.type === 'private' || topic.value !== target.topic) request.topic = topic.value;
   }
@@ -168,10 +169,22 @@ async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params
       isMeMessage: rendered.isMeMessage,
       lastEditTime: now,
     };
-    const copies = (await tx.messages.recipients(target.id)).map((c) => c.userId);
+    const recipients = await tx.messages.recipients(target.id);
+    const copies = recipients.map((c) => c.userId);
     const participants = from && rendered.wildcards.topic ? await topicSenders(tx, realm, from.id, target.topic) : new Set<number>();
     const alert = { content: request.content, words: await tx.alertWords.forUsers(realm.id, copies) };
-    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants, alert, userGroups: withRecursiveMembers(userGroups, await tx.users.list(realm.id)) }));
+    const groups = withRecursiveMembers(userGroups, await tx.users.list(realm.id));
+    const flags = contentFlags(rendered, copies, { channel: from !== null, senderId: target.senderId, topicParticipants: participants, alert, userGroups: groups });
+    await tx.messages.replaceFlags(target.id, CONTENT_FLAG_MASK, flags);
+    schedulePushForEdit(ctx, tx, {
+      realm,
+      messageId: target.id,
+      editorId: user.id,
+      priorFlags: new Map(recipients.map((r) => [r.userId, r.flags])),
+      flagsByUser: flags,
+      mentionedUserIds: rendered.mentionedUserIds,
+      mentionedGroups: groups.filter((g) => rendered.mentionedGroupIds.has(g.id)),
+    });
   }
   if (moving) {
     const topicChanged = request.topic !== undefined;

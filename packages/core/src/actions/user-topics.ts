@@ -9,6 +9,7 @@ import { UpdateMutedTopicParams, UpdateUserTopicParams } from '../schemas/user-t
 import { type Stream, type Tx, type User, VISIBILITY_POLICY } from '../storage/types.js';
 import { transactionAs } from './transaction.js';
 import { setUserTopicPolicy } from './user-topic-policy.js';
+import { exceedsCodePoints } from '../text/length.js';
 
 /**
  * POST /user_topics: sets the user's visibility policy for a topic of a channel they may read
@@ -56,7 +57,7 @@ export const doUpdateMutedTopic = userOperation(UpdateMutedTopicParams, async (c
 
 /** The reference caps the parameter at max_topic_length; otherwise the topic is read like a message topic. */
 function checkTopic(ctx: Ctx, topic: string): Result<string, ApiError> {
-  if ([...topic].length > ctx.config.maxTopicLength) return err(badRequest(`topic is too long (limit: ${ctx.config.maxTopicLength} characters)`));
+  if (exceedsCodePoints(topic, ctx.config.maxTopicLength)) return err(badRequest(`topic is too long (limit: ${ctx.config.maxTopicLength} characters)`));
   return normalizeTopic(topic, ctx.config);
 }
 

@@ -24,7 +24,7 @@ export const doCreateUser = userOperation(CreateUserParams, async (ctx, actor: A
   const password = checkPassword(params.password);
   if (password.isErr()) return err(password.error);
   // Hash outside the transaction: scrypt is slow and must not hold the store.
-  const passwordHash = await hashPassword(password.value);
+  const passwordHash = await hashPassword(ctx, password.value);
   const created = await transactionAs(ctx, actor, async (tx, current) => {
     if (!isAdmin(current.user)) return err(mustBeAdmin());
     if (!current.user.canCreateUsers) return err(badRequest('User not authorized to create users'));

@@ -1,31 +1,52 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Ctx } from '../context.js';
+import { HashSlots } from './hash-slots.js';
+import { formatHash, isWeakerCost, KEY_LENGTH, nodeScrypt, parseHash, type ScryptCost, type ScryptFn } from './scrypt.js';
 
-/** scrypt parameters; stored with each hash so they can be raised later. */
-const N = 16384;
-const R = 8;
-const P = 1;
-const KEY_LENGTH = 32;
+const SALT_LENGTH = 16;
 
-function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N: n, r, p, maxmem: 256 * n * r }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
+/** How a context derives password keys: the scrypt function and the slots that bound its concurrency. */
+export interface PasswordHasher {
+  scrypt: ScryptFn;
+  slots: HashSlots;
+  /** Compared against when there is no real hash, so that a check costs the same either way. */
+  dummy: { salt: Buffer; key: Buffer };
 }
 
-/** `scrypt$N$r$p$<salt b64>$<hash b64>`. Never store or log the password itself. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+/** The hasher `createContext` installs; `scrypt` replaces Node's (tests count calls with it). */
+export function createPasswordHasher(options: { scrypt?: ScryptFn; concurrency: number; maxWaiting: number }): PasswordHasher {
+  return {
+    scrypt: options.scrypt ?? nodeScrypt,
+    slots: new HashSlots(options.concurrency, options.maxWaiting),
+    dummy: { salt: randomBytes(SALT_LENGTH), key: randomBytes(KEY_LENGTH) },
+  };
 }
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (!stored) return false;
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p));
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+const derive = (ctx: Ctx, password: string, salt: Buffer, cost: ScryptCost) =>
+  ctx.passwords.slots.run(() => ctx.passwords.scrypt(password.normalize('NFKC'), salt, cost));
+
+/** A new hash of `password` at the configured cost (`config.passwordHashCost`). */
+export async function hashPassword(ctx: Ctx, password: string): Promise<string> {
+  const salt = randomBytes(SALT_LENGTH);
+  const cost = { ...ctx.config.passwordHashCost };
+  return formatHash({ cost, salt, key: await derive(ctx, password, salt, cost) });
+}
+
+/** The outcome of a password check. `outdated`: it matched a hash weaker than the configured cost. */
+export interface PasswordCheck {
+  matches: boolean;
+  outdated: boolean;
+}
+
+/**
+ * Checks `password` against a stored hash. Exactly one derivation runs whatever `stored` is:
+ * with no usable hash (no account, no password, a broken hash) it runs against a dummy at the
+ * configured cost and fails, so that the time taken does not tell whether an account exists.
+ */
+export async function checkPassword(ctx: Ctx, password: string, stored: string | null): Promise<PasswordCheck> {
+  const parsed = parseHash(stored);
+  const target = parsed ?? { cost: ctx.config.passwordHashCost, ...ctx.passwords.dummy };
+  const actual = await derive(ctx, password, target.salt, target.cost);
+  const matches = parsed !== null && timingSafeEqual(actual, target.key);
+  return { matches, outdated: matches && isWeakerCost(target.cost, ctx.config.passwordHashCost) };
 }

@@ -3,6 +3,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../errors.js';
 import type { PublishedEvent } from './bus.js';
+import { type Delivery, Fanout } from './fanout.js';
 import { DeadlineHeap } from './heap.js';
 import { EventQueue } from './queue.js';
 import { eventForQueue } from './rules.js';
@@ -14,24 +15,51 @@ export interface QueueSettings {
   heartbeatJitterSecs: number;
   /** How often idle queues are collected. */
   gcIntervalSecs: number;
-  /** Events kept per queue before the oldest are dropped. */
+  /** Unacknowledged events a queue may hold; one more ends the queue. */
   maxQueueLength: number;
+  /** Approximate bytes of unacknowledged events a queue may hold; more ends the queue. */
+  maxQueueBytes: number;
+  /** Queues one user may have; registering one more ends their least recently used queue. */
+  maxQueuesPerUser: number;
+  /** Queues an event is delivered to per turn of the event loop (see `Fanout`). */
+  fanoutBatchSize: number;
   /** Arm a real timer for heartbeats and collection; tests drive `sweep` with a fake clock instead. */
   timers: boolean;
 }
 
+/** What the registry holds, for bounds checks and monitoring. */
+export interface QueueStats {
+  queues: number;
+  /** Unacknowledged events over every queue. */
+  events: number;
+  /** Their approximate size, as counted against each queue's byte budget. */
+  bytes: number;
+}
+
+/** The error of an unknown, expired, ended or other user's queue: the client must re-register. */
 export const badEventQueueId = (queueId: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId });
+
+/** The size an event is counted for in every queue that takes it: its JSON length. */
+function approximateBytes(event: object): number {
+  return JSON.stringify(event)?.length ?? 0;
+}
 
 /**
  * Every event queue of the server, indexed by ID and by user. One timer serves all queues: it
  * is armed for the earliest heartbeat or collection that is due, so holding many waiting polls
  * costs a heap entry each and no timer or loop per poll.
+ *
+ * Bounds: a user has at most `maxQueuesPerUser` queues, and a queue holds at most
+ * `maxQueueLength` events and about `maxQueueBytes` of them. A queue over a bound is ended
+ * rather than trimmed: its next poll (or the one waiting) gets BAD_EVENT_QUEUE_ID, and the
+ * client re-registers with a fresh snapshot instead of carrying on with a gap it cannot see.
  */
 export class QueueRegistry {
   private readonly byId = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private readonly heartbeats = new DeadlineHeap<EventQueue>();
+  private readonly fanout: Fanout;
   private nextGcAt: number;
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Number.POSITIVE_INFINITY;
@@ -42,26 +70,54 @@ export class QueueRegistry {
     private readonly settings: QueueSettings,
   ) {
     this.nextGcAt = clock.now() + settings.gcIntervalSecs * 1000;
+    this.fanout = new Fanout(Math.max(1, settings.fanoutBatchSize), (queue, delivery) => this.deliverTo(queue, delivery));
   }
 
   get size(): number {
     return this.byId.size;
   }
 
+  /** Counts queues, held events and their approximate bytes (walks every queue). */
+  stats(): QueueStats {
+    let events = 0;
+    let bytes = 0;
+    for (const queue of this.byId.values()) {
+      events += queue.length;
+      bytes += queue.bytes;
+    }
+    return { queues: this.byId.size, events, bytes };
+  }
+
+  /** The user's queues, in registration order. */
+  userQueues(userId: number): EventQueue[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  /** Registers a queue; a user already at the cap loses their least recently used queue first. */
   create(realmId: number, userId: number, options: QueueOptions): EventQueue {
-    const queue = new EventQueue(randomUUID(), realmId, userId, options, this.clock.now(), this.settings.maxQueueLength);
-    this.byId.set(queue.id, queue);
     let queues = this.byUser.get(userId);
+    while (queues && queues.size >= Math.max(1, this.settings.maxQueuesPerUser)) {
+      this.end(leastRecentlyUsed(queues));
+      queues = this.byUser.get(userId);
+    }
+    const bounds = { maxEvents: this.settings.maxQueueLength, maxBytes: this.settings.maxQueueBytes };
+    const queue = new EventQueue(randomUUID(), realmId, userId, options, this.clock.now(), bounds);
+    this.byId.set(queue.id, queue);
     if (!queues) this.byUser.set(userId, (queues = new Set()));
     queues.add(queue);
     this.arm();
     return queue;
   }
 
-  /** The user's queue; unknown, expired and other users' queues look the same. */
+  /** The user's queue; unknown, expired, ended and other users' queues look the same. */
   get(queueId: string, userId: number): Result<EventQueue, ApiError> {
     const queue = this.byId.get(queueId);
     return queue && queue.userId === userId ? ok(queue) : err(badEventQueueId(queueId));
+  }
+
+  /** Whether `shutdown` was called. */
+  get isShutDown(): boolean {
+    return this.closed;
   }
 
   /** Whether the queue is still registered and the registry has not shut down. */
@@ -69,36 +125,59 @@ export class QueueRegistry {
     return !this.closed && this.byId.get(queue.id) === queue;
   }
 
+  /** Discards a queue at its client's request: the waiting poll is answered with what is queued. */
   delete(queue: EventQueue): void {
     queue.wake();
-    this.byId.delete(queue.id);
-    const queues = this.byUser.get(queue.userId);
-    queues?.delete(queue);
-    if (queues?.size === 0) this.byUser.delete(queue.userId);
+    this.unregister(queue);
+  }
+
+  /**
+   * Ends a queue the client did not ask to end (evicted, over its bounds): the waiting poll, and
+   * every later one, gets BAD_EVENT_QUEUE_ID, so that the client re-registers.
+   */
+  end(queue: EventQueue): void {
+    queue.fail(badEventQueueId(queue.id));
+    this.unregister(queue);
+  }
+
+  /** Whether a client of the user is receiving message events (the reference's receiver_is_off_zulip, negated). */
+  receivesMessages(userId: number): boolean {
+    for (const queue of this.byUser.get(userId) ?? []) {
+      if (!queue.options.eventTypes || queue.options.eventTypes.has('message')) return true;
+    }
+    return false;
   }
 
   /** Drops every queue of a user (a deactivated user's clients must re-register, and cannot). */
   deleteUserQueues(userId: number): void {
-    for (const queue of [...(this.byUser.get(userId) ?? [])]) this.delete(queue);
+    for (const queue of this.userQueues(userId)) this.delete(queue);
   }
 
-  /** Queues each published event into every queue of its users that takes it. */
+  /**
+   * Queues a published event into every queue of its users that takes it. The queues are
+   * chosen now; the copies are made now or, for a large fan-out, over the next turns (`Fanout`).
+   */
   deliver(published: PublishedEvent): void {
+    if (this.closed) return;
+    const targets: EventQueue[] = [];
     for (const userId of new Set(published.userIds)) {
-      for (const queue of this.byUser.get(userId) ?? []) {
-        if (queue.realmId !== published.realmId) continue;
-        const shaped = published.shape ? published.shape(queue.options, queue.id) : published.event;
-        const event = shaped && eventForQueue(queue, shaped);
-        if (event) queue.push(event);
-      }
+      for (const queue of this.byUser.get(userId) ?? []) if (queue.realmId === published.realmId) targets.push(queue);
     }
+    this.fanout.enqueue(published, targets);
+  }
+
+  /** Resolves once every event published so far is in its queues (or its queues have ended). */
+  delivered(): Promise<void> {
+    return this.fanout.drained();
   }
 
   /**
    * Acknowledges up to `lastEventId`, then answers at once (queued events, or none when
-   * `dontBlock`) or waits until an event, a heartbeat, a newer poll of the same queue, or shutdown.
+   * `dontBlock`) or waits until an event, a heartbeat, a newer poll of the same queue, the
+   * queue's end, or shutdown.
    */
   async poll(queue: EventQueue, lastEventId: number | undefined, dontBlock: boolean): Promise<Result<QueuedEvent[], ApiError>> {
+    if (!this.closed && this.byId.get(queue.id) !== queue) return err(badEventQueueId(queue.id));
     if (lastEventId !== undefined) {
       const acknowledged = queue.acknowledge(lastEventId);
       if (acknowledged.isErr()) return err(acknowledged.error);
@@ -109,20 +188,19 @@ export class QueueRegistry {
     if (!queue.isEmpty || dontBlock || this.closed) return ok(queue.pending());
     const jitter = Math.random() * this.settings.heartbeatJitterSecs;
     const heartbeatAt = this.clock.now() + (this.settings.heartbeatSecs + jitter) * 1000;
-    const events = await new Promise<QueuedEvent[]>((resolve) => {
+    return new Promise<Result<QueuedEvent[], ApiError>>((resolve) => {
       queue.waiter = {
         heartbeatAt,
-        resolve: (answered) => {
+        resolve: (answer) => {
           // The idle clock restarts when the poll is answered, not when its continuation runs:
           // a sweep that answers it with a heartbeat must not collect the queue in the same pass.
           queue.lastConnectedAt = this.clock.now();
-          resolve(answered);
+          resolve(answer);
         },
       };
       this.heartbeats.push(heartbeatAt, queue);
       this.arm();
     });
-    return ok(events);
   }
 
   /** Sends due heartbeats and collects idle queues. The timer calls it; tests call it with a fake clock. */
@@ -130,7 +208,7 @@ export class QueueRegistry {
     for (const queue of this.heartbeats.popDue(now)) {
       const waiter = queue.waiter;
       // Entries of answered polls are stale: only the current waiter's deadline counts.
-      if (waiter && waiter.heartbeatAt <= now && this.byId.has(queue.id)) queue.push({ type: 'heartbeat' });
+      if (waiter && waiter.heartbeatAt <= now && this.byId.has(queue.id)) this.push(queue, { type: 'heartbeat' }, 0);
     }
     if (now >= this.nextGcAt) {
       this.collect(now);
@@ -150,9 +228,39 @@ export class QueueRegistry {
   /** Answers every waiting poll and stops the timer. Later polls answer at once. */
   shutdown(): void {
     this.closed = true;
+    this.fanout.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const queue of this.byId.values()) queue.wake();
+  }
+
+  /** One event to one queue, shaped for it; a queue ended since the event was published is skipped. */
+  private deliverTo(queue: EventQueue, delivery: Delivery): void {
+    if (this.closed || this.byId.get(queue.id) !== queue) return;
+    const { published } = delivery;
+    try {
+      const shaped = published.shape ? published.shape(queue.options, queue.id) : published.event;
+      const event = shaped && eventForQueue(queue, shaped);
+      // Sized once per published event, not per queue: shaping changes little of an event's size.
+      if (event) this.push(queue, event, (delivery.bytes ??= approximateBytes(published.event)));
+    } catch (error) {
+      // The queue would silently miss this event: end it, so that its client re-registers.
+      console.error('teamchat: delivering an event to a queue failed; the queue is ended', error);
+      this.end(queue);
+    }
+  }
+
+  private push(queue: EventQueue, event: { type: string } & Record<string, unknown>, bytes: number): void {
+    if (!queue.push(event, bytes)) this.end(queue);
+  }
+
+  private unregister(queue: EventQueue): void {
+    this.byId.delete(queue.id);
+    const queues = this.byUser.get(queue.userId);
+    queues?.delete(queue);
+    if (queues?.size === 0) this.byUser.delete(queue.userId);
+    // A poll still holding the object must not keep its events alive.
+    queue.release();
   }
 
   private arm(): void {
@@ -168,4 +276,21 @@ export class QueueRegistry {
     }, Math.max(0, next - this.clock.now()));
     this.timer.unref();
   }
+}
+
+/**
+ * The queue to give up when a user registers one too many: one no poll is holding before one a
+ * poll holds (that client is connected now), then the one whose client connected least recently.
+ */
+function leastRecentlyUsed(queues: Set<EventQueue>): EventQueue {
+  let oldest: EventQueue | undefined;
+  for (const queue of queues) {
+    if (!oldest || usedBefore(queue, oldest)) oldest = queue;
+  }
+  return oldest!;
+}
+
+function usedBefore(a: EventQueue, b: EventQueue): boolean {
+  if ((a.waiter === null) !== (b.waiter === null)) return a.waiter === null;
+  return a.lastConnectedAt < b.lastConnectedAt;
 }

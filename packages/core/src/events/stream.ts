@@ -3,6 +3,7 @@ import { doRegister } from '../actions/events.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import type { Caller } from '../operation.js';
+import { badEventQueueId } from './queues.js';
 import type { QueuedEvent } from './types.js';
 
 /** An in-process event subscription: the register snapshot, then the events that follow. */
@@ -10,6 +11,12 @@ export interface EventStream extends AsyncIterable<QueuedEvent> {
   queueId: string;
   /** The POST /register response the stream started from. */
   state: Record<string, unknown>;
+  /**
+   * Why the iteration ended, when it was not `close()` or shutdown: BAD_EVENT_QUEUE_ID when the
+   * queue was ended (over its bounds, or the user registered too many). Events may have been
+   * missed since: open a new stream, whose snapshot has them.
+   */
+  readonly error: ApiError | null;
   /** Ends the iteration and discards the queue. */
   close(): void;
 }
@@ -18,7 +25,8 @@ export interface EventStream extends AsyncIterable<QueuedEvent> {
  * Subscribes to a user's events without HTTP: registers a queue with the POST /register
  * parameters (same filtering: event_types, narrow, client capabilities) and long-polls it.
  * Heartbeats, which only keep HTTP connections alive, are not yielded. The iteration ends on
- * `close()`, when the queue is deleted, or when the server shuts down.
+ * `close()`, when the queue is deleted or ended (then `error` says so), or when the server
+ * shuts down.
  */
 export async function openEventStream(ctx: Ctx, caller: Caller, params: Record<string, unknown> = {}): Promise<Result<EventStream, ApiError>> {
   const registered = await doRegister(ctx, caller, params);
@@ -26,25 +34,34 @@ export async function openEventStream(ctx: Ctx, caller: Caller, params: Record<s
   const state = registered.value;
   const queueId = state.queue_id as string | null;
   if (!queueId || !caller.user) return err(badRequest('An event stream needs a logged-in user'));
-  const queue = ctx.queues.get(queueId, caller.user.id)._unsafeUnwrap();
+  // Another registration of the same user may have ended it already (maxQueuesPerUser).
+  const found = ctx.queues.get(queueId, caller.user.id);
+  if (found.isErr()) return err(found.error);
+  const queue = found.value;
   let closed = false;
+  let error: ApiError | null = null;
 
   async function* events(): AsyncGenerator<QueuedEvent> {
     let lastEventId = queue.lastEventId;
     while (!closed && ctx.queues.isLive(queue)) {
       const polled = await ctx.queues.poll(queue, lastEventId, false);
-      if (polled.isErr()) return;
+      if (polled.isErr()) break;
       for (const event of polled.value) {
         lastEventId = event.id;
         if (event.type !== 'heartbeat' && !closed) yield event;
       }
     }
+    // Not closed here nor shut down: the queue is gone (ended, or its user deactivated).
+    if (!closed && !ctx.queues.isShutDown) error = badEventQueueId(queue.id);
   }
 
   return ok({
     queueId,
     state,
     [Symbol.asyncIterator]: events,
+    get error() {
+      return error;
+    },
     close() {
       closed = true;
       ctx.queues.delete(queue);

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
+import { schedulePushRemoval } from '../push/dispatch.js';
 import type { Actor } from '../operation.js';
 import type { Message, Tx } from '../storage/types.js';
 import { type FlagRequest, marksUnread } from './flag-request.js';
@@ -18,6 +19,8 @@ type Details =
 export async function announceFlagUpdate(ctx: Ctx, tx: Tx, actor: Actor, request: FlagRequest, messageIds: readonly number[]): Promise<void> {
   if (messageIds.length === 0) return;
   const event = { type: 'update_message_flags', op: request.op, operation: request.op, flag: request.flag, messages: [...messageIds], all: false };
+  // Every path that marks messages read announces it here: their notifications leave the user's devices.
+  if (request.op === 'add' && request.flag === 'read') await schedulePushRemoval(ctx, tx, actor.realm, [actor.user.id], messageIds);
   if (!marksUnread(request)) {
     publishOnCommit(ctx, tx, { realmId: actor.realm.id, userIds: [actor.user.id], event });
     return;

@@ -8,9 +8,11 @@ const WORD = /[\p{L}\p{N}_]+/gu;
 
 /** The search words of a narrow's `search` terms (negated ones highlight nothing). */
 export function searchWords(terms: ReadonlyArray<{ operator: string; operand: unknown; negated: boolean }>): string[] {
-  return terms
+  const words = terms
     .filter((t) => t.operator === 'search' && !t.negated)
     .flatMap((t) => String(t.operand).toLowerCase().match(WORD) ?? []);
+  // Each word is tried against every token of every message shown: once is enough.
+  return [...new Set(words)];
 }
 
 function highlightText(text: string, words: readonly string[]): string {

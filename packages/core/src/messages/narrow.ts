@@ -2,16 +2,38 @@
  * Narrows (SHAPES.md 6.1): the wire forms, their validation, and canonical operator names.
  * Resolving names and emails to IDs happens in the query layer (queries/narrow-resolve.ts).
  */
-import { array, boolean, object, optional, tuple, union } from 'superstruct';
+import { boolean, object, optional, tuple, union } from 'superstruct';
 import { err, ok, type Result } from 'neverthrow';
-import { ApiError } from '../errors.js';
-import { Int, List, Str } from '../schemas/wire.js';
+import { ApiError, badRequest } from '../errors.js';
+import { array, Int, List, Str } from '../schemas/wire.js';
 
-const Operand = union([Str, Int, array(Int)]);
+/**
+ * The most terms a narrow has. The reference sets no number, but its clients build narrows from
+ * a search bar and a view (a handful of terms); each term is a condition of the query, so a
+ * hostile narrow of thousands of terms would make one query of thousands of conditions.
+ */
+export const MAX_NARROW_TERMS = 100;
+/** The longest narrow text: every term at its longest search operand, with room to spare. */
+export const MAX_NARROW_CHARS = 100_000;
+/**
+ * The most search words, and the longest search text, over all of a narrow's `search` terms.
+ * The reference sets neither (PostgreSQL answers any tsquery); here every word is a lookup in
+ * the full-text index, so the words are bounded before the query is built. Fifty words is a
+ * long pasted sentence; a search box has no use for more.
+ */
+export const MAX_SEARCH_WORDS = 50;
+/** The longest search text, summed over a narrow's `search` operands (see MAX_SEARCH_WORDS). */
+export const MAX_SEARCH_CHARS = 1000;
+
+/** The most user IDs a `dm` operand lists (a group conversation's participants). */
+export const MAX_NARROW_OPERAND_IDS = 1000;
+
+const Operand = union([Str, Int, array(Int, MAX_NARROW_OPERAND_IDS)]);
 
 /** `[operator, operand]` (legacy) or `{operator, operand, negated?}`. */
 export const NarrowParam = List(
   union([tuple([Str, Operand]), object({ operator: Str, operand: Operand, negated: optional(boolean()) })]),
+  { max: MAX_NARROW_TERMS, maxChars: MAX_NARROW_CHARS },
 );
 
 export interface NarrowTerm {
@@ -35,7 +57,26 @@ export const NARROW_OPERATORS = [
 
 export const badNarrow = (what: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${what}`);
 
-/** Canonical terms, or BAD_NARROW for an unknown operator. */
+/** The words of a search operand, as the index splits them (see storage/sqlite/message-query.ts). */
+const SEARCH_WORD = /[\p{L}\p{N}_]+/gu;
+
+/** BAD_REQUEST when the narrow's search terms together exceed MAX_SEARCH_CHARS or MAX_SEARCH_WORDS distinct words. */
+function checkSearchSize(terms: readonly NarrowTerm[]): ApiError | undefined {
+  let chars = 0;
+  // Distinct words: a word repeated across terms is one lookup (message-query.ts compileSearches).
+  const words = new Set<string>();
+  for (const term of terms) {
+    if (term.operator !== 'search') continue;
+    const text = String(term.operand);
+    chars += text.length;
+    if (chars > MAX_SEARCH_CHARS) return badRequest(`Search text is too long (limit: ${MAX_SEARCH_CHARS} characters)`);
+    for (const word of text.match(SEARCH_WORD) ?? []) words.add(word.toLowerCase());
+    if (words.size > MAX_SEARCH_WORDS) return badRequest(`Too many search words (limit: ${MAX_SEARCH_WORDS})`);
+  }
+  return undefined;
+}
+
+/** Canonical terms, or BAD_NARROW for an unknown operator, or BAD_REQUEST for an oversized search. */
 export function canonicalNarrow(raw: ReadonlyArray<readonly [string, unknown] | { operator: string; operand: unknown; negated?: boolean }>): Result<NarrowTerm[], ApiError> {
   const terms: NarrowTerm[] = [];
   for (const entry of raw) {
@@ -49,5 +90,6 @@ export function canonicalNarrow(raw: ReadonlyArray<readonly [string, unknown] | 
     if (!(NARROW_OPERATORS as readonly string[]).includes(operator)) return err(badNarrow('unknown operator'));
     terms.push({ operator, operand: operand as NarrowTerm['operand'], negated: negated !== flipped });
   }
-  return ok(terms);
+  const oversized = checkSearchSize(terms);
+  return oversized ? err(oversized) : ok(terms);
 }

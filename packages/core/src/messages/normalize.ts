@@ -1,6 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { ServerConfig } from '../config.js';
 import { type ApiError, badRequest } from '../errors.js';
+import { exceedsCodePoints, firstCodePoints } from '../text/length.js';
+import { unprintablePosition } from '../text/printable.js';
 
 /** The display name of the empty topic; clients without empty_topic_name see it for "". */
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
@@ -16,10 +18,9 @@ export function normalizeContent(content: string, config: ServerConfig): Result<
   const text = content.trimEnd().replace(/^\n+/, '');
   if (text === '') return err(badRequest('Message must not be empty'));
   if (text.includes('\0')) return err(badRequest('Message must not contain null bytes'));
-  const points = [...text];
-  if (points.length <= config.maxMessageLength) return ok(text);
+  if (!exceedsCodePoints(text, config.maxMessageLength)) return ok(text);
   const marker = '\n[message truncated]';
-  return ok(points.slice(0, config.maxMessageLength - marker.length).join('') + marker);
+  return ok(firstCodePoints(text, config.maxMessageLength - marker.length) + marker);
 }
 
 /**
@@ -33,10 +34,24 @@ export function normalizeTopic(topic: string, config: ServerConfig): Result<stri
   return ok(truncateTopic(text, config));
 }
 
+/**
+ * The topic of a message being sent, scheduled, edited or moved: as normalizeTopic, and refused
+ * with the reference's check_stream_topic text when it holds a control character, a lone
+ * surrogate or a noncharacter (newlines and ANSI escapes included). Lookups by topic (mark as
+ * read, user topics, topic deletion) use normalizeTopic: the reference checks only new topics.
+ */
+export function normalizeNewTopic(topic: string, config: ServerConfig): Result<string, ApiError> {
+  const text = topic.trim();
+  if (text.includes('\0')) return err(badRequest('Topic must not contain null bytes'));
+  const position = unprintablePosition(text);
+  if (position > 0) return err(badRequest(`Invalid character in topic, at position ${position}!`));
+  return normalizeTopic(text, config);
+}
+
 /** The reference's truncate_topic: cut to max_topic_length code points, ending in "…". */
 export function truncateTopic(topic: string, config: ServerConfig): string {
-  const points = [...topic];
-  return points.length > config.maxTopicLength ? `${points.slice(0, config.maxTopicLength - 1).join('')}…` : topic;
+  if (!exceedsCodePoints(topic, config.maxTopicLength)) return topic;
+  return `${firstCodePoints(topic, config.maxTopicLength - 1)}…`;
 }
 
 /** How a stored topic is shown to a client: "" becomes the display name unless it handles "". */

@@ -6,13 +6,14 @@ import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest } from '../errors.js';
 import type { CustomProfileField } from '../storage/types.js';
 import { HINT_MAX_LENGTH, MAX_SUMMARY_FIELDS, NAME_MAX_LENGTH, NOT_IN_SUMMARY, USER_MATCHING_TYPES } from './types.js';
+import { exceedsCodePoints } from '../text/length.js';
 
 /** The stripped label and hint, checked. */
 export function checkLabel(name: string, hint: string): Result<{ name: string; hint: string }, ApiError> {
   const label = name.trim();
   if (label === '') return err(badRequest('Label cannot be blank.'));
-  if ([...label].length > NAME_MAX_LENGTH) return err(badRequest(`name is too long (limit: ${NAME_MAX_LENGTH} characters)`));
-  if ([...hint].length > HINT_MAX_LENGTH) return err(badRequest(`hint is too long (limit: ${HINT_MAX_LENGTH} characters)`));
+  if (exceedsCodePoints(label, NAME_MAX_LENGTH)) return err(badRequest(`name is too long (limit: ${NAME_MAX_LENGTH} characters)`));
+  if (exceedsCodePoints(hint, HINT_MAX_LENGTH)) return err(badRequest(`hint is too long (limit: ${HINT_MAX_LENGTH} characters)`));
   return ok({ name: label, hint });
 }
 

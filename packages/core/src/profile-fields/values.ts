@@ -7,6 +7,7 @@ import { type ApiError, badRequest } from '../errors.js';
 import type { CustomProfileField, User } from '../storage/types.js';
 import { isWebUrl } from './field-data.js';
 import { DATE, LONG_TEXT, SELECT, URL_TYPE, USER } from './types.js';
+import { exceedsCodePoints } from '../text/length.js';
 
 /** What a request may carry as a value: text, user IDs (Users type), or null to remove. */
 export type ProfileValueInput = string | number[] | null;
@@ -43,7 +44,7 @@ export function checkProfileValue(
   if (field.type === DATE) return isIsoDate(input) ? ok(input) : err(badRequest(`${name} is not a date`));
   if (field.type === URL_TYPE) return isWebUrl(input) ? ok(input) : err(badRequest(`${name} is not a URL`));
   const limit = field.type === LONG_TEXT ? LONG_LIMIT : SHORT_LIMIT;
-  if ([...input].length > limit) return err(badRequest(`${name} is too long (limit: ${limit} characters)`));
+  if (exceedsCodePoints(input, limit)) return err(badRequest(`${name} is too long (limit: ${limit} characters)`));
   return ok(input);
 }
 

@@ -3,6 +3,7 @@ import { ok } from 'neverthrow';
 import { type } from 'superstruct';
 import { renderRealmDescription } from '../format/realm-description.js';
 import { publicOperation } from '../operation.js';
+import { pushNotificationsEnabled } from '../push/enabled.js';
 
 /**
  * GET /server_settings (API.md 4.22): no authentication. The version keys are sent under both
@@ -35,7 +36,7 @@ export const getServerSettings = publicOperation(type({}), async (ctx, caller) =
     zulip_feature_level: featureLevel,
     zulip_version: version,
     zulip_merge_base: mergeBase,
-    push_notifications_enabled: ctx.config.pushNotificationsEnabled,
+    push_notifications_enabled: pushNotificationsEnabled(ctx),
     is_incompatible: false,
     email_auth_enabled: password,
     require_email_format_usernames: true,

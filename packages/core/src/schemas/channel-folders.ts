@@ -7,7 +7,7 @@ export const MAX_CHANNEL_FOLDER_NAME_LENGTH = 60;
 export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
 
 const Name = Text({ max: MAX_CHANNEL_FOLDER_NAME_LENGTH });
-const Description = Text({ max: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH });
+const Description = Text({ max: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, noNul: true });
 
 /** POST /channel_folders/create: both parameters are required, as in the reference. */
 export const CreateChannelFolderParams = type({ name: Name, description: Description });

@@ -1,10 +1,10 @@
 /** Input of the channel and subscription endpoints (SHAPES.md 6.8–6.10; the OpenAPI's parameters). */
-import { array, coerce, defaulted, object, optional, string, type, union } from 'superstruct';
+import { coerce, defaulted, object, optional, string, type, union } from 'superstruct';
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../access/channel-rules.js';
 import type { TopicsPolicy } from '../storage/types.js';
 import { GroupSettingChangeParam, GroupSettingValueParam } from './group-setting.js';
 import { IncludeSubscribers } from './events.js';
-import { Bool, Int, json, JsonBool, JsonInt, List, nullable, OneOf, PathInt, Str, Text } from './wire.js';
+import { array, Bool, Int, json, JsonBool, JsonInt, List, nullable, OneOf, PathInt, Str, Text } from './wire.js';
 
 /** The reference's limit on channel descriptions (max_stream_description_length). */
 export const MAX_DESCRIPTION_LENGTH = 1024;
@@ -48,7 +48,7 @@ const groupSettingChanges = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((name)
 /** One entry of `subscriptions`: unknown keys are refused, as the reference's strict model does. */
 const SubscriptionRequest = object({
   name: Str,
-  description: optional(Text({ max: MAX_DESCRIPTION_LENGTH })),
+  description: optional(Text({ max: MAX_DESCRIPTION_LENGTH, noNul: true })),
   color: optional(Str),
 });
 
@@ -76,7 +76,7 @@ export const SubscribeParams = type({
 /** POST /channels/create (FL 417): one channel by name, its first subscribers by ID, and the creation settings. */
 export const CreateChannelParams = type({
   name: Text({ max: 1000 }),
-  description: defaulted(Text({ max: MAX_DESCRIPTION_LENGTH }), ''),
+  description: defaulted(Text({ max: MAX_DESCRIPTION_LENGTH, noNul: true }), ''),
   subscribers: json(array(Int)),
   ...CHANNEL_CREATION_FIELDS,
 });
@@ -112,7 +112,7 @@ export const StreamPathParams = type({ stream_id: PathInt });
 
 export const UpdateStreamParams = type({
   stream_id: PathInt,
-  description: optional(Text({ max: MAX_DESCRIPTION_LENGTH })),
+  description: optional(Text({ max: MAX_DESCRIPTION_LENGTH, noNul: true })),
   new_name: optional(Str),
   is_private: optional(JsonBool),
   is_web_public: optional(JsonBool),

@@ -1,10 +1,15 @@
 /** Input of POST /register, GET /events and DELETE /events (API.md 4.2, SHAPES.md 2.1, 3.1). */
-import { coerce, defaulted, define, nullable, optional, string, tuple, type, union, array, object } from 'superstruct';
+import { coerce, defaulted, define, nullable, optional, string, tuple, type, union, object } from 'superstruct';
 import { CLIENT_CAPABILITIES } from '../events/types.js';
-import { Bool, Int, INVALID_JSON, JsonBool, JsonInt, json, List, Str } from './wire.js';
+import { MAX_NARROW_CHARS, MAX_NARROW_OPERAND_IDS, MAX_NARROW_TERMS } from '../messages/narrow.js';
+import { array, Bool, Int, INVALID_JSON, JsonBool, JsonInt, json, List, OversizedJson, Str } from './wire.js';
+
+/** These parameters are a word or a number: longer text is refused before it is parsed. */
+const MAX_SCALAR_CHARS = 1000;
 
 const parseJsonOr = (raw: string, keep: string) => {
   if (raw === keep) return raw;
+  if (raw.length > MAX_SCALAR_CHARS) return new OversizedJson(MAX_SCALAR_CHARS);
   try {
     return JSON.parse(raw);
   } catch {
@@ -33,7 +38,7 @@ const IdleQueueTimeout = coerce(
 /** A narrow term: `[operator, operand]` or `{operator, operand, negated?}`. */
 const NarrowTerm = union([
   tuple([Str, union([Str, Int])]),
-  object({ operator: Str, operand: union([Str, Int, array(Int)]), negated: optional(Bool) }),
+  object({ operator: Str, operand: union([Str, Int, array(Int, MAX_NARROW_OPERAND_IDS)]), negated: optional(Bool) }),
 ]);
 
 const capabilityFields = Object.fromEntries(CLIENT_CAPABILITIES.map((name) => [name, optional(Bool)]));
@@ -48,7 +53,7 @@ export const RegisterParams = type({
   fetch_event_types: optional(json(nullable(array(Str)))),
   /** Absent: false, or a bot's default_all_public_streams. */
   all_public_streams: optional(JsonBool),
-  narrow: defaulted(List(NarrowTerm), []),
+  narrow: defaulted(List(NarrowTerm, { max: MAX_NARROW_TERMS, maxChars: MAX_NARROW_CHARS }), []),
   client_capabilities: defaulted(json(type(capabilityFields)), {}),
   idle_queue_timeout: optional(IdleQueueTimeout),
   queue_lifespan_secs: optional(JsonInt),

@@ -5,7 +5,7 @@
  * Pure: the caller passes the realm's groups and users (`GroupDirectory`).
  */
 import { err, ok, type Result } from 'neverthrow';
-import { array, object, optional, union } from 'superstruct';
+import { object, optional, union } from 'superstruct';
 import {
   type ApiAnonymousGroup,
   groupSettingForApi,
@@ -17,7 +17,7 @@ import {
 import { type ApiError, badRequest, settingValueMismatch } from '../errors.js';
 import type { GroupPermissionConfig } from '../settings/realm-group-permissions.js';
 import type { StoredGroupSetting, StoredUserGroup, User } from '../storage/types.js';
-import { Int, json } from './wire.js';
+import { array, Int, json } from './wire.js';
 
 /** A group-setting value as sent: a group ID or an anonymous group of user and group IDs. */
 export type ApiGroupSettingValue = number | ApiAnonymousGroup;

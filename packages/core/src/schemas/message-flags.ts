@@ -1,14 +1,20 @@
 /** Input of the flag endpoints (API.md 4.13, 4.16; SHAPES.md 6.6, 6.7). */
 import { defaulted, type } from 'superstruct';
 import { NarrowParam } from '../messages/narrow.js';
-import { Int, IntRange, JsonBool, JsonInt, List, Str, json } from './wire.js';
+import { IdList, IntRange, JsonBool, JsonInt, Str, json } from './wire.js';
+
+/**
+ * The most message IDs one flag request lists. The reference sets none; its clients send
+ * batches of at most a thousand, and 5000 matches the reference's window for narrow updates.
+ */
+export const MAX_FLAG_MESSAGE_IDS = 5000;
 
 /**
  * `op` and `flag` are plain text here: the reference checks them in the action, with its own
  * texts ("Invalid flag: 'x'", "Invalid message flag operation: 'x'").
  */
 export const UpdateMessageFlagsParams = type({
-  messages: List(Int),
+  messages: IdList(MAX_FLAG_MESSAGE_IDS),
   op: Str,
   flag: Str,
 });

@@ -1,8 +1,11 @@
 /** Input of the message endpoints (SHAPES.md 6.1–6.5). */
 import { defaulted, optional, type } from 'superstruct';
 import { NarrowParam } from '../messages/narrow.js';
-import { Int, IntRange, JsonBool, List, OneOf, PathInt, Str, Text, json } from './wire.js';
+import { IdList, IntRange, JsonBool, OneOf, PathInt, Str, Text, json } from './wire.js';
 import { SUBMESSAGE_CONTENT_MAX } from './submessages.js';
+
+/** The most messages one fetch returns (the reference's MAX_MESSAGES_PER_FETCH); ID lists share it. */
+export const MAX_MESSAGES_PER_FETCH = 5000;
 
 export const SendMessageParams = type({
   type: OneOf(['direct', 'private', 'stream', 'channel'] as const),
@@ -25,7 +28,7 @@ export const GetMessagesParams = type({
   num_before: optional(json(IntRange(0, Number.MAX_SAFE_INTEGER))),
   num_after: optional(json(IntRange(0, Number.MAX_SAFE_INTEGER))),
   narrow: defaulted(NarrowParam, []),
-  message_ids: optional(List(Int)),
+  message_ids: optional(IdList(MAX_MESSAGES_PER_FETCH)),
   client_gravatar: defaulted(JsonBool, true),
   apply_markdown: defaulted(JsonBool, true),
   allow_empty_topic_name: defaulted(JsonBool, false),
@@ -44,7 +47,7 @@ export const GetMessageHistoryParams = type({
 });
 
 export const MatchesNarrowParams = type({
-  msg_ids: List(Int),
+  msg_ids: IdList(MAX_MESSAGES_PER_FETCH),
   narrow: NarrowParam,
 });
 

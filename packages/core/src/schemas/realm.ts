@@ -23,8 +23,8 @@ const groupSettingParams = Object.fromEntries(
 ) as Record<RealmGroupSettingName, typeof OptionalChange>;
 
 export const UpdateRealmParams = type({
-  name: optional(Text({ max: MAX_REALM_NAME_LENGTH })),
-  description: optional(Text({ max: MAX_REALM_DESCRIPTION_LENGTH })),
+  name: optional(Text({ max: MAX_REALM_NAME_LENGTH, printable: true })),
+  description: optional(Text({ max: MAX_REALM_DESCRIPTION_LENGTH, noNul: true })),
   allow_message_editing: optional(JsonBool),
   message_content_edit_limit_seconds: optional(TimeLimit),
   message_content_delete_limit_seconds: optional(TimeLimit),

@@ -1,6 +1,6 @@
 /** Input of the scheduled-message endpoints (API.md 4.3, FACTS.md 6.3). */
-import { array, optional, type, union } from 'superstruct';
-import { Int, JsonInt, json, OneOf, PathInt, Str } from './wire.js';
+import { optional, type, union } from 'superstruct';
+import { array, Int, JsonInt, json, OneOf, PathInt, Str } from './wire.js';
 
 const ScheduledType = OneOf(['direct', 'private', 'stream', 'channel'] as const);
 

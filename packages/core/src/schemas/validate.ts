@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type Struct, type StructError, validate as runStruct } from 'superstruct';
 import { ApiError, badRequest, missingArgument } from '../errors.js';
-import { INVALID_JSON } from './wire.js';
+import { INVALID_JSON, OversizedJson } from './wire.js';
 
 /** The reference's display name for a nested parameter: `to[0]`, `drafts[0]["content"]`. */
 export function varName(path: readonly (string | number)[]): string {
@@ -24,8 +24,19 @@ const BUILTIN_MESSAGES: Record<string, string> = {
   union: 'Invalid {var}',
 };
 
+/**
+ * The first failure's own message. A StructError carries the first failure's fields but prefixes
+ * its message with the path; `failures()` would give the bare one, but it builds the failure list
+ * of the whole input (a million-item list: a million failures), so the prefix is cut instead.
+ */
+function firstMessage(error: StructError): string {
+  const prefix = error.path.length === 0 ? '' : `At path: ${error.path.join('.')} -- `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+/** The API error for the first failure only: its cost does not grow with the input. */
 function toApiError(error: StructError): ApiError {
-  const failure = error.failures()[0] ?? error;
+  const failure = { path: error.path, value: error.value as unknown, type: error.type, message: firstMessage(error) };
   const name = varName(failure.path);
   if (failure.value === undefined && failure.type !== 'never') {
     return failure.path.length === 1 ? missingArgument(name) : badRequest(`${name} field is missing`);
@@ -35,6 +46,7 @@ function toApiError(error: StructError): ApiError {
     return badRequest(`Argument "${String(key)}" at ${name} is unexpected`);
   }
   if (failure.value === INVALID_JSON) return badRequest(`${name} is not valid JSON`);
+  if (failure.value instanceof OversizedJson) return badRequest(`${name} is too long (limit: ${failure.value.limit} characters)`);
   const template = failure.message.includes('{var}')
     ? failure.message
     : (BUILTIN_MESSAGES[failure.type] ?? 'Invalid {var}');

@@ -7,7 +7,7 @@
  * `validate.ts` substitutes it. The texts are the reference server's.
  */
 import {
-  array,
+  array as unboundedArray,
   coerce,
   define,
   enums,
@@ -16,9 +16,11 @@ import {
   optional,
   record,
   string,
-  type Struct,
+  Struct,
   union,
 } from 'superstruct';
+import { exceedsCodePoints } from '../text/length.js';
+import { unprintablePosition } from '../text/printable.js';
 
 /** Marks a value that was sent as text but is not valid JSON. */
 export const INVALID_JSON = Symbol('invalid-json');
@@ -56,9 +58,24 @@ const parseJson = (text: string): unknown => {
   }
 };
 
-/** A JSON-typed parameter: form text is parsed as JSON, then checked with `inner`. */
-export function json<T, S>(inner: Struct<T, S>): Struct<T, S> {
-  return coerce(inner, string(), parseJson);
+/**
+ * The longest JSON parameter text parsed by default. The body limit (25 MiB) is far above any
+ * sane parameter, and parsing and walking a value costs time and memory in its size, so text
+ * over this is refused before it is parsed. Parameters that may legitimately be larger say so.
+ */
+export const MAX_JSON_TEXT_CHARS = 1_000_000;
+
+/** Stands for JSON text refused by size before parsing; `validate.ts` names the limit. */
+export class OversizedJson {
+  constructor(readonly limit: number) {}
+}
+
+/**
+ * A JSON-typed parameter: form text is parsed as JSON, then checked with `inner`. Text longer
+ * than `maxChars` is refused unparsed ("{var} is too long").
+ */
+export function json<T, S>(inner: Struct<T, S>, maxChars: number = MAX_JSON_TEXT_CHARS): Struct<T, S> {
+  return coerce(inner, string(), (text) => (text.length > maxChars ? new OversizedJson(maxChars) : parseJson(text)));
 }
 
 export const Int = define<number>('integer', (v) => Number.isSafeInteger(v) || '{var} is not an integer');
@@ -91,19 +108,62 @@ export const IntOneOf = (values: readonly number[]) =>
     return values.includes(v as number) || 'Invalid {var}';
   });
 
-/** A JSON list. */
-export const List = <T>(inner: Struct<T>) => json(array(inner));
+/** The most items a list takes when its parameter names no tighter limit. */
+export const DEFAULT_MAX_ITEMS = 10_000;
 
-/** A non-blank string with at most `max` characters (code points), stripped by the caller. */
-export const Text = (opts: { max?: number; nonBlank?: boolean } = {}) =>
+/**
+ * A list of at most `max` items. The count is checked before any item is, and an over-long
+ * list yields no items to check, so refusing it costs the same whatever its length (superstruct's
+ * unions drain every failure of a branch, so a bare `array` inside one would walk it all).
+ */
+export function array<T, S>(inner: Struct<T, S>, max: number = DEFAULT_MAX_ITEMS): Struct<T[], Struct<T, S>> {
+  const base = unboundedArray(inner);
+  return new Struct({
+    type: 'array',
+    schema: inner,
+    coercer: base.coercer,
+    validator: (value) => {
+      if (!Array.isArray(value)) return '{var} is not a list';
+      return value.length <= max || `{var} has too many items (limit: ${max})`;
+    },
+    *entries(value) {
+      if (!Array.isArray(value) || value.length > max) return;
+      for (const [i, item] of value.entries()) yield [i, item, inner];
+    },
+  });
+}
+
+/**
+ * A JSON list of at most `max` items (default DEFAULT_MAX_ITEMS) whose text has at most
+ * `maxChars` characters (default MAX_JSON_TEXT_CHARS).
+ */
+export const List = <T>(inner: Struct<T>, opts: { max?: number; maxChars?: number } = {}) =>
+  json(array(inner, opts.max), opts.maxChars);
+
+/** Characters per item a list of IDs may spend (digits, a comma, generous spacing). */
+const CHARS_PER_ID = 24;
+
+/** A JSON list of at most `max` integers, its text refused by size before it is parsed. */
+export const IdList = (max: number) => List(Int, { max, maxChars: max * CHARS_PER_ID + 64 });
+
+/**
+ * A string with at most `max` characters (code points); `nonBlank` refuses one that is blank
+ * after stripping (the caller strips). `printable` refuses control characters, lone surrogates
+ * and noncharacters, as the reference's check_string_is_printable does for names; `noNul`
+ * refuses only NUL, which the reference's database cannot store (free text such as descriptions).
+ */
+export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boolean; noNul?: boolean } = {}) =>
   define<string>('string', (v) => {
     if (typeof v !== 'string') return '{var} is not a string';
+    // Blank before long, as the reference strips before it measures; both cost one pass at most.
     if (opts.nonBlank && v.trim() === '') return '{var} cannot be blank';
-    if (opts.max !== undefined && [...v].length > opts.max) return `{var} is too long (limit: ${opts.max} characters)`;
-    return true;
+    if (opts.max !== undefined && exceedsCodePoints(v, opts.max)) return `{var} is too long (limit: ${opts.max} characters)`;
+    if (opts.noNul && v.includes('\0')) return '{var} must not contain null bytes';
+    const position = opts.printable ? unprintablePosition(v) : 0;
+    return position === 0 || `Invalid character in {var}, at position ${position}.`;
   });
 
 /** Integer path parameter (`/users/{user_id}`): the router gives text. */
 export const PathInt = coerce(Int, string(), (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
 
-export { array, nullable, object, optional, record, union, enums };
+export { define, nullable, object, optional, record, union, enums };

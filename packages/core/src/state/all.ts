@@ -20,6 +20,7 @@ import './video-calls.js';
 import './user-groups.js';
 import './scheduled-messages.js';
 import './saved-snippets.js';
+import './devices.js';
 import './realm-user-settings-defaults.js';
 import './realm-domains.js';
 import './user-topics.js';

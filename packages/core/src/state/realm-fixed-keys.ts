@@ -60,13 +60,13 @@ export function realmFixedKeys(realm: Realm, iconUrl: string): Record<string, un
     realm_email_changes_disabled: false,
     server_name_changes_disabled: false,
     realm_require_unique_names: false,
-    // No digest, welcome or push notification is sent by this server.
+    // No digest or welcome email is sent by this server (push notifications: push/enabled.ts).
     realm_send_welcome_emails: false,
     realm_digest_emails_enabled: false,
     realm_digest_weekday: 1,
     settings_send_digest_emails: false,
     realm_message_content_allowed_in_email_notifications: true,
-    realm_push_notifications_enabled: false,
+    // realm_push_notifications_enabled comes from the context (realm.ts: push/enabled.ts).
     realm_push_notifications_enabled_end_timestamp: null,
     realm_require_e2ee_push_notifications: false,
     realm_inline_image_preview: true,

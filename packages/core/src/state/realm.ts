@@ -4,6 +4,7 @@ import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
 import { defineStateSection } from './sections.js';
 import { realmFixedKeys } from './realm-fixed-keys.js';
+import { pushNotificationsEnabled } from '../push/enabled.js';
 import { legacyRealmPolicies } from '../settings/legacy-policies.js';
 import { groupSettingForApi } from '../access/system-groups.js';
 import {
@@ -97,6 +98,7 @@ defineStateSection({
       server_inline_url_embed_preview: false,
       server_can_summarize_topics: false,
       ...realmFixedKeys(realm, icon),
+      realm_push_notifications_enabled: pushNotificationsEnabled(ctx),
       ...storedRealmSettings(realm),
       ...legacyRealmPolicies(realm),
       // Spectators send no presence, see no user list and edit nothing, as the reference tells them.

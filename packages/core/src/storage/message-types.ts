@@ -88,6 +88,7 @@ export type MessageCondition = { negated: boolean } & (
   | { kind: 'flag'; mask: number; set: boolean }
   | { kind: 'resolved' }
   | { kind: 'has'; what: 'link' | 'image' | 'attachment' | 'reaction' }
+  /** Full-text words; see SearchTooBroadError for the bound a driver puts on one lookup. */
   | { kind: 'search'; text: string }
   | { kind: 'id'; id: number }
   | { kind: 'none' }
@@ -201,4 +202,15 @@ export interface ReactionStore {
   remove(realmId: number, reaction: Omit<Reaction, 'emojiName'>): Promise<boolean>;
   /** Reactions of the messages, in insertion order. */
   forMessages(messageIds: readonly number[]): Promise<Reaction[]>;
+}
+
+/**
+ * Thrown by a message store read (window, matches, …) whose full-text search would yield more
+ * candidate messages than the driver's budget: a search must not hold the only thread for long.
+ * Operations answer it as BAD_REQUEST (operation.ts); nothing was written, as it is a read.
+ */
+export class SearchTooBroadError extends Error {
+  constructor(readonly budget: number) {
+    super(`storage: a full-text search passed its budget of ${budget} candidate rows`);
+  }
 }

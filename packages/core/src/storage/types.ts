@@ -25,6 +25,7 @@ import type { RealmEmojiStore } from './emoji-types.js';
 import type { CustomProfileFieldStore } from './profile-field-types.js';
 import type { NavigationViewStore } from './navigation-view-types.js';
 import type { SavedSnippetStore } from './saved-snippet-types.js';
+import type { PushStore } from './push-types.js';
 import type { RealmDomainStore } from './realm-domain-types.js';
 import type { AttachmentStore } from './attachment-types.js';
 import type { UserTopicStore } from './user-topic-types.js';
@@ -56,6 +57,7 @@ export * from './navigation-view-types.js';
 export * from './attachment-types.js';
 
 export * from './saved-snippet-types.js';
+export * from './push-types.js';
 
 export * from './realm-domain-types.js';
 
@@ -248,6 +250,7 @@ export interface Stores {
   customProfileFields: CustomProfileFieldStore;
   navigationViews: NavigationViewStore;
   savedSnippets: SavedSnippetStore;
+  push: PushStore;
   realmDomains: RealmDomainStore;
   attachments: AttachmentStore;
   userTopics: UserTopicStore;

@@ -6,6 +6,13 @@
 export interface BlobStore {
   /** Stores `bytes` under `key`, replacing what was there. Resolves once the bytes are durable. */
   put(key: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Stores the bytes `chunks` yields under `key` as they arrive, without holding them all in
+   * memory, and resolves with their count once they are durable. If `chunks` throws (a client
+   * that went away, a size limit hit) nothing is left under `key` (a previous blob included)
+   * and the error is rethrown as is, so the caller can tell its own errors apart.
+   */
+  putStream(key: string, chunks: AsyncIterable<Uint8Array>): Promise<number>;
   /** The bytes under `key`, or undefined. */
   get(key: string): Promise<Uint8Array | undefined>;
   /** Removes `key`; a missing key is not an error. */
@@ -28,6 +35,18 @@ export function memoryBlobStore(): BlobStore & { keys(): string[] } {
     async put(key, bytes) {
       check(key);
       blobs.set(key, new Uint8Array(bytes));
+    },
+    async putStream(key, chunks) {
+      check(key);
+      blobs.delete(key);
+      const parts: Uint8Array[] = [];
+      let size = 0;
+      for await (const chunk of chunks) {
+        parts.push(new Uint8Array(chunk));
+        size += chunk.byteLength;
+      }
+      blobs.set(key, Buffer.concat(parts));
+      return size;
     },
     async get(key) {
       check(key);

@@ -15,15 +15,29 @@ export function sanitizeFileName(name: string): string {
   return shorten(value);
 }
 
+/**
+ * Cuts a name to MAX_NAME_BYTES, keeping a short extension. One pass over the stem's code points,
+ * summing their UTF-8 sizes, so a 40,000-character name costs no more than reading it once.
+ */
 function shorten(name: string): string {
-  const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
-  if (bytes(name) <= MAX_NAME_BYTES) return name;
+  if (Buffer.byteLength(name, 'utf8') <= MAX_NAME_BYTES) return name;
   const dot = name.lastIndexOf('.');
-  const extension = dot > 0 && bytes(name.slice(dot)) <= 16 ? name.slice(dot) : '';
-  const stem = [...name.slice(0, name.length - extension.length)];
-  while (stem.length > 0 && bytes(stem.join('') + extension) > MAX_NAME_BYTES) stem.pop();
-  return stem.join('') + extension;
+  const tail = dot > 0 ? name.slice(dot) : '';
+  const extension = tail.length <= 16 && Buffer.byteLength(tail, 'utf8') <= 16 ? tail : '';
+  const budget = MAX_NAME_BYTES - Buffer.byteLength(extension, 'utf8');
+  let used = 0;
+  let end = 0;
+  for (const point of name.slice(0, name.length - extension.length)) {
+    const size = utf8Size(point.codePointAt(0)!);
+    if (used + size > budget) break;
+    used += size;
+    end += point.length;
+  }
+  return name.slice(0, end) + extension;
 }
+
+/** The UTF-8 size of one code point. */
+const utf8Size = (codePoint: number) => (codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4);
 
 /**
  * A new `path_id`: `{realm_id}/{2 hex}/{24 random URL-safe characters}/{file name}`, as the

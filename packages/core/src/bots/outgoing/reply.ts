@@ -11,7 +11,7 @@ import { insertMessage } from '../../actions/message-insert.js';
 import type { Target } from '../../actions/send-message.js';
 import type { Ctx } from '../../context.js';
 import { type ApiError, badRequest } from '../../errors.js';
-import { normalizeContent, normalizeTopic } from '../../messages/normalize.js';
+import { normalizeContent, normalizeNewTopic } from '../../messages/normalize.js';
 import type { Realm, Tx, User } from '../../storage/types.js';
 import type { DeliveryJob } from './job.js';
 
@@ -38,7 +38,7 @@ async function conversationTarget(ctx: Ctx, tx: Tx, realm: Realm, bot: User, job
   if (m.type === 'stream') {
     const stream = await tx.streams.byId(realm.id, Number(m.stream_id));
     if (!stream || stream.isArchived) return err(badRequest(`Channel with ID '${String(m.stream_id)}' does not exist`));
-    const topic = normalizeTopic(String(m.subject), ctx.config);
+    const topic = normalizeNewTopic(String(m.subject), ctx.config);
     if (topic.isErr()) return err(topic.error);
     return ok({ kind: 'stream', stream, topic: topic.value, recipientIds: await tx.subscriptions.activeSubscriberIds(realm.id, stream.id) });
   }

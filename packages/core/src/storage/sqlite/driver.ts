@@ -19,6 +19,7 @@ import { realmEmojiStore } from './emoji-stores.js';
 import { customProfileFieldStore } from './profile-field-stores.js';
 import { navigationViewStore } from './navigation-view-stores.js';
 import { savedSnippetStore } from './saved-snippet-stores.js';
+import { pushStore } from './push-stores.js';
 import { realmDomainStore } from './realm-domain-stores.js';
 import { attachmentStore } from './attachment-stores.js';
 import { userTopicStore } from './user-topic-stores.js';
@@ -30,6 +31,7 @@ import { botStore } from './bot-stores.js';
 import { presenceStore } from './presence-stores.js';
 import { submessageStore } from './submessage-stores.js';
 import { outboxStore, realmStore, userStore } from './stores.js';
+import { DEFAULT_SEARCH_ROW_BUDGET, registerSearchBudget } from './search-budget.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:' (the default) for a private in-memory database. */
@@ -44,6 +46,14 @@ export interface SqliteOptions {
    *   never corrupted. Saves one fsync per commit (BENCHMARKS.md has the trade-off).
    */
   synchronous?: 'full' | 'normal';
+  /**
+   * The most candidate messages one full-text search may yield before it is stopped with
+   * SearchTooBroadError (default DEFAULT_SEARCH_ROW_BUDGET): the bound on how long a search
+   * holds the connection, which is the only thread. The statements of one compiled query share
+   * it (a GET /messages window runs up to three), so a word in more than about a third of it
+   * cannot be searched alone; raise it for very large histories at the cost of longer stalls.
+   */
+  searchRowBudget?: number;
 }
 
 /** The SQLite driver's storage: the contract plus a diagnostic for tests and operators. */
@@ -79,6 +89,7 @@ export interface SqliteStorage extends Storage {
  */
 export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage {
   const db = openDatabase(options.filename ?? ':memory:', options.synchronous ?? 'full');
+  registerSearchBudget(db, options.searchRowBudget ?? DEFAULT_SEARCH_ROW_BUDGET);
   const statements = statementCache(db);
   const stores: Stores = {
     realms: realmStore(statements),
@@ -95,6 +106,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     customProfileFields: customProfileFieldStore(statements),
     navigationViews: navigationViewStore(statements),
     savedSnippets: savedSnippetStore(statements),
+    push: pushStore(statements),
     realmDomains: realmDomainStore(statements),
     attachments: attachmentStore(statements),
     channelFolders: channelFolderStore(statements),

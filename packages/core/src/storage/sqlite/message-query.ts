@@ -1,4 +1,5 @@
 import { directMentionMarkup, FLAG_BITS, type MessageCondition, type MessageScope } from '../message-types.js';
+import { newSearchToken, SEARCH_STEP } from './search-budget.js';
 
 /**
  * Compiles a scope and resolved narrow conditions to SQL over `message m` and the viewer's
@@ -51,7 +52,12 @@ export function compileMessageQuery(scope: MessageScope, conditions: readonly Me
   }
   const flags = personal ? 'um.flags' : `COALESCE(um.flags, ${MISSING_COPY_FLAGS})`;
 
+  for (const [sql, values] of compileSearches(conditions, newSearchToken())) {
+    where.push(sql);
+    params.push(...values);
+  }
   for (const condition of conditions) {
+    if (condition.kind === 'search') continue;
     if (condition.kind === 'flag') {
       // Spelled like the partial indexes (`= 0` for unread), not as NOT (…), so they apply.
       where.push(`(${flags} & ${condition.mask}) ${condition.set !== condition.negated ? '<>' : '='} 0`);
@@ -86,7 +92,8 @@ function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>, viewer
       if (c.what === 'reaction') return ['EXISTS (SELECT 1 FROM reaction r WHERE r.message_id = m.id)', []];
       return [`m.has_${c.what} = 1`, []];
     case 'search':
-      return ['m.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?)', [ftsQuery(c.text)]];
+      // Compiled by compileSearches; kept for the switch to be exhaustive.
+      return [FTS_MATCH, [ftsQuery(c.text), newSearchToken()]];
     case 'id':
       return ['m.id = ?', [c.id]];
     case 'none':
@@ -111,12 +118,40 @@ function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>, viewer
 const topicPolicy = (test: string) =>
   `EXISTS (SELECT 1 FROM user_topic ut WHERE ut.user_id = ? AND ut.stream_id = m.stream_id AND ut.topic = m.topic COLLATE NOCASE AND ut.visibility_policy ${test})`;
 
+/** A full-text lookup: its parameters are the FTS5 query and a search-budget token. */
+const FTS_MATCH = `m.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ? AND ${SEARCH_STEP})`;
+
 /**
  * Keyword search: every word must occur (as a prefix of a word of the content or topic).
  * Words are quoted, so FTS5 operators in user input are plain text.
  */
 export function ftsQuery(text: string): string {
-  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-  if (words.length === 0) return '""';
-  return words.map((word) => `"${word}"*`).join(' ');
+  const words = ftsWords(text);
+  return words.length === 0 ? '""' : words.join(' ');
+}
+
+const ftsWords = (text: string) => (text.match(/[\p{L}\p{N}_]+/gu) ?? []).map((word) => `"${word}"*`);
+
+/**
+ * The narrow's `search` terms as at most two full-text lookups, however many terms there are:
+ * the words of every plain term in one MATCH (each must occur), and the negated terms in one
+ * NOT MATCH of their alternatives (no negated term may match in full). Each lookup walks the
+ * index once, so a narrow of many search terms costs about as much as one of a single term.
+ * A term without words keeps its own condition, matching nothing (or, negated, everything).
+ */
+function compileSearches(conditions: readonly MessageCondition[], token: number): Array<[string, unknown[]]> {
+  const compiled: Array<[string, unknown[]]> = [];
+  // Sets: a word repeated across terms is looked up once.
+  const all = new Set<string>();
+  const none = new Set<string>();
+  for (const c of conditions) {
+    if (c.kind !== 'search') continue;
+    const words = ftsWords(c.text);
+    if (words.length === 0) compiled.push([c.negated ? `NOT (${FTS_MATCH})` : FTS_MATCH, ['""', token]]);
+    else if (c.negated) none.add(`(${[...new Set(words)].join(' ')})`);
+    else for (const word of words) all.add(word);
+  }
+  if (all.size > 0) compiled.push([FTS_MATCH, [[...all].join(' '), token]]);
+  if (none.size > 0) compiled.push([`NOT (${FTS_MATCH})`, [[...none].join(' OR '), token]]);
+  return compiled;
 }

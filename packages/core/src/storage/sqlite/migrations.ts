@@ -14,6 +14,7 @@ import { NAVIGATION_VIEWS_MIGRATION } from './navigation-view-schema.js';
 import { LINKIFIERS_MIGRATION } from './linkifier-schema.js';
 import { USER_GROUP_SUBGROUPS_MIGRATION, USER_GROUPS_MIGRATION } from './user-group-schema.js';
 import { SAVED_SNIPPETS_MIGRATION } from './saved-snippet-schema.js';
+import { PUSH_MIGRATION } from './push-schema.js';
 import { REALM_DOMAINS_MIGRATION } from './realm-domain-schema.js';
 import { KEPT_IDS_MIGRATION } from './kept-ids.js';
 import { ATTACHMENTS_MIGRATION } from './attachment-schema.js';
@@ -125,4 +126,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 30: bots' default channels, service and config (see bot-schema.ts) */ BOTS_MIGRATION,
   /* 31: users' presence and each realm's presence sequence, written in batches (see presence-schema.ts) */ PRESENCE_MIGRATION,
   /* 32: submessages of widget messages (see submessage-schema.ts) */ SUBMESSAGES_MIGRATION,
+  /* 33: push device tokens and the notifications showing on devices (see push-schema.ts) */ PUSH_MIGRATION,
 ];
