@@ -4,9 +4,8 @@
  * the classes it references) decodes a full register into a model whose non-nullable fields
  * must be present with the right JSON type, or the account fails to load; zulip-terminal
  * (zulipterminal/model.py, helper.py, ui_tools) registers with its own fetch_event_types and
- * indexes the answer directly. Keys that other areas' work provides (presence, user status,
- * muted users, push devices) are checked in their own `it`, expected to fail until that work
- * is merged.
+ * indexes the answer directly. The keys of presence, user status, muted users and push
+ * devices are checked in their own `it`, so that a failure names the area that lost them.
  */
 import { doCreateUserGroup, doRegister, doSendMessage, doUpdateMessageFlags, doUpdateUserTopic, type User } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
@@ -256,7 +255,7 @@ describe('the mobile app (zulip-flutter InitialSnapshot)', () => {
     expect(shapeProblems(await register(w, member), shape)).toEqual([]);
   });
 
-  it('finds the fields that presence, user status, muted users and push devices provide (fail until those are merged)', async () => {
+  it('finds the fields that presence, user status, muted users and push devices provide', async () => {
     const { w, member } = await busyRealm();
     expect(shapeProblems(await register(w, member), MOBILE_SNAPSHOT_FROM_OTHER_AREAS)).toEqual([]);
   });
@@ -273,7 +272,7 @@ describe('zulip-terminal', () => {
     expect(body.muted_topics).toEqual([['general', 'lunch', expect.any(Number)]]);
   });
 
-  it('finds the keys presence provides (fail until that is merged)', async () => {
+  it('finds the keys presence provides', async () => {
     const { w, member } = await busyRealm();
     expect(shapeProblems(await register(w, member, TERMINAL_PARAMS), TERMINAL_SNAPSHOT_FROM_OTHER_AREAS)).toEqual([]);
   });
