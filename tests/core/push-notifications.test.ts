@@ -1,7 +1,7 @@
 /** Who the push notifier hears about, why, and with what payload (the reference's notification_data and push payloads). */
 import { doCreateUserGroup, doUpdateMessage, doUpdatePresence, doUpdateRealm, doUpdateSettings, doUpdateUserTopic, type User } from '@teamchat/core';
 import { ok } from 'neverthrow';
-import { insertMessage } from '../../packages/core/src/actions/message-insert.js';
+import { insertMessage } from '../../packages/core/src/messages/insert.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { register, setSubscription, subscribe } from './channel-helpers.js';

@@ -4,7 +4,7 @@
  */
 import { doCreateUserGroup, doSubscribe } from '@teamchat/core';
 import { expect, it } from 'vitest';
-import { renderAs } from '../../packages/core/src/actions/send-message.js';
+import { renderAs } from '../../packages/core/src/messages/render-as.js';
 import { hasContentAccess } from '../../packages/core/src/access/channel-rules.js';
 import { renderMessage } from '../../packages/core/src/markdown/index.js';
 import { realmLinkifiers } from '../../packages/core/src/linkifiers/for-render.js';

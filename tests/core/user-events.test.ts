@@ -22,7 +22,7 @@ import {
   systemGroupId,
 } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
-import { applyUserChange } from '../../packages/core/src/actions/user-changes.js';
+import { applyUserChange } from '../../packages/core/src/users/changes.js';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { applyEvents, LEGACY_EVENT_TYPES, normalized, type State } from './apply-events.js';
 import { expectBadRequest, expectError, fakeClock, isoAt, reload, secondRealm, setUser, snapshot, T0 } from './fixtures.js';

@@ -140,7 +140,7 @@ export {
 export { checkDirectMessagePermission } from './access/direct-message-rules.js';
 export { NOTIFICATION_BOT_EMAIL, NOTIFICATION_BOT_NAME, ensureNotificationBots, notificationBot } from './system-bots/notification-bot.js';
 export { sendNotificationBotMessage, sendNotificationBotMessageNow, type Notice, type NoticeAddress } from './system-bots/send.js';
-export { insertMessage, type SentMessage } from './actions/message-insert.js';
+export { insertMessage, type SentMessage } from './messages/insert.js';
 export { doInviteUsers, doCreateMultiuseInvite, parseInviteeEmails } from './actions/invites.js';
 export { doRevokeInvite, doRevokeMultiuseInvite, doResendInvite } from './actions/invite-changes.js';
 export { doAcceptInvite } from './actions/accept-invite.js';

@@ -11,9 +11,9 @@ import { type ApiError, badRequest, missingArgument, realmDeactivated, resourceN
 import { publicOperation } from '../operation.js';
 import { AcceptInviteParams } from '../schemas/invites.js';
 import type { Invitation, Realm, Tx, User } from '../storage/types.js';
-import { announceInvitesChanged } from './invite-records.js';
-import { announceUserGroup } from './user-group-events.js';
-import { insertUser } from './user-records.js';
+import { announceInvitesChanged } from '../invites/records.js';
+import { announceUserGroup } from '../groups/user-group-events.js';
+import { insertUser } from '../users/records.js';
 
 /** The channels the new account joins: the invitation's, plus the realm's defaults if it says so. */
 async function invitationChannels(tx: Tx, realm: Realm, invitation: Invitation): Promise<number[]> {

@@ -4,7 +4,7 @@ import { publishOnCommit } from '../events/publish.js';
 import { type Actor, userOperation } from '../operation.js';
 import { AddAlertWordsParams, RemoveAlertWordsParams } from '../schemas/alert-words.js';
 import type { Tx, User } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 /** Words as the reference keeps them: stripped, blanks dropped. */
 const cleanWords = (words: readonly string[]) => words.map((w) => w.trim()).filter((w) => w !== '');

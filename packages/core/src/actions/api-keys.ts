@@ -6,7 +6,7 @@ import { isoTimestamp } from '../clock.js';
 import { USER_LIMITS } from '../config.js';
 import { ApiError, authenticationFailed, badRequest, rateLimited, realmDeactivated, userDeactivated, botsNotAllowed } from '../errors.js';
 import { type Actor, publicOperation, userOperation } from '../operation.js';
-import { applyUserChange } from './user-changes.js';
+import { applyUserChange } from '../users/changes.js';
 import { FetchApiKeyParams, RegenerateApiKeyParams } from '../schemas/users.js';
 import { forgetPushRegistrations } from '../push/forget.js';
 

@@ -3,7 +3,7 @@ import { badRequest } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';
 import { DeleteAttachmentParams } from '../schemas/attachments.js';
 import { removeAttachment } from '../uploads/remove.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 /**
  * DELETE /attachments/{attachment_id} (API.md 4.20, FACTS.md 6.9): the owner deletes an upload,

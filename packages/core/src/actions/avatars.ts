@@ -16,8 +16,8 @@ import { DeleteAvatarParams, UploadAvatarParams } from '../schemas/avatars.js';
 import { uploadedFiles } from '../schemas/upload.js';
 import { realmSetting } from '../settings/realm-settings.js';
 import type { Realm, User } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
-import { applyUserChange } from './user-changes.js';
+import { transactionAs } from '../transaction.js';
+import { applyUserChange } from '../users/changes.js';
 
 /** avatar_changes_disabled (the server's or the realm's): only administrators may change avatars then. */
 function checkMayChangeAvatar(ctx: Ctx, actor: Actor): Result<void, ApiError> {

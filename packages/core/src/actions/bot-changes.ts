@@ -18,8 +18,8 @@ import { apiEmail } from '../format/user.js';
 import { type Actor, userOperation } from '../operation.js';
 import { UpdateBotParams } from '../schemas/bots.js';
 import type { BotProfile, Realm, Tx, User } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
-import { applyUserChange } from './user-changes.js';
+import { transactionAs } from '../transaction.js';
+import { applyUserChange } from '../users/changes.js';
 
 type UpdateBotInput = (typeof UpdateBotParams)['TYPE'];
 

@@ -4,8 +4,8 @@ import { accessBotById, checkMemberOrAdmin } from '../access/bots.js';
 import { generateApiKey } from '../auth/api-key.js';
 import { type Actor, userOperation } from '../operation.js';
 import { BotIdParams } from '../schemas/bots.js';
-import { transactionAs } from './transaction.js';
-import { applyUserChange } from './user-changes.js';
+import { transactionAs } from '../transaction.js';
+import { applyUserChange } from '../users/changes.js';
 
 /**
  * Deactivates a bot its owner or an administrator manages: everyone who may see it gets the

@@ -7,7 +7,7 @@ import { err, ok } from 'neverthrow';
 import { badRequest } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';
 import { BotStorageKeysParams, PutBotStorageParams } from '../schemas/bot-storage.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 const KEY_DOES_NOT_EXIST = 'Key does not exist.';
 /** Python's len(): code points. */

@@ -14,8 +14,8 @@ import { avatarUrl } from '../format/avatar.js';
 import { type Actor, userOperation } from '../operation.js';
 import { CreateBotParams } from '../schemas/bots.js';
 import type { BotProfile, Stream, Tx, User } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
-import { insertUser } from './user-records.js';
+import { transactionAs } from '../transaction.js';
+import { insertUser } from '../users/records.js';
 
 /** What POST /bots answers (add_bot_backend's json_result). */
 export interface CreatedBot {

@@ -15,7 +15,7 @@ import { type Actor, userOperation } from '../operation.js';
 import { CreateChannelFolderParams, ReorderChannelFoldersParams, UpdateChannelFolderParams } from '../schemas/channel-folders.js';
 import type { Realm, Tx } from '../storage/types.js';
 import { unprintablePosition } from '../text/printable.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 const nameInUse = () => badRequest('Channel folder name already in use');
 

@@ -15,12 +15,12 @@ import { type ApiError, badRequest, channelAlreadyExists, insufficientPermission
 import { type Actor, userOperation } from '../operation.js';
 import { DefaultStreamParams, StreamPathParams, UpdateStreamParams } from '../schemas/channels.js';
 import type { Stream } from '../storage/types.js';
-import { announceDefaultStreams } from './channel-events.js';
-import { changeChannelGroupSetting, checkProtectedHistoryTopics, planChannelGroupChanges } from './channel-group-settings.js';
-import { checkChannelName } from './channel-records.js';
-import { changeChannelProperty, checkFolder, parseRetentionDays } from './channel-properties.js';
-import { archiveChannel, changeDescription, changePrivacy, type Privacy, renameChannel, unarchiveChannel } from './channel-changes.js';
-import { transactionAs } from './transaction.js';
+import { announceDefaultStreams } from '../channels/events.js';
+import { changeChannelGroupSetting, checkProtectedHistoryTopics, planChannelGroupChanges } from '../channels/group-settings.js';
+import { checkChannelName } from '../channels/records.js';
+import { changeChannelProperty, checkFolder, parseRetentionDays } from '../channels/properties.js';
+import { archiveChannel, changeDescription, changePrivacy, type Privacy, renameChannel, unarchiveChannel } from '../channels/changes.js';
+import { transactionAs } from '../transaction.js';
 
 type UpdateInput = (typeof UpdateStreamParams)['TYPE'];
 

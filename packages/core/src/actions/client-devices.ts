@@ -13,7 +13,7 @@ import { checkPushKey, checkTokenId } from '../push/device-fields.js';
 import { scheduleDeviceRegistration } from '../push/registration.js';
 import { RegisterClientDeviceParams, RegisterPushDeviceParams, RemoveClientDeviceParams } from '../schemas/push.js';
 import type { ClientDevice, Tx, User } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 const invalidDeviceId = () => badRequest('Invalid `device_id`');
 

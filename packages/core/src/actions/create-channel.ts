@@ -7,12 +7,12 @@ import { channelAlreadyExistsConflict, notAllowedForGuests } from '../errors.js'
 import { type Actor, userOperation } from '../operation.js';
 import { CreateChannelParams } from '../schemas/channels.js';
 import { announceNewChannels } from '../system-bots/new-channels.js';
-import { announceDefaultStreams } from './channel-events.js';
-import { parseCreationGroupSettings } from './channel-group-settings.js';
-import { checkFolder, parseRetentionDays } from './channel-properties.js';
-import { checkChannelName, creationSpec, insertChannel } from './channel-records.js';
-import { bulkAddSubscriptions } from './subscription-records.js';
-import { transactionAs } from './transaction.js';
+import { announceDefaultStreams } from '../channels/events.js';
+import { parseCreationGroupSettings } from '../channels/group-settings.js';
+import { checkFolder, parseRetentionDays } from '../channels/properties.js';
+import { checkChannelName, creationSpec, insertChannel } from '../channels/records.js';
+import { bulkAddSubscriptions } from '../channels/subscription-records.js';
+import { transactionAs } from '../transaction.js';
 
 /**
  * POST /channels/create (FL 417): creates one channel with the creation settings of

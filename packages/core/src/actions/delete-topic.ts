@@ -6,8 +6,8 @@ import { normalizeTopic } from '../messages/normalize.js';
 import { type Actor, userOperation } from '../operation.js';
 import { readableBy } from '../queries/messages.js';
 import { DeleteTopicParams } from '../schemas/message-edit.js';
-import { deleteMessages } from './delete-messages.js';
-import { transactionAs } from './transaction.js';
+import { deleteMessages } from '../messages/delete.js';
+import { transactionAs } from '../transaction.js';
 
 /** Messages deleted per transaction (the reference's STREAM_MESSAGE_BATCH_SIZE). */
 export const DELETE_TOPIC_BATCH_SIZE = 100;

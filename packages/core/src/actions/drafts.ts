@@ -5,7 +5,7 @@ import { publishOnCommit } from '../events/publish.js';
 import { type Actor, userOperation } from '../operation.js';
 import { CreateDraftsParams, DeleteDraftParams, EditDraftParams } from '../schemas/drafts.js';
 import type { DraftFields } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 const draftDoesNotExist = () => resourceNotFound('Draft does not exist');
 

@@ -8,8 +8,8 @@ import { flushOutbox } from '../mail/outbox.js';
 import { type Actor, userOperation } from '../operation.js';
 import { InviteIdParams } from '../schemas/invites.js';
 import type { Invitation, Tx } from '../storage/types.js';
-import { announceInvitesChanged, queueInvitationEmail } from './invite-records.js';
-import { transactionAs } from './transaction.js';
+import { announceInvitesChanged, queueInvitationEmail } from '../invites/records.js';
+import { transactionAs } from '../transaction.js';
 
 const noSuchInvitation = () => badRequest('No such invitation');
 

@@ -13,8 +13,8 @@ import { flushOutbox } from '../mail/outbox.js';
 import { type Actor, userOperation } from '../operation.js';
 import { CreateMultiuseInviteParams, InviteUsersParams } from '../schemas/invites.js';
 import type { Role, Tx } from '../storage/types.js';
-import { announceInvitesChanged, type InvitationChoice, insertInvitation, queueInvitationEmail } from './invite-records.js';
-import { transactionAs } from './transaction.js';
+import { announceInvitesChanged, type InvitationChoice, insertInvitation, queueInvitationEmail } from '../invites/records.js';
+import { transactionAs } from '../transaction.js';
 
 type CommonParams = {
   invite_expires_in_minutes?: number | null;

@@ -9,8 +9,8 @@ import { checkLinkifier, type LinkifierFields } from '../linkifiers/check.js';
 import { type Actor, userOperation } from '../operation.js';
 import { AddLinkifierParams, RemoveLinkifierParams, ReorderLinkifiersParams, UpdateLinkifierParams } from '../schemas/linkifiers.js';
 import type { StoredLinkifier } from '../storage/types.js';
-import { announceLinkifiers } from './linkifier-events.js';
-import { transactionAs } from './transaction.js';
+import { announceLinkifiers } from '../linkifiers/events.js';
+import { transactionAs } from '../transaction.js';
 
 const NOT_FOUND = 'Linkifier not found.';
 

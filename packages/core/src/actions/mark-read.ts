@@ -9,8 +9,8 @@ import { readableBy } from '../messages/readable.js';
 import { type Actor, userOperation } from '../operation.js';
 import { MarkAllAsReadParams, MarkStreamAsReadParams, MarkTopicAsReadParams } from '../schemas/message-flags.js';
 import { FLAG_BITS, type MessageCondition, type Tx } from '../storage/types.js';
-import { changeFlags } from './flag-change.js';
-import { transactionAs } from './transaction.js';
+import { changeFlags } from '../messages/flag-change.js';
+import { transactionAs } from '../transaction.js';
 
 const MARK_READ: FlagRequest = { op: 'add', flag: 'read' };
 const UNREAD: MessageCondition = { kind: 'flag', mask: FLAG_BITS.read, set: false, negated: false };

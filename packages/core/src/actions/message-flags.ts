@@ -7,8 +7,8 @@ import { narrowContextFor, readableBy } from '../messages/readable.js';
 import { resolveNarrow } from '../messages/resolve-narrow.js';
 import { type Actor, userOperation } from '../operation.js';
 import { UpdateMessageFlagsForNarrowParams, UpdateMessageFlagsParams } from '../schemas/message-flags.js';
-import { changeFlags } from './flag-change.js';
-import { transactionAs } from './transaction.js';
+import { changeFlags } from '../messages/flag-change.js';
+import { transactionAs } from '../transaction.js';
 
 /** The most messages one narrow update touches (the reference's MAX_MESSAGES_PER_UPDATE). */
 export const MAX_MESSAGES_PER_UPDATE = 5000;

@@ -17,7 +17,7 @@ import { realmSetting } from '../settings/realm-settings.js';
 import { messageReportContent, reportConfirmationContent, type ReportSubject, reportTopic } from '../system-bots/message-report.js';
 import { sendNotificationBotMessage } from '../system-bots/send.js';
 import type { Message, Realm, Tx } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 /** The realm's moderation request channel setting; -1 (or null) when none is configured. */
 const NO_CHANNEL = -1;

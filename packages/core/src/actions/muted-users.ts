@@ -15,7 +15,7 @@ import { mutedUsersOf } from '../muting/muted-users.js';
 import { type Actor, userOperation } from '../operation.js';
 import { MuteUserParams } from '../schemas/muted-users.js';
 import type { Tx, User } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 /** Who may be named: the reference also accepts bots, deactivated users and its cross-realm bots. */
 const MUTABLE = { allowBots: true, allowDeactivated: true, allowSystemBots: true } as const;

@@ -6,7 +6,7 @@ import { type Actor, userOperation } from '../operation.js';
 import { AddNavigationViewParams, EditNavigationViewParams, RemoveNavigationViewParams } from '../schemas/navigation-views.js';
 import type { NavigationViewPatch, Tx, User } from '../storage/types.js';
 import { formatNavigationView } from '../queries/navigation-views.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 /** The views the web app ships with (FACTS.md 6.8): they are configured (pinned or hidden) but never renamed. */
 export const BUILT_IN_NAVIGATION_VIEWS: ReadonlySet<string> = new Set([

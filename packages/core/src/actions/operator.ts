@@ -11,8 +11,8 @@ import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { ROLES, type Realm, type Role, type User, type UserPatch } from '../storage/types.js';
-import { applyUserChange } from './user-changes.js';
-import { insertUser } from './user-records.js';
+import { applyUserChange } from '../users/changes.js';
+import { insertUser } from '../users/records.js';
 
 export interface NewUserInput {
   email: string;

@@ -13,7 +13,7 @@ import { templateVariables } from '../linkifiers/url-template-syntax.js';
 import { type Actor, userOperation } from '../operation.js';
 import { AddPlaygroundParams, RemovePlaygroundParams } from '../schemas/playgrounds.js';
 import type { NewPlayground, Realm, StoredPlayground, Tx } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 const BLANK = 'This field cannot be blank.';
 /** The reference's RealmPlayground.pygments_language validator. */

@@ -15,7 +15,7 @@ import { MARKDOWN_TYPES } from '../profile-fields/types.js';
 import { checkProfileValue, type ProfileValueInput } from '../profile-fields/values.js';
 import { UpdateOwnProfileDataParams } from '../schemas/profile-fields.js';
 import type { CustomProfileField, Realm, Tx, User } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 /** A checked value to write: the text to store, or null to remove the user's value. */
 export interface ProfileValueChange {

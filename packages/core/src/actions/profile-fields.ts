@@ -20,7 +20,7 @@ import {
 import type { Ctx } from '../context.js';
 import type { CustomProfileField, CustomProfileFieldPatch, Tx } from '../storage/types.js';
 import { applyProfileData } from './profile-data.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 const TYPE_IDS = new Set(Object.values(FIELD_TYPES).map((t) => t.id));
 

@@ -11,7 +11,7 @@ import { type Actor, userOperation } from '../operation.js';
 import { checkAppId, checkPushToken } from '../push/tokens.js';
 import { AddApnsTokenParams, PushTokenParams } from '../schemas/push.js';
 import type { PushTokenKind } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 /** The reference's answer to removing an unknown token. */
 const tokenDoesNotExist = () => badRequest('Token does not exist');

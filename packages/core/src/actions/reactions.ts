@@ -14,8 +14,8 @@ import { Audiences } from '../messages/holders.js';
 import { type Actor, userOperation } from '../operation.js';
 import { AddReactionParams, RemoveReactionParams } from '../schemas/reactions.js';
 import { FLAG_BITS, type Message, type Reaction, type Realm, type Tx } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
-import { applyReactionPolicy } from './automatic-topic-policy.js';
+import { transactionAs } from '../transaction.js';
+import { applyReactionPolicy } from '../messages/automatic-topic-policy.js';
 
 const reactionExists = () => new ApiError('REACTION_ALREADY_EXISTS', 'Reaction already exists.');
 const reactionMissing = () => new ApiError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");

@@ -12,7 +12,7 @@ import { publishOnCommit } from '../events/publish.js';
 import { type Actor, userOperation } from '../operation.js';
 import { AddRealmDomainParams, ChangeRealmDomainParams, RemoveRealmDomainParams } from '../schemas/realm-domains.js';
 import type { Realm, Tx } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 const noEntry = (domain: string) => badRequest(`No entry found for domain ${domain}.`);
 

@@ -12,8 +12,8 @@ import { badRequest, insufficientPermission, resourceNotFound } from '../errors.
 import { type Actor, userOperation } from '../operation.js';
 import { RealmEmojiNameParams } from '../schemas/reactions.js';
 import { uploadedFiles } from '../schemas/upload.js';
-import { announceRealmEmoji } from './realm-emoji-events.js';
-import { transactionAs } from './transaction.js';
+import { announceRealmEmoji } from '../emoji/realm-emoji-events.js';
+import { transactionAs } from '../transaction.js';
 
 /**
  * POST /realm/emoji/{emoji_name} with exactly one image file. Spaces in the name become

@@ -16,8 +16,8 @@ import { LANGUAGES } from '../settings/choices.js';
 import { REALM_GROUP_PERMISSIONS } from '../settings/realm-group-permissions.js';
 import { REALM_GROUP_SETTING_DEFAULTS, realmGroupSetting, type RealmGroupSettingName } from '../settings/realm-settings.js';
 import type { Tx } from '../storage/types.js';
-import { announceRealmUpdate, planPlainSettings, type RealmChangePlan } from './realm-setting-changes.js';
-import { transactionAs } from './transaction.js';
+import { announceRealmUpdate, planPlainSettings, type RealmChangePlan } from '../realm/setting-changes.js';
+import { transactionAs } from '../transaction.js';
 
 const GROUP_SETTINGS = Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSettingName[];
 

@@ -12,7 +12,7 @@ import { UpdateRealmUserDefaultsParams } from '../schemas/realm-user-defaults.js
 import { REALM_DEFAULTABLE_SETTINGS, realmUserDefault } from '../settings/realm-user-defaults.js';
 import { type SettingDefinition, USER_SETTINGS, withSetting } from '../settings/user-settings.js';
 import type { SettingValue } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 export const doUpdateRealmUserDefaults = userOperation(UpdateRealmUserDefaultsParams, async (ctx, requester: Actor, params) => {
   if (!isAdmin(requester.user)) return err(mustBeAdmin());

@@ -14,8 +14,8 @@ import { notInFuture } from '../scheduled/fields.js';
 import { normalizeNote, reminderContent } from '../scheduled/reminder-content.js';
 import { formatReminder, reminderSubject } from '../scheduled/reminder-fields.js';
 import { CreateReminderParams, DeleteReminderParams } from '../schemas/reminders.js';
-import { renderAs } from './send-message.js';
-import { transactionAs } from './transaction.js';
+import { renderAs } from '../messages/render-as.js';
+import { transactionAs } from '../transaction.js';
 
 const doesNotExist = () => resourceNotFound('Reminder does not exist');
 

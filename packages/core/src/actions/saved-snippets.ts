@@ -10,7 +10,7 @@ import { type Actor, userOperation } from '../operation.js';
 import { formatSavedSnippet } from '../queries/saved-snippets.js';
 import { CreateSavedSnippetParams, DeleteSavedSnippetParams, EditSavedSnippetParams } from '../schemas/saved-snippets.js';
 import type { SavedSnippetPatch, Tx, User } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 /** The reference answers an unknown snippet with ResourceNotFoundError: BAD_REQUEST, HTTP 404. */
 const doesNotExist = () => resourceNotFound('Saved snippet does not exist.');

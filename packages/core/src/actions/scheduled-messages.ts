@@ -5,7 +5,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/normalize.js';
 import { type Actor, userOperation } from '../operation.js';
 import { checkScheduled, formatScheduledMessage, notInFuture } from '../scheduled/fields.js';
 import { CreateScheduledMessageParams, DeleteScheduledMessageParams, EditScheduledMessageParams } from '../schemas/scheduled-messages.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 const doesNotExist = () => resourceNotFound('Scheduled message does not exist');
 /** The stored type: the reference answers `stream`/`private` whatever alias was sent. */

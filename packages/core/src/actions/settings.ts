@@ -18,8 +18,8 @@ import {
 } from '../settings/user-settings.js';
 import { applyPresenceEnabled } from '../presence/enabled.js';
 import type { Realm, SettingValue, Tx, User } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
-import { applyUserChange } from './user-changes.js';
+import { transactionAs } from '../transaction.js';
+import { applyUserChange } from '../users/changes.js';
 
 /** A setting a request changes, and its new value. */
 export type Change = { name: SettableSettingName; value: SettingValue };

@@ -16,8 +16,8 @@ import { type Actor, userOperation } from '../operation.js';
 import { SendSubmessageParams, SUBMESSAGES_PER_MESSAGE_MAX } from '../schemas/submessages.js';
 import type { Message, Realm, Stream, Submessage, Tx } from '../storage/types.js';
 import { checkWidgetData, widgetTypeOf } from '../widgets/submessage-data.js';
-import { applyReactionPolicy } from './automatic-topic-policy.js';
-import { transactionAs } from './transaction.js';
+import { applyReactionPolicy } from '../messages/automatic-topic-policy.js';
+import { transactionAs } from '../transaction.js';
 
 /** Parsed JSON, or undefined when `text` is not JSON. */
 function parseJson(text: string): { value: unknown } | undefined {

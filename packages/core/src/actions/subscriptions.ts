@@ -15,12 +15,12 @@ import { apiEmail } from '../format/user.js';
 import { type Actor, userOperation } from '../operation.js';
 import { SubscribeParams, SubscriptionPropertiesParams, UnsubscribeParams } from '../schemas/channels.js';
 import type { Stream, SubscriptionPatch, Tx } from '../storage/types.js';
-import { announceDefaultStreams, announceSubscriptionUpdate } from './channel-events.js';
-import { type ChannelGroupValues, parseCreationGroupSettings } from './channel-group-settings.js';
-import { checkChannelName, creationSpec, insertChannel } from './channel-records.js';
-import { checkFolder, parseRetentionDays } from './channel-properties.js';
-import { bulkAddSubscriptions, bulkRemoveSubscriptions, type Membership } from './subscription-records.js';
-import { transactionAs } from './transaction.js';
+import { announceDefaultStreams, announceSubscriptionUpdate } from '../channels/events.js';
+import { type ChannelGroupValues, parseCreationGroupSettings } from '../channels/group-settings.js';
+import { checkChannelName, creationSpec, insertChannel } from '../channels/records.js';
+import { checkFolder, parseRetentionDays } from '../channels/properties.js';
+import { bulkAddSubscriptions, bulkRemoveSubscriptions, type Membership } from '../channels/subscription-records.js';
+import { transactionAs } from '../transaction.js';
 import { announceNewChannels } from '../system-bots/new-channels.js';
 
 type SubscribeInput = (typeof SubscribeParams)['TYPE'];

@@ -24,13 +24,13 @@ import { type Actor, userOperation } from '../operation.js';
 import { readableBy } from '../queries/messages.js';
 import { UpdateMessageParams } from '../schemas/message-edit.js';
 import type { EditHistoryEntry, Message, MessagePatch, Realm, Stream, Tx, User } from '../storage/types.js';
-import { checkMoveTimeLimit, isResolveChange, messagesToMove, moveCopies } from './message-moves.js';
-import { transactionAs } from './transaction.js';
+import { checkMoveTimeLimit, isResolveChange, messagesToMove, moveCopies } from '../messages/moves.js';
+import { transactionAs } from '../transaction.js';
 import { type AttachmentRecord, formatAttachment } from '../uploads/attachment-record.js';
 import { relinkUploads } from '../uploads/claim.js';
-import { moveUserTopics, planUserTopicMove } from './user-topic-moves.js';
+import { moveUserTopics, planUserTopicMove } from '../messages/user-topic-moves.js';
 import { sendMoveNotices } from '../system-bots/move-notices.js';
-import { applyMovePolicy } from './automatic-topic-policy.js';
+import { applyMovePolicy } from '../messages/automatic-topic-policy.js';
 import { schedulePushForEdit } from '../push/edits.js';
 
 type Params = (typeof UpdateMessageParams)['TYPE'];

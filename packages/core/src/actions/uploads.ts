@@ -13,7 +13,7 @@ import { announceAttachment } from '../uploads/attachment-events.js';
 import { uploadContentType } from '../uploads/content-type.js';
 import { newPathId, sanitizeFileName, uploadUrl } from '../uploads/path-id.js';
 import { ByteLimitExceeded, ByteSourceFailed, inputFiles, isStreamedUpload, limitedChunks } from '../uploads/streamed-upload.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 const oneFileOnly = () => badRequest('You may only upload one file at a time');
 

@@ -9,9 +9,9 @@ import { type ApiError, badRequest, mustBeOwner } from '../errors.js';
 import { flushOutbox } from '../mail/outbox.js';
 import { type Actor, userOperation } from '../operation.js';
 import { DeactivateUserParams, ReactivateUserParams } from '../schemas/users.js';
-import { deleteMessagesBySender } from './delete-messages.js';
-import { transactionAs } from './transaction.js';
-import { applyUserChange } from './user-changes.js';
+import { deleteMessagesBySender } from '../messages/delete.js';
+import { transactionAs } from '../transaction.js';
+import { applyUserChange } from '../users/changes.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 
 type DeactivationActions = NonNullable<(typeof DeactivateUserParams)['TYPE']['actions']>;

@@ -17,8 +17,8 @@ import { groupSettingChanges, resolveGroupSetting } from '../schemas/group-setti
 import { DeactivateUserGroupParams, UpdateUserGroupParams } from '../schemas/user-groups.js';
 import { USER_GROUP_PERMISSIONS, USER_GROUP_SETTINGS, userGroupSetting } from '../settings/user-group-permissions.js';
 import type { StoredGroupSetting, StoredUserGroup, Tx } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
-import { announceUserGroup } from './user-group-events.js';
+import { transactionAs } from '../transaction.js';
+import { announceUserGroup } from '../groups/user-group-events.js';
 
 type UpdateInput = (typeof UpdateUserGroupParams)['TYPE'];
 

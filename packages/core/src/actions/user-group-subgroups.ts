@@ -12,8 +12,8 @@ import { type ApiError, badRequest, insufficientPermission } from '../errors.js'
 import { type Actor, userOperation } from '../operation.js';
 import { UpdateUserGroupSubgroupsParams } from '../schemas/user-groups.js';
 import type { Realm, StoredUserGroup, Tx } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
-import { announceUserGroup } from './user-group-events.js';
+import { transactionAs } from '../transaction.js';
+import { announceUserGroup } from '../groups/user-group-events.js';
 
 /** access_user_groups_as_potential_subgroups: each ID a group of the realm (system ones too), once each. */
 function accessPotentialSubgroups(groups: readonly StoredUserGroup[], ids: readonly number[]): Result<number[], ApiError> {

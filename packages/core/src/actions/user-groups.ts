@@ -15,9 +15,9 @@ import { resolveGroupSetting } from '../schemas/group-setting.js';
 import { CreateUserGroupParams, UpdateUserGroupMembersParams } from '../schemas/user-groups.js';
 import { defaultUserGroupSettings, USER_GROUP_PERMISSIONS, USER_GROUP_SETTINGS } from '../settings/user-group-permissions.js';
 import type { StoredGroupSetting, StoredUserGroup, Tx } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 import { addSubgroups, changeSubgroupsAs, checkPotentialSubgroups } from './user-group-subgroups.js';
-import { announceUserGroup } from './user-group-events.js';
+import { announceUserGroup } from '../groups/user-group-events.js';
 
 type CreateInput = (typeof CreateUserGroupParams)['TYPE'];
 

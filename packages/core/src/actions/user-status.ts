@@ -18,7 +18,7 @@ import { userSetting } from '../settings/user-settings.js';
 import type { Tx, User } from '../storage/types.js';
 import { checkStatusChange, type StatusRequest } from '../user-status/change.js';
 import { applySettingChanges } from './settings.js';
-import { transactionAs } from './transaction.js';
+import { transactionAs } from '../transaction.js';
 
 /**
  * POST /users/me/status: changes only the fields sent. The deprecated `away` sets the

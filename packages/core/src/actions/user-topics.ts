@@ -7,8 +7,8 @@ import { normalizeTopic } from '../messages/normalize.js';
 import { type Actor, userOperation } from '../operation.js';
 import { UpdateMutedTopicParams, UpdateUserTopicParams } from '../schemas/user-topics.js';
 import { type Stream, type Tx, type User, VISIBILITY_POLICY } from '../storage/types.js';
-import { transactionAs } from './transaction.js';
-import { setUserTopicPolicy } from './user-topic-policy.js';
+import { transactionAs } from '../transaction.js';
+import { setUserTopicPolicy } from '../messages/user-topic-policy.js';
 import { exceedsCodePoints } from '../text/length.js';
 
 /**

@@ -8,9 +8,9 @@ import { type Actor, userOperation } from '../operation.js';
 import { CreateUserParams, UpdateUserParams } from '../schemas/users.js';
 import type { UserPatch } from '../storage/types.js';
 import { applyProfileData, checkProfileData } from './profile-data.js';
-import { transactionAs } from './transaction.js';
-import { applyUserChange } from './user-changes.js';
-import { insertUser } from './user-records.js';
+import { transactionAs } from '../transaction.js';
+import { applyUserChange } from '../users/changes.js';
+import { insertUser } from '../users/records.js';
 
 /** POST /users: an administrator with the can_create_users permission creates a member. */
 export const doCreateUser = userOperation(CreateUserParams, async (ctx, actor: Actor, params) => {

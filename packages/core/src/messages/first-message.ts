@@ -1,5 +1,5 @@
 import { activeUsers, metadataAudience } from '../access/channels.js';
-import { announceStreamUpdate } from '../actions/channel-events.js';
+import { announceStreamUpdate } from '../channels/events.js';
 import type { Ctx } from '../context.js';
 import type { Realm, Tx } from '../storage/types.js';
 

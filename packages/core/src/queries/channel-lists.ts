@@ -3,7 +3,7 @@
  * register snapshot (gather_subscriptions_helper, get_streams_for_user).
  */
 import { canSeeSubscribers, hasContentAccess, hasMetadataAccess } from '../access/channel-rules.js';
-import { CHANNEL_COLORS } from '../actions/subscription-records.js';
+import { CHANNEL_COLORS } from '../channels/subscription-records.js';
 import { formatStream, formatSubscription } from '../format/channel.js';
 import type { Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
 

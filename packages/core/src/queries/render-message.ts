@@ -4,7 +4,7 @@
  * custom emoji, linkifiers). Nothing is stored and nothing is announced.
  */
 import { err, ok } from 'neverthrow';
-import { renderAs } from '../actions/send-message.js';
+import { renderAs } from '../messages/render-as.js';
 import { badRequest } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';
 import { RenderMessageParams } from '../schemas/messages.js';

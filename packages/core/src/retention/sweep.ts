@@ -6,7 +6,7 @@
  * messages are kept (the realm's setting would govern them; it defaults to forever).
  */
 import { ok } from 'neverthrow';
-import { deleteMessages } from '../actions/delete-messages.js';
+import { deleteMessages } from '../messages/delete.js';
 import type { Ctx } from '../context.js';
 import { realmSetting } from '../settings/realm-settings.js';
 import type { Realm, Stream } from '../storage/types.js';

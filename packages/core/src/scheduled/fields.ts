@@ -3,7 +3,8 @@
  * it looks on the wire (SHAPES.md 5.5).
  */
 import { err, ok, type Result } from 'neverthrow';
-import { channelTarget, directTarget, renderAs } from '../actions/send-message.js';
+import { renderAs } from '../messages/render-as.js';
+import { channelTarget, directTarget } from '../messages/targets.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { normalizeContent } from '../messages/normalize.js';

@@ -1,4 +1,4 @@
-import { legacyMutedTopics, visibleUserTopics } from '../actions/user-topic-policy.js';
+import { legacyMutedTopics, visibleUserTopics } from '../messages/user-topic-policy.js';
 import { topicForClient } from '../messages/normalize.js';
 import { defineStateSection } from './sections.js';
 

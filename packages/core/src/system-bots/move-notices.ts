@@ -6,7 +6,7 @@
  * (send_notification_to_old_thread, default false). Each notice is read for the user who moved.
  */
 import { ok, type Result } from 'neverthrow';
-import { RESOLVED_TOPIC_PREFIX as RESOLVED_PREFIX } from '../actions/message-moves.js';
+import { RESOLVED_TOPIC_PREFIX as RESOLVED_PREFIX } from '../messages/moves.js';
 import type { Ctx } from '../context.js';
 import type { ApiError } from '../errors.js';
 import { channelMessageUrl } from '../messages/urls.js';

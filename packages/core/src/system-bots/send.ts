@@ -5,8 +5,8 @@
  * server decides where its notices go.
  */
 import { err, ok, type Result } from 'neverthrow';
-import { type InsertOptions, insertMessage, type SentMessage } from '../actions/message-insert.js';
-import type { Target } from '../actions/send-message.js';
+import { type InsertOptions, insertMessage, type SentMessage } from '../messages/insert.js';
+import type { Target } from '../messages/targets.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { normalizeContent, normalizeTopic } from '../messages/normalize.js';

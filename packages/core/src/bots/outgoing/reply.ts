@@ -7,8 +7,8 @@
  */
 import { err, ok, type Result } from 'neverthrow';
 import { checkDirectMessagePermission } from '../../access/direct-message-rules.js';
-import { insertMessage } from '../../actions/message-insert.js';
-import type { Target } from '../../actions/send-message.js';
+import { insertMessage } from '../../messages/insert.js';
+import type { Target } from '../../messages/targets.js';
 import type { Ctx } from '../../context.js';
 import { type ApiError, badRequest } from '../../errors.js';
 import { normalizeContent, normalizeNewTopic } from '../../messages/normalize.js';

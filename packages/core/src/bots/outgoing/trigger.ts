@@ -2,7 +2,7 @@
  * The send path's one call into outgoing webhooks: which outgoing webhook bots a new message
  * reaches (the reference's get_service_bot_events), and their deliveries, queued after commit.
  */
-import type { Target } from '../../actions/send-message.js';
+import type { Target } from '../../messages/targets.js';
 import type { Ctx } from '../../context.js';
 import { realmLinkifiers, topicLinksWith } from '../../linkifiers/for-render.js';
 import { formatMessage } from '../../messages/format.js';

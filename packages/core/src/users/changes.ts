@@ -7,8 +7,8 @@ import {
 import { announceBot } from '../events/realm-bot.js';
 import { apiEmail } from '../format/user.js';
 import type { Realm, Tx, User, UserPatch } from '../storage/types.js';
-import { announceGroupsRejoined, announceRoleGroups } from './system-group-events.js';
-import { announceActivationPeers, announceRoleChannels } from './channel-membership.js';
+import { announceGroupsRejoined, announceRoleGroups } from '../groups/system-group-events.js';
+import { announceActivationPeers, announceRoleChannels } from '../channels/membership.js';
 
 /**
  * Writes a change to a user and announces it: one realm_user person form per changed aspect

@@ -9,8 +9,8 @@ import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { renderChannelDescription } from '../format/channel.js';
 import type { Realm, Stream, Tx, User } from '../storage/types.js';
-import { announceDefaultStreams, announcePeers, announceStreamCreated, announceStreamsDeleted, announceStreamUpdate } from './channel-events.js';
-import { normalizeDescription } from './channel-records.js';
+import { announceDefaultStreams, announcePeers, announceStreamCreated, announceStreamsDeleted, announceStreamUpdate } from './events.js';
+import { normalizeDescription } from './records.js';
 
 export interface Privacy {
   inviteOnly: boolean;

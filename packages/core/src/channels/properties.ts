@@ -9,7 +9,7 @@ import { activeUsers, metadataAudience } from '../access/channels.js';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Realm, Stream, StreamPatch, Tx } from '../storage/types.js';
-import { announceStreamUpdate } from './channel-events.js';
+import { announceStreamUpdate } from './events.js';
 
 /**
  * message_retention_days as stored: a number of days ≥ 1, -1 for "unlimited", null for

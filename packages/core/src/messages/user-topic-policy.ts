@@ -7,7 +7,7 @@ import { hasMetadataAccess } from '../access/channel-rules.js';
 import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
 import { defineEventRule } from '../events/rules.js';
-import { topicForClient } from '../messages/normalize.js';
+import { topicForClient } from './normalize.js';
 import { type Stream, type Tx, type User, type UserTopic, VISIBILITY_POLICY, type VisibilityPolicy } from '../storage/types.js';
 
 export interface PolicyChange {

@@ -15,7 +15,7 @@ import {
   announceSubscriptionsAdded,
   announceSubscriptionsRemoved,
   type PeerChange,
-} from './channel-events.js';
+} from './events.js';
 
 /** The reference's palette for new subscriptions (zerver/lib/stream_color.py). */
 export const CHANNEL_COLORS = [

@@ -32,8 +32,8 @@ import {
 } from '../schemas/group-setting.js';
 import { CHANNEL_GROUP_PERMISSIONS } from '../settings/realm-group-permissions.js';
 import type { Realm, StoredGroupSetting, Stream, Tx } from '../storage/types.js';
-import { announceVisibilityChange } from './channel-changes.js';
-import { announceStreamUpdate } from './channel-events.js';
+import { announceVisibilityChange } from './changes.js';
+import { announceStreamUpdate } from './events.js';
 
 export type ChannelGroupValues = Partial<Record<ChannelGroupSetting, StoredGroupSetting>>;
 

@@ -9,7 +9,7 @@ import { MAX_CHANNEL_NAME_LENGTH } from '../schemas/channels.js';
 import type { Realm, StoredGroupSetting, Stream, TopicsPolicy, Tx, User } from '../storage/types.js';
 import { exceedsCodePoints } from '../text/length.js';
 import { unprintablePosition } from '../text/printable.js';
-import { announceStreamCreated } from './channel-events.js';
+import { announceStreamCreated } from './events.js';
 
 /** check_stream_name on a stripped name: not empty, at most 60 characters, printable. */
 export function checkChannelName(name: string): Result<string, ApiError> {

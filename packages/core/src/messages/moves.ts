@@ -5,7 +5,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { hasContentAccess } from '../access/channel-rules.js';
 import { ApiError } from '../errors.js';
-import { moveLimitPassed, moveLimitSeconds, pastMoveLimit } from '../messages/permissions.js';
+import { moveLimitPassed, moveLimitSeconds, pastMoveLimit } from './permissions.js';
 import type { Readable } from '../queries/messages.js';
 import type { PropagateMode } from '../schemas/message-edit.js';
 import { FLAG_BITS, type Message, type Realm, type Stream, type Tx, type User } from '../storage/types.js';

@@ -9,8 +9,8 @@
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { hasContentAccess } from '../access/channel-rules.js';
-import { readsChannelHistory } from '../messages/holders.js';
-import { type AutomaticSettings, neverAutomatic, policyForMovedInitiation, policyForParticipation, policyForSend } from '../messages/automatic-visibility.js';
+import { readsChannelHistory } from './holders.js';
+import { type AutomaticSettings, neverAutomatic, policyForMovedInitiation, policyForParticipation, policyForSend } from './automatic-visibility.js';
 import { userSetting } from '../settings/user-settings.js';
 import { FLAG_BITS, type Stream, type Tx, type User, VISIBILITY_POLICY, type VisibilityPolicy } from '../storage/types.js';
 import { setUserTopicPolicy } from './user-topic-policy.js';

@@ -7,7 +7,7 @@ import { hasMetadataAccess } from '../access/channel-rules.js';
 import { activeUsers, subscriberAudience } from '../access/channels.js';
 import type { Ctx } from '../context.js';
 import type { Realm, Tx, User } from '../storage/types.js';
-import { announcePeers, announceStreamCreated, announceStreamsDeleted, type PeerChange } from './channel-events.js';
+import { announcePeers, announceStreamCreated, announceStreamsDeleted, type PeerChange } from './events.js';
 import { bulkAddSubscriptions } from './subscription-records.js';
 
 /**

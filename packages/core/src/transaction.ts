@@ -1,9 +1,9 @@
 import { err, type Result } from 'neverthrow';
-import type { Ctx } from '../context.js';
-import { type ApiError, unauthorized } from '../errors.js';
-import type { Actor } from '../operation.js';
-import type { Tx } from '../storage/types.js';
-import { withUserGroupIds } from '../access/group-membership.js';
+import type { Ctx } from './context.js';
+import { type ApiError, unauthorized } from './errors.js';
+import type { Actor } from './operation.js';
+import type { Tx } from './storage/types.js';
+import { withUserGroupIds } from './access/group-membership.js';
 
 /**
  * Runs `fn` in a transaction with the acting user and realm as stored now. The actor given to

@@ -1,9 +1,9 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
-import { announceFlagUpdate } from '../messages/flag-events.js';
-import { type FlagRequest, marksUnread } from '../messages/flag-request.js';
-import type { Readable } from '../messages/readable.js';
+import { announceFlagUpdate } from './flag-events.js';
+import { type FlagRequest, marksUnread } from './flag-request.js';
+import type { Readable } from './readable.js';
 import type { Actor } from '../operation.js';
 import { FLAG_BITS, type Tx } from '../storage/types.js';
 
