@@ -1,5 +1,6 @@
 /**
- * The reference's golden Markdown cases (shared/reference/markdown_test_cases.json), every one.
+ * The reference's golden Markdown cases (tests/fixtures/markdown_test_cases.json, a copy of
+ * shared/reference/'s; see tests/fixtures/README.md), every one.
  * A case passes when our HTML equals the reference server's output or, where the file has one,
  * its web client's (`marked_expected_output`, which is the reference's rendering without the
  * features only its server has, such as Pygments highlighting spans). Cases that need something
@@ -20,7 +21,7 @@ interface RegularCase {
 }
 
 const golden = JSON.parse(
-  readFileSync(new URL('../../../shared/reference/markdown_test_cases.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fixtures/markdown_test_cases.json', import.meta.url), 'utf8'),
 ) as { regular_tests: RegularCase[]; linkify_tests: [string, string, string][] };
 
 /**
