@@ -54,6 +54,13 @@ export class ApiError {
   ) {}
 }
 
+/**
+ * The reference's ValidationFailureError (a model's full_clean failing): the first message, and
+ * `errors` mapping each field (`__all__` for rules across fields) to its messages. Not empty.
+ */
+export const validationFailure = (errors: Readonly<Record<string, readonly string[]>>) =>
+  badRequest(Object.values(errors)[0]![0]!, { errors });
+
 /** Generic validation or permission failure (HTTP 400). */
 export const badRequest = (msg: string, data?: Record<string, unknown>) => new ApiError('BAD_REQUEST', msg, data);
 /** A full-text search past the storage driver's budget of candidate rows (storage SearchTooBroadError). */

@@ -1,4 +1,4 @@
-import { err, type Result } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import type { Struct } from 'superstruct';
 import type { Ctx } from './context.js';
 import { type ApiError, searchTooBroad, unauthorized } from './errors.js';
@@ -40,13 +40,23 @@ export interface Operation<P, R> {
 
 type Params<P> = Struct<P, Record<string, Struct<any, any>>>;
 
+/**
+ * Whether `caller` may call an operation of this auth mode at all. Operations check it first;
+ * transports may check it before reading a request's body, so a caller refused here costs no
+ * more than its headers.
+ */
+export function checkCaller(operation: Pick<Operation<unknown, unknown>, 'auth'>, caller: Caller): Result<void, ApiError> {
+  return operation.auth === 'required' && !caller.user ? err(unauthorized()) : ok(undefined);
+}
+
 function build<P, R>(
   auth: AuthMode,
   params: Params<P>,
   run: (ctx: Ctx, caller: Caller, params: P) => Promise<Result<R, ApiError>>,
 ): Operation<P, R> {
   const op = async (ctx: Ctx, caller: Caller, input?: unknown) => {
-    if (auth === 'required' && !caller.user) return err(unauthorized());
+    const allowed = checkCaller({ auth }, caller);
+    if (allowed.isErr()) return err(allowed.error);
     const parsed = validateInput(params, input);
     if (parsed.isErr()) return err(parsed.error);
     try {

@@ -1,4 +1,4 @@
-import { ApiError, type Caller, type Ctx, internalError, methodNotAllowed, notFound, unauthorized } from '@teamchat/core';
+import { ApiError, type Caller, checkCaller, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
 import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
 import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLargeByHeader } from './params.js';
@@ -69,7 +69,8 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutM
   // headers, however large a body it announces or sends.
   const caller = await identify(ctx, operation, request);
   if (caller.isErr()) return unread(request, failure(caller.error));
-  if (operation.auth === 'required' && !caller.value.user) return unread(request, failure(unauthorized()));
+  const admitted = checkCaller(operation, caller.value);
+  if (admitted.isErr()) return unread(request, failure(admitted.error));
 
   // Routes that take files (POST /user_uploads) accept bodies as large as their files may be;
   // a caller nobody has authenticated (login, spectators, invitations) sends only small forms.

@@ -17,7 +17,7 @@ import { avatarUrl } from '../format/avatar.js';
 import { apiEmail } from '../format/user.js';
 import { type Actor, userOperation } from '../operation.js';
 import { UpdateBotParams } from '../schemas/bots.js';
-import type { BotProfile, Realm, Tx, User } from '../storage/types.js';
+import { type BotProfile, type Realm, ROLE, type Tx, type User } from '../storage/types.js';
 import { transactionAs } from '../transaction.js';
 import { applyUserChange } from '../users/changes.js';
 
@@ -75,7 +75,7 @@ async function changeBotUser(ctx: Ctx, tx: Tx, actor: Actor, target: User, param
     bot = await applyUserChange(ctx, tx, realm, bot, { deliveryEmail: names.value.email });
   }
   if (params.role !== undefined && params.role !== bot.role) {
-    if ((params.role === 100 || bot.role === 100) && !isOwner(user)) return err(mustBeOwner());
+    if ((params.role === ROLE.owner || isOwner(bot)) && !isOwner(user)) return err(mustBeOwner());
     if (!isAdmin(user)) return err(mustBeAdmin());
     bot = await applyUserChange(ctx, tx, realm, bot, { role: params.role as User['role'] });
   }

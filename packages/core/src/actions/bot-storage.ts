@@ -5,22 +5,21 @@
  */
 import { err, ok } from 'neverthrow';
 import { badRequest } from '../errors.js';
+import { codePointCount } from '../text/length.js';
 import { type Actor, userOperation } from '../operation.js';
 import { BotStorageKeysParams, PutBotStorageParams } from '../schemas/bot-storage.js';
 import { transactionAs } from '../transaction.js';
 
 const KEY_DOES_NOT_EXIST = 'Key does not exist.';
-/** Python's len(): code points. */
-const chars = (text: string) => [...text].length;
 
 /** PUT /bot_storage: sets the keys, refusing a change that would take the store past its limit. */
 export const doPutBotStorage = userOperation(PutBotStorageParams, async (ctx, requester: Actor, params) => {
   const entries = Object.entries(params.storage);
   const limit = ctx.config.botStorageSizeLimit;
-  const requested = entries.reduce((sum, [key, value]) => sum + chars(key) + chars(value), 0);
+  const requested = entries.reduce((sum, [key, value]) => sum + codePointCount(key) + codePointCount(value), 0);
   return transactionAs(ctx, requester, async (tx, { realm, user }) => {
     const replaced = await tx.botStorage.entries(realm.id, user.id, entries.map(([key]) => key));
-    const freed = replaced.reduce((sum, [key, value]) => sum + chars(key) + chars(value), 0);
+    const freed = replaced.reduce((sum, [key, value]) => sum + codePointCount(key) + codePointCount(value), 0);
     const size = (await tx.botStorage.size(realm.id, user.id)) - freed + requested;
     if (size > limit) {
       return err(badRequest(`Request exceeds storage limit by ${size - limit} characters. The limit is ${limit} characters.`));

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
+import { isGuest } from '../access/roles.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest, unauthorized } from '../errors.js';
 import type { EventQueue } from '../events/queue.js';
@@ -77,7 +78,7 @@ async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promis
   const fetchTypes = params.fetch_event_types ?? params.event_types ?? null;
   return ctx.storage.read(async (tx) => {
     if (caller.user?.isBot) Object.assign(options, await botQueueDefaults(tx, caller.user, params.all_public_streams, options.narrow));
-    if (options.allPublicStreams && caller.user?.role === 600) return err(badRequest('User not authorized for this query'));
+    if (options.allPublicStreams && caller.user && isGuest(caller.user)) return err(badRequest('User not authorized for this query'));
     const queue = caller.user ? ctx.queues.create(caller.realm.id, caller.user.id, options) : null;
     const state = await fetchInitialState(ctx, tx, caller, fetchTypes ? new Set(fetchTypes) : null, stateOptions);
     return ok({

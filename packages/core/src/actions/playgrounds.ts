@@ -6,7 +6,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { isAdmin } from '../access/roles.js';
 import type { Ctx } from '../context.js';
-import { type ApiError, badRequest, mustBeAdmin } from '../errors.js';
+import { type ApiError, badRequest, mustBeAdmin, validationFailure } from '../errors.js';
 import { activeUserIds, publishOnCommit } from '../events/publish.js';
 import { formatPlayground } from '../format/playground.js';
 import { templateVariables } from '../linkifiers/url-template-syntax.js';
@@ -37,8 +37,7 @@ function checkPlayground(playground: NewPlayground, others: readonly StoredPlayg
   if (others.some((p) => p.pygmentsLanguage === playground.pygmentsLanguage && p.name === playground.name)) {
     fail('__all__', 'Realm playground with this Realm, Pygments language and Name already exists.');
   }
-  const first = Object.values(errors)[0]?.[0];
-  return first === undefined ? ok(undefined) : err(badRequest(first, { errors }));
+  return Object.keys(errors).length === 0 ? ok(undefined) : err(validationFailure(errors));
 }
 
 async function announcePlaygrounds(ctx: Ctx, tx: Tx, realm: Realm): Promise<void> {

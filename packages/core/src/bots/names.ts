@@ -2,6 +2,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { isValidEmail } from '../access/user-input.js';
 import { type ApiError, badRequest } from '../errors.js';
+import { codePointCount } from '../text/length.js';
 import type { Realm, Tx } from '../storage/types.js';
 
 /** An RFC 5322 dot-atom: the local parts the reference's Address(...) accepts unquoted. */
@@ -46,7 +47,7 @@ export const BOT_CONFIG_SIZE_LIMIT = 10_000;
 /** A bot's config data after merging `update`, or the reference's error when it grows too big. */
 export function mergeConfigData(current: Readonly<Record<string, string>>, update: Readonly<Record<string, string>>): Result<Record<string, string>, ApiError> {
   const merged = { ...current, ...update };
-  const size = Object.entries(merged).reduce((n, [k, v]) => n + [...k].length + [...v].length, 0);
+  const size = Object.entries(merged).reduce((n, [k, v]) => n + codePointCount(k) + codePointCount(v), 0);
   if (size > BOT_CONFIG_SIZE_LIMIT) return err(badRequest('Maximum storage limit exceeded.'));
   return ok(merged);
 }

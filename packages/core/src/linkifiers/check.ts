@@ -5,7 +5,7 @@
  * its messages, fields first and then the rules across them, as Django's full_clean orders them.
  */
 import { err, ok, type Result } from 'neverthrow';
-import { badRequest, type ApiError } from '../errors.js';
+import { type ApiError, validationFailure } from '../errors.js';
 import { compilePattern, fullMatchGroups } from '../markdown/linkifier-match.js';
 import { applyReverseTemplate, parseReverseTemplate } from './reverse-template.js';
 import { templateVariables } from './url-template-syntax.js';
@@ -50,8 +50,7 @@ export function checkLinkifier(fields: LinkifierFields, takenPatterns: readonly 
   }
   if (compiled?.ok && takenPatterns.includes(fields.pattern)) fail('__all__', DUPLICATE);
 
-  const first = Object.values(errors)[0]?.[0];
-  return first === undefined ? ok(undefined) : err(badRequest(first, { errors }));
+  return Object.keys(errors).length === 0 ? ok(undefined) : err(validationFailure(errors));
 }
 
 // example_input must match the whole pattern; reverse_template, applied to the groups taken from

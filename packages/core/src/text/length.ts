@@ -22,6 +22,22 @@ export function exceedsCodePoints(text: string, max: number): boolean {
   return false;
 }
 
+/** The number of code points of `text` (Python's len()), counted without splitting it. */
+export function codePointCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i + 1 < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
 /** The first `count` code points of `text`, found without splitting the whole text. */
 export function firstCodePoints(text: string, count: number): string {
   let end = 0;
