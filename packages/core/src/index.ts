@@ -41,6 +41,7 @@ export { doUpdateSettings } from './actions/settings.js';
 export { getUsers, getUser, getOwnUser } from './queries/users.js';
 export { getServerSettings } from './queries/server-settings.js';
 export { formatUser, apiEmail } from './format/user.js';
+export { serializeOnce, toJson, withSharedParts } from './format/json.js';
 export { validateInput, varName } from './schemas/validate.js';
 export * from './markdown/index.js';
 export * from './emoji/index.js';
