@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStorage, type User } from '@teamchat/core';
+import { createSqliteStorage, silentLogger, type User } from '@teamchat/core';
 import { type RunningServer, serve } from '@teamchat/http-adapter';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makeWorld, type World } from '../helpers/core.js';
@@ -44,6 +44,8 @@ describe.each(variants)('concurrent HTTP requests against a real server ($name)'
 
   async function start(world: World) {
     const errors: unknown[] = [];
+    // Unexpected exceptions inside operations reach the context's logger; the rest, the app's hook.
+    world.ctx.logger = { ...silentLogger, error: (fields) => void errors.push(fields) };
     server = await serve(world.ctx, { port: 0, onInternalError: (e) => errors.push(e) });
     const base = server.url;
     const call = async (user: User, method: string, path: string, form?: Record<string, string>): Promise<Reply> => {

@@ -3,7 +3,7 @@
  * realm_user avatar update (applied to a register snapshot it must equal a fresh one, as the
  * reference's verify_action), who receives it, and every refusal (which writes nothing).
  */
-import { type BlobStore, doDeleteAvatar, doRegister, doUpdateRealm, doUploadAvatar, getEvents, memoryBlobStore, type QueuedEvent, type User } from '@teamchat/core';
+import { type BlobStore, doDeleteAvatar, doRegister, doUpdateRealm, doUploadAvatar, getEvents, silentLogger, memoryBlobStore, type QueuedEvent, type User } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { applyEvents, normalized } from './apply-events.js';
@@ -162,11 +162,15 @@ describe('doUploadAvatar when the blob store fails', () => {
         await blobs.put(key, bytes);
       },
     };
-    const w = await makeWorld({ clock: fakeClock(), uploads: failing, config: { timers: false } });
+    const logged: unknown[] = [];
+    const logger = { ...silentLogger, error: (fields: object) => void logged.push(fields) };
+    const w = await makeWorld({ clock: fakeClock(), uploads: failing, logger, config: { timers: false } });
     const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
     const published: unknown[] = [];
     w.ctx.events.subscribe((event) => published.push(event));
-    await expect(doUploadAvatar(w.ctx, w.as(member), { file: imageFile(png(5, 5)) })).rejects.toThrow('disk full');
+    const result = await doUploadAvatar(w.ctx, w.as(member), { file: imageFile(png(5, 5)) });
+    expect(result._unsafeUnwrapErr().code).toBe('INTERNAL_SERVER_ERROR');
+    expect(logged).toEqual([{ err: new Error('disk full') }]);
     expect(await stored(w, member)).toEqual(member);
     expect(published).toEqual([]);
     expect(blobs.keys()).toEqual([]);

@@ -14,6 +14,7 @@ import {
   doUploadFile,
   getFileTemporaryUrl,
   type Realm,
+  silentLogger,
   type User,
 } from '@teamchat/core';
 import { createApp } from '@teamchat/http-adapter';
@@ -79,6 +80,8 @@ export async function makeFuzzWorld(): Promise<FuzzWorld> {
   const files = await realFiles(ctx, { realm, user: member }, otherAs);
 
   const internalErrors: unknown[] = [];
+  // Unexpected exceptions inside operations reach the context's logger; the rest, the app's hook.
+  ctx.logger = { ...silentLogger, error: (fields) => void internalErrors.push(fields) };
   const app = createApp(ctx, { onInternalError: (error) => internalErrors.push(error) });
   const users: Record<Exclude<Actor, 'spectator' | 'garbage'>, { realmId: number; id: number }> = {
     owner,

@@ -7,6 +7,7 @@ import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
+import { consoleLogger, type Logger } from './logger.js';
 import { flushPresence } from './presence/memory.js';
 import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
@@ -40,6 +41,8 @@ export interface Ctx {
   outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
   /** Delivers push notifications (push/notifier.ts); absent or null: nobody is notified. */
   pushNotifier?: PushNotifier | null;
+  /** Where failures nobody can be answered about are reported (background jobs, unexpected exceptions). */
+  logger: Logger;
 }
 
 export interface ContextOptions {
@@ -64,6 +67,8 @@ export interface ContextOptions {
   pushNotifier?: PushNotifier | null;
   /** Replaces Node's scrypt for password hashing (tests count derivations with it). */
   scrypt?: ScryptFn;
+  /** Where core reports failures (pino-compatible); the console when omitted. */
+  logger?: Logger;
 }
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
@@ -94,6 +99,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     uploads: options.uploads ?? memoryBlobStore(),
     outgoingWebhooks: options.outgoingWebhooks,
     pushNotifier: options.pushNotifier ?? null,
+    logger: options.logger ?? consoleLogger,
     loginLimits: new LoginLimiter(clock, config),
     passwords: createPasswordHasher({
       scrypt: options.scrypt,

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './context.js';
+export { consoleLogger, silentLogger, type Logger } from './logger.js';
 export * from './config.js';
 export * from './clock.js';
 export * from './operation.js';

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { Struct } from 'superstruct';
 import type { Ctx } from './context.js';
-import { type ApiError, searchTooBroad, unauthorized } from './errors.js';
+import { type ApiError, internalError, searchTooBroad, unauthorized } from './errors.js';
 import { validateInput } from './schemas/validate.js';
 import { SearchTooBroadError } from './storage/message-types.js';
 import type { Realm, User } from './storage/types.js';
@@ -31,6 +31,8 @@ export type AuthMode = 'required' | 'optional' | 'none';
 /**
  * An API operation: callable in-process as `op(ctx, caller, input)`, and described (params,
  * auth) for transports. `input` is an object of parameters, either typed values or form text.
+ * It always resolves, to a Result: an unexpected exception becomes INTERNAL_SERVER_ERROR and
+ * is reported to `ctx.logger`.
  */
 export interface Operation<P, R> {
   (ctx: Ctx, caller: Caller, input?: unknown): Promise<Result<R, ApiError>>;
@@ -62,9 +64,13 @@ function build<P, R>(
     try {
       return await run(ctx, caller, parsed.value);
     } catch (error) {
-      // The one storage exception that is the request's fault: a search past the driver's budget.
+      // The one catch boundary: an operation always resolves to a Result. The one storage
+      // exception that is the request's fault is a search past the driver's budget; anything
+      // else (a driver failure, a bug) is reported and answered as an internal error, its
+      // transaction already rolled back by the driver.
       if (error instanceof SearchTooBroadError) return err(searchTooBroad());
-      throw error;
+      ctx.logger.error({ err: error }, 'an operation failed unexpectedly');
+      return err(internalError());
     }
   };
   return Object.assign(op, { params, auth });

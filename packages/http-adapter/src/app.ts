@@ -13,7 +13,10 @@ export const API_PREFIX = '/api/v1';
 const ANONYMOUS_BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
-  /** Called with unexpected exceptions (they reach the client only as a 500 without details). */
+  /**
+   * Called with unexpected exceptions of the transport (they reach the client only as a 500
+   * without details); `ctx.logger` when absent. Operations report their own to `ctx.logger`.
+   */
   onInternalError?: (error: unknown) => void;
   /**
    * A buffered request body (every route but file uploads) must arrive within this many
@@ -24,7 +27,7 @@ export interface AppOptions {
 
 /** The HTTP application: an h3 app serving the route table under /api/v1. */
 export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
-  const report = options.onInternalError ?? ((error) => console.error('teamchat: internal error', error));
+  const report = options.onInternalError ?? ((error) => ctx.logger.error({ err: error }, 'internal error'));
   const bodyReadTimeoutMs = options.bodyReadTimeoutMs ?? 60_000;
   const app = new H3({
     onError: (error) => {

@@ -20,7 +20,7 @@ function sendTest(ctx: Ctx, { realm, user }: Actor, devices: PushDeviceToken[], 
   const test = notifier?.test?.bind(notifier);
   if (!test) return;
   const payload = testPayload(realm, user.id, Math.floor(ctx.clock.now() / 1000));
-  inBackground(ctx, async () => callNotifier(() => test({ realmId: realm.id, userId: user.id, devices, e2eeDevices, ...payload })));
+  inBackground(ctx, async () => callNotifier(ctx, () => test({ realmId: realm.id, userId: user.id, devices, e2eeDevices, ...payload })));
 }
 
 /** POST /mobile_push/test_notification: every registered token of the user's, or the one given. */

@@ -1,3 +1,5 @@
+import type { Logger } from '../logger.js';
+
 /**
  * A background job run at start and then every `intervalMs`, one run at a time, until stopped:
  * the shape of the server's housekeeping (the reference's cron jobs). A failed run is logged
@@ -9,7 +11,7 @@ export interface PeriodicJob {
   stop(): void;
 }
 
-export function startPeriodicJob(name: string, intervalMs: number, job: () => Promise<unknown>): PeriodicJob {
+export function startPeriodicJob(logger: Logger, name: string, intervalMs: number, job: () => Promise<unknown>): PeriodicJob {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   const run = () => {
@@ -18,7 +20,7 @@ export function startPeriodicJob(name: string, intervalMs: number, job: () => Pr
       try {
         await job();
       } catch (error) {
-        console.error(`teamchat: ${name} failed`, error);
+        logger.error({ err: error, job: name }, `${name} failed`);
       }
     });
   };

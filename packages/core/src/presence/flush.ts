@@ -9,5 +9,5 @@ import { flushPresence } from './memory.js';
  * (closeContext does), so a clean shutdown loses nothing.
  */
 export function startPresenceFlush(ctx: Ctx, options: { intervalMs?: number } = {}): PeriodicJob {
-  return startPeriodicJob('presence flush', options.intervalMs ?? ctx.config.presenceFlushIntervalSeconds * 1000, () => flushPresence(ctx));
+  return startPeriodicJob(ctx.logger, 'presence flush', options.intervalMs ?? ctx.config.presenceFlushIntervalSeconds * 1000, () => flushPresence(ctx));
 }

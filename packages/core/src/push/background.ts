@@ -12,14 +12,14 @@ export function inBackground(ctx: Ctx, job: () => Promise<void>): void {
   if (!jobs) pending.set(ctx, (jobs = new Set()));
   const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(job)
-    .catch((error) => console.error('teamchat: a push notification job failed', error))
+    .catch((error) => ctx.logger.error({ err: error }, 'a push notification job failed'))
     .finally(() => jobs.delete(running));
   jobs.add(running);
 }
 
 /** Calls the notifier without waiting for it: a throw or a rejection is reported, a hang is harmless. */
-export function callNotifier(call: () => void | Promise<void>): void {
-  const report = (error: unknown) => console.error('teamchat: the push notifier failed', error);
+export function callNotifier(ctx: Ctx, call: () => void | Promise<void>): void {
+  const report = (error: unknown) => ctx.logger.error({ err: error }, 'the push notifier failed');
   try {
     const result = call();
     if (result && typeof result.then === 'function') result.then(undefined, report);

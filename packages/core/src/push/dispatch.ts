@@ -140,7 +140,7 @@ export async function notifyRecipients(ctx: Ctx, notifier: PushNotifier, sent: S
   for (const userId of recorded.value.notified) {
     const forUser = { ...view, mentionedGroup: mentionedGroupOf(sent, userId), senderHidden: hidden.has(userId) };
     const trigger = triggers.get(userId)!;
-    callNotifier(() =>
+    callNotifier(ctx, () =>
       notifier.notify({
         realmId: realm.id,
         userId,
@@ -164,7 +164,7 @@ async function withdraw(ctx: Ctx, notifier: PushNotifier, realm: Realm, cleared:
     const ids = all.slice(-MAX_REMOVED_IDS);
     const data = removalPayload(realm, userId, ids);
     const removal = { realmId: realm.id, userId, messageIds: ids, devices: devicesOf(devices, userId), e2eeDevices: e2eeDevicesOf(e2ee, userId), data, e2eeData: e2eeRemovalPayload(realm, userId, ids) };
-    callNotifier(() => notifier.remove(removal));
+    callNotifier(ctx, () => notifier.remove(removal));
   }
 }
 

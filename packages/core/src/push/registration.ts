@@ -20,7 +20,7 @@ export function scheduleDeviceRegistration(ctx: Ctx, tx: Tx, registration: PushD
       try {
         outcome = await register(registration);
       } catch (error) {
-        console.error('teamchat: push device registration failed', error);
+        ctx.logger.error({ err: error }, 'push device registration failed');
         // The reference gives up with REQUEST_EXPIRED; the client then retries with a fresh payload.
         outcome = { registered: false, errorCode: 'REQUEST_EXPIRED' };
       }

@@ -60,7 +60,7 @@ async function deliver(ctx: Ctx, m: ScheduledMessage): Promise<boolean> {
     // The reference tells the sender why, unless the sender or the realm is deactivated.
     if (failed && actor && sent?.isErr()) {
       const notice = await sendNotificationBotMessage(ctx, tx, actor.realm, { to: { userIds: [m.senderId] }, content: failureNotice(m, sent.error.msg) });
-      if (notice.isErr()) console.error('teamchat: could not notify of a failed scheduled message', notice.error);
+      if (notice.isErr()) ctx.logger.warn({ err: notice.error, scheduledMessageId: m.id }, 'could not notify of a failed scheduled message');
     }
     return okResult(undefined);
   });

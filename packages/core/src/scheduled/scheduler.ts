@@ -41,7 +41,7 @@ export function startScheduledDelivery(ctx: Ctx): ScheduledDelivery {
         arm(Math.min(next, ctx.clock.now() + MAX_SLEEP_MS));
       } catch (error) {
         // The store may be closing; try again later rather than stop delivering.
-        console.error('teamchat: scheduled message delivery failed', error);
+        ctx.logger.error({ err: error }, 'scheduled message delivery failed');
         arm(ctx.clock.now() + MAX_SLEEP_MS);
       }
     });

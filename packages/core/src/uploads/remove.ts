@@ -11,7 +11,7 @@ export async function removeAttachment(ctx: Ctx, tx: Tx, attachment: Attachment)
   await announceAttachmentRemoval(ctx, tx, attachment);
   tx.afterCommit(() => {
     // The row is gone, so nothing serves the blob any more; a failure only leaves an unreachable file.
-    ctx.uploads.delete(attachment.pathId).catch((error) => console.error('teamchat: could not delete an upload', attachment.pathId, error));
+    ctx.uploads.delete(attachment.pathId).catch((error) => ctx.logger.warn({ err: error, pathId: attachment.pathId }, 'could not delete an upload'));
   });
 }
 

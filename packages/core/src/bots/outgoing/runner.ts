@@ -34,7 +34,7 @@ export function enqueueDeliveries(ctx: Ctx, jobs: readonly DeliveryJob[]): void 
   if (runner.stop.signal.aborted) return;
   for (const job of jobs) {
     if (runner.waiting.length >= runner.options.maxQueued) {
-      console.error('teamchat: outgoing webhook queue full, delivery dropped', { botId: job.botId, messageId: job.message.id });
+      ctx.logger.warn({ botId: job.botId, messageId: job.message.id }, 'outgoing webhook queue full, delivery dropped');
       continue;
     }
     runner.waiting.push(job);
@@ -52,7 +52,7 @@ function pump(ctx: Ctx, runner: Runner): void {
         if (result === 'retry' && !runner.stop.signal.aborted) runner.waiting.push(job);
       })
       .catch((error: unknown) => {
-        if (!runner.stop.signal.aborted) console.error('teamchat: outgoing webhook delivery failed', error);
+        if (!runner.stop.signal.aborted) ctx.logger.error({ err: error }, 'outgoing webhook delivery failed');
       })
       .finally(() => {
         runner.running -= 1;
