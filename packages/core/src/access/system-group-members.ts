@@ -8,6 +8,7 @@
  */
 import type { Role, User } from '../storage/types.js';
 import { type SystemGroupName, systemGroupId } from './system-groups.js';
+import { ROLE } from './roles.js';
 
 export const SYSTEM_GROUP_DESCRIPTIONS: Record<SystemGroupName, string> = {
   'role:owners': 'Owners of this organization',
@@ -31,16 +32,16 @@ const DIRECT_SUBGROUP: Partial<Record<SystemGroupName, SystemGroupName>> = {
 };
 
 const ROLE_GROUP: Record<Role, SystemGroupName> = {
-  100: 'role:owners',
-  200: 'role:administrators',
-  300: 'role:moderators',
-  400: 'role:members',
-  600: 'role:everyone',
+  [ROLE.owner]: 'role:owners',
+  [ROLE.administrator]: 'role:administrators',
+  [ROLE.moderator]: 'role:moderators',
+  [ROLE.member]: 'role:members',
+  [ROLE.guest]: 'role:everyone',
 };
 
 /** The system groups a user of the role is a direct member of. */
 export function directSystemGroups(role: Role): SystemGroupName[] {
-  return role === 400 ? ['role:members', 'role:fullmembers'] : [ROLE_GROUP[role]];
+  return role === ROLE.member ? ['role:members', 'role:fullmembers'] : [ROLE_GROUP[role]];
 }
 
 /** The direct subgroup IDs of a system group. */

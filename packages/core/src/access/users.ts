@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest, insufficientPermission, noSuchUser } from '../errors.js';
 import type { Realm, Tx, User } from '../storage/types.js';
-import { isAdmin } from './roles.js';
+import { ROLE, isAdmin, isModeratorOrAbove, isOwner, roleAtLeast } from './roles.js';
 import { checkCanAccessUser } from './user-access.js';
 
 export interface UserAccessOptions {
@@ -46,11 +46,11 @@ export function canSeeDeliveryEmail(viewer: User | null, target: User): boolean 
     case 1:
       return true;
     case 2:
-      return viewer.role <= 400;
+      return roleAtLeast(viewer, ROLE.member);
     case 3:
-      return viewer.role <= 200;
+      return isAdmin(viewer);
     case 5:
-      return viewer.role <= 300;
+      return isModeratorOrAbove(viewer);
     default:
       return false;
   }
@@ -62,6 +62,6 @@ export function canSeeDeliveryEmail(viewer: User | null, target: User): boolean 
  * deactivated owner is not "the only owner" either, since the active owners stay.
  */
 export async function isOnlyOwner(tx: Tx, target: User): Promise<boolean> {
-  if (target.role !== 100 || target.isBot || !target.isActive) return false;
+  if (!isOwner(target) || target.isBot || !target.isActive) return false;
   return (await tx.users.countActiveHumanOwners(target.realmId)) <= 1;
 }

@@ -16,6 +16,7 @@ import { CreateBotParams } from '../schemas/bots.js';
 import type { BotProfile, Stream, Tx, User } from '../storage/types.js';
 import { transactionAs } from '../transaction.js';
 import { insertUser } from '../users/records.js';
+import { ROLE } from '../access/roles.js';
 
 /** What POST /bots answers (add_bot_backend's json_result). */
 export interface CreatedBot {
@@ -64,7 +65,7 @@ export const doCreateBot = userOperation(CreateBotParams, async (ctx, requester:
       email: names.value.email,
       fullName: fullName.value,
       passwordHash: null,
-      role: 400,
+      role: ROLE.member,
       isBot: true,
       botType: params.bot_type,
       botOwnerId: user.id,

@@ -13,6 +13,7 @@ import { type ApiError, badRequest } from '../errors.js';
 import { ROLES, type Realm, type Role, type User, type UserPatch } from '../storage/types.js';
 import { applyUserChange } from '../users/changes.js';
 import { insertUser } from '../users/records.js';
+import { ROLE } from '../access/roles.js';
 
 export interface NewUserInput {
   email: string;
@@ -57,7 +58,7 @@ export async function createRealm(ctx: Ctx, input: NewRealmInput): Promise<Resul
     });
     const owner = await insertUser(ctx, tx, realm, {
       ...checked.value,
-      role: 100,
+      role: ROLE.owner,
       canCreateUsers: input.owner.canCreateUsers ?? true,
       canChangeUserEmails: input.owner.canChangeUserEmails ?? false,
     });

@@ -25,7 +25,7 @@ export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, 
     const access = await accessUserById(tx, actor, params.user_id, { forAdmin: true });
     if (access.isErr()) return err(access.error);
     const target = access.value;
-    if (target.role === 100 && !isOwner(actor.user)) return err(mustBeOwner());
+    if (isOwner(target) && !isOwner(actor.user)) return err(mustBeOwner());
     if (await isOnlyOwner(tx, target)) {
       return err(badRequest('Cannot deactivate the only organization owner'));
     }

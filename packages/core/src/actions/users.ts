@@ -1,5 +1,5 @@
 import { err, ok } from 'neverthrow';
-import { isAdmin, isOwner } from '../access/roles.js';
+import { ROLE, isAdmin, isGuest, isOwner } from '../access/roles.js';
 import { checkFullName, checkPassword, isValidEmail } from '../access/user-input.js';
 import { accessUserById, isOnlyOwner } from '../access/users.js';
 import { hashPassword } from '../auth/password.js';
@@ -32,7 +32,7 @@ export const doCreateUser = userOperation(CreateUserParams, async (ctx, actor: A
       email,
       fullName: fullName.value,
       passwordHash,
-      role: 400,
+      role: ROLE.member,
       createdThroughApi: true,
     });
   });
@@ -52,11 +52,11 @@ export const doUpdateUser = userOperation(UpdateUserParams, async (ctx, requeste
     const patch: UserPatch = {};
 
     if (params.role !== undefined && params.role !== target.role) {
-      if ((params.role === 100 || target.role === 100) && !isOwner(actor.user)) return err(mustBeOwner());
+      if ((params.role === ROLE.owner || isOwner(target)) && !isOwner(actor.user)) return err(mustBeOwner());
       if (await isOnlyOwner(tx, target)) {
         return err(badRequest('The owner permission cannot be removed from the only organization owner.'));
       }
-      if (target.role === 600 && params.role <= 200) {
+      if (isGuest(target) && params.role <= ROLE.administrator) {
         return err(badRequest('Guests cannot be organization administrators'));
       }
       patch.role = params.role as UserPatch['role'];

@@ -9,6 +9,7 @@ import { defineEventRule } from '../events/rules.js';
 import type { ApiEvent } from '../events/types.js';
 import { formatStream, withNotificationDefaults } from '../format/channel.js';
 import type { Realm, Stream, Tx, User } from '../storage/types.js';
+import { isGuest } from '../access/roles.js';
 
 /** Markers the rules below read and strip: not part of the API. */
 const FOR_ARCHIVING = 'for_archiving';
@@ -162,7 +163,7 @@ export function announcePeers(ctx: Ctx, tx: Tx, realm: Realm, op: 'peer_add' | '
 
 /** default_streams with the realm's default channel IDs, to every active member (not guests). */
 export async function announceDefaultStreams(ctx: Ctx, tx: Tx, realm: Realm): Promise<void> {
-  const userIds = (await tx.users.list(realm.id)).filter((u) => u.isActive && u.role !== 600).map((u) => u.id);
+  const userIds = (await tx.users.list(realm.id)).filter((u) => u.isActive && !isGuest(u)).map((u) => u.id);
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
     userIds,

@@ -2,6 +2,7 @@ import { canSeeDeliveryEmail } from '../access/users.js';
 import type { Realm, User } from '../storage/types.js';
 import { avatarUrl } from './avatar.js';
 import type { ProfileData } from './profile-field.js';
+import { ROLE, isAdmin, isGuest, isOwner } from '../access/roles.js';
 
 export interface UserView {
   /** The requesting user; null for spectators. */
@@ -31,9 +32,9 @@ export function formatUser(realm: Realm, user: User, view: UserView): Record<str
     timezone: user.timezone,
     role: user.role,
     is_active: user.isActive,
-    is_owner: user.role === 100,
-    is_admin: user.role <= 200,
-    is_guest: user.role === 600,
+    is_owner: isOwner(user),
+    is_admin: isAdmin(user),
+    is_guest: isGuest(user),
     is_bot: user.isBot,
     bot_type: user.isBot ? user.botType : null,
     is_imported_stub: user.isImportedStub,
@@ -72,7 +73,7 @@ export function formatInaccessibleUser(realm: Realm, userId: number): Record<str
     avatar_version: 1,
     date_joined: '1970-01-01T00:00:00+00:00',
     timezone: '',
-    role: 400,
+    role: ROLE.member,
     is_active: true,
     is_owner: false,
     is_admin: false,

@@ -10,6 +10,7 @@ import { systemGroupId } from '../access/system-groups.js';
 import type { Ctx } from '../context.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 import { announceUserGroup } from './user-group-events.js';
+import { ROLE } from '../access/roles.js';
 
 const membersEvent = (op: 'add_members' | 'remove_members', groupId: number, user: User) => ({ op, group_id: groupId, user_ids: [user.id] });
 
@@ -29,8 +30,8 @@ export async function announceRoleGroups(ctx: Ctx, tx: Tx, realm: Realm, before:
   await announceUserGroup(ctx, tx, realm, membersEvent('remove_members', systemGroupId(oldGroup), after));
   await announceUserGroup(ctx, tx, realm, membersEvent('add_members', systemGroupId(newGroup), after));
   const fullMembers = systemGroupId('role:fullmembers');
-  if (before.role === 400) await announceUserGroup(ctx, tx, realm, membersEvent('remove_members', fullMembers, after));
-  if (after.role === 400) await announceUserGroup(ctx, tx, realm, membersEvent('add_members', fullMembers, after));
+  if (before.role === ROLE.member) await announceUserGroup(ctx, tx, realm, membersEvent('remove_members', fullMembers, after));
+  if (after.role === ROLE.member) await announceUserGroup(ctx, tx, realm, membersEvent('add_members', fullMembers, after));
 }
 
 /** A reactivated user is back in the groups they are a direct member of: the system groups of their role, then user-defined ones. */

@@ -6,6 +6,7 @@ import { canSeeSubscribers, hasContentAccess, hasMetadataAccess } from '../acces
 import { CHANNEL_COLORS } from '../channels/subscription-records.js';
 import { formatStream, formatSubscription } from '../format/channel.js';
 import type { Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
+import { isGuest } from '../access/roles.js';
 
 /**
  * From this many subscribers on, `include_subscribers=partial` sends `partial_subscribers`
@@ -115,7 +116,7 @@ export async function streamsForUser(tx: Tx, realm: Realm, user: User, filter: S
   const ownerStreams = owner
     ? new Set((await tx.subscriptions.forUser(realm.id, owner.id)).filter((r) => r.active).map((r) => r.streamId))
     : new Set<number>();
-  const includePublic = filter.includePublic && user.role !== 600;
+  const includePublic = filter.includePublic && !isGuest(user);
   return streams.filter((stream) => {
     const subscribed = mine.has(stream.id);
     if (filter.includeAll) return hasMetadataAccess(user, stream, subscribed);

@@ -1,4 +1,4 @@
-import { isAdmin, isModeratorOrAbove } from '../access/roles.js';
+import { isAdmin, isGuest, isModeratorOrAbove, isOwner } from '../access/roles.js';
 import {
   canCreatePrivateChannels,
   canCreatePublicChannels,
@@ -60,9 +60,9 @@ defineStateSection({
       avatar_url: avatarUrl(realm, me, false),
       avatar_url_medium: avatarUrl(realm, me, false, true),
       is_admin: isAdmin(me),
-      is_owner: me.role === 100,
+      is_owner: isOwner(me),
       is_moderator: isModeratorOrAbove(me),
-      is_guest: me.role === 600,
+      is_guest: isGuest(me),
       can_create_streams: canCreatePublicChannels(me, realm) || canCreatePrivateChannels(me, realm),
       can_create_public_streams: canCreatePublicChannels(me, realm),
       can_create_private_streams: canCreatePrivateChannels(me, realm),

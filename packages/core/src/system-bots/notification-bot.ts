@@ -11,6 +11,7 @@ import { generateApiKey } from '../auth/api-key.js';
 import { isoTimestamp } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Realm, Tx, User } from '../storage/types.js';
+import { ROLE } from '../access/roles.js';
 
 /** The reference's address for it (settings.NOTIFICATION_BOT). */
 export const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';
@@ -40,7 +41,7 @@ function insertBot(ctx: Ctx, tx: Tx, realm: Realm, email: string): Promise<User>
     fullName: NOTIFICATION_BOT_NAME,
     passwordHash: null,
     apiKey: generateApiKey(ctx),
-    role: 400,
+    role: ROLE.member,
     isActive: true,
     isBot: true,
     botType: 1,
