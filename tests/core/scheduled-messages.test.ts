@@ -119,4 +119,24 @@ describe('scheduled messages: delivery', () => {
     must(await m.edit(m.member, refused, { to: String(m.general.id), scheduled_delivery_timestamp: String(LATER + 3600 * 2) }));
     expect((await m.list(m.member)).find((s) => s.scheduled_message_id === refused)!.failed).toBe(false);
   });
+
+  it('claims each message in its send: two schedulers running at once send it once, and a message deleted after the scan is not sent', async () => {
+    const m = await world();
+    const once = await m.create(m.member, { type: 'stream', to: String(m.general.id), topic: 'later', content: 'exactly once' });
+    const deleted = await m.create(m.member, { type: 'stream', to: String(m.general.id), topic: 'later', content: 'never' });
+    m.clock.advance(3600 * 1000);
+    // Both runs scan before either sends (the scans are reads; the sends queue behind them).
+    const deleting = m.w.ctx.storage.transaction(async (tx) => {
+      await tx.scheduledMessages.delete(m.w.realm.id, m.member.id, deleted);
+      return (await import('neverthrow')).ok(undefined);
+    });
+    const [first, second] = await Promise.all([deliverDueScheduledMessages(m.w.ctx), deliverDueScheduledMessages(m.w.ctx), deleting]);
+
+    expect([...first.sent, ...second.sent]).toEqual([once]);
+    expect([...first.failed, ...second.failed]).toEqual([]);
+    const contents = (await m.fetchIds(m.other)).length;
+    expect(contents).toBe(1);
+    expect(await m.list(m.member)).toEqual([]);
+    expect(recipientsOf(m.published, 'scheduled_messages', 'remove')).toEqual([[m.member.id]]);
+  });
 });

@@ -110,6 +110,7 @@ export { getReminders } from './queries/reminders.js';
 export { retentionDays, sweepExpiredMessages } from './retention/sweep.js';
 export { startRetentionSweeps } from './retention/timer.js';
 export { startPeriodicJob, type PeriodicJob } from './jobs/periodic.js';
+export { startBackgroundWork, type BackgroundWork } from './jobs/background.js';
 export { hasRealmPermission } from './access/realm-rules.js';
 export { systemGroupId, groupSettingForApi } from './access/system-groups.js';
 export * from './settings/realm-settings.js';

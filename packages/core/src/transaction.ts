@@ -17,11 +17,19 @@ export function transactionAs<T>(
   fn: (tx: Tx, actor: Actor) => Promise<Result<T, ApiError>>,
 ): Promise<Result<T, ApiError>> {
   return ctx.storage.transaction(async (tx) => {
-    const user = await tx.users.byId(actor.realm.id, actor.user.id);
-    const realm = await tx.realms.byId(actor.realm.id);
-    if (!user?.isActive || !realm || realm.deactivated) return err(unauthorized('Account is deactivated'));
-    // The user-defined groups the actor is in, for group settings that name them.
-    const [member] = await withUserGroupIds(tx, realm.id, [user]);
-    return fn(tx, { realm, user: member! });
+    const current = await actorIn(tx, actor.realm.id, actor.user.id);
+    return current ? fn(tx, current) : err(unauthorized('Account is deactivated'));
   });
+}
+
+/**
+ * The user as an actor, read in `tx`: undefined when the user or the realm is missing or
+ * deactivated. The actor carries the user-defined groups it is in, for group settings that name them.
+ */
+export async function actorIn(tx: Tx, realmId: number, userId: number): Promise<Actor | undefined> {
+  const user = await tx.users.byId(realmId, userId);
+  const realm = await tx.realms.byId(realmId);
+  if (!user?.isActive || !realm || realm.deactivated) return undefined;
+  const [member] = await withUserGroupIds(tx, realm.id, [user]);
+  return { realm, user: member! };
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { type Ctx, flushPresence, startPresenceFlush, startRetentionSweeps, startScheduledDelivery, startUploadSweep } from '@teamchat/core';
+import { closeContext, type Ctx, startBackgroundWork } from '@teamchat/core';
 import { toNodeHandler } from 'h3';
 import { type AppOptions, createApp } from './app.js';
 import { answerExpectation, answerMissingHost, answerUnparsableRequest } from './node-errors.js';
@@ -77,15 +77,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
     server.listen(options.port ?? 9991, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  // Scheduled messages are delivered while the server runs (and those that fell due while it
-  // was down, at once). Tests that drive time themselves turn timers off.
-  const scheduler = ctx.config.timers ? startScheduledDelivery(ctx) : undefined;
-  // Uploads no message uses are deleted after the grace period (API.md 4.20).
-  const uploadSweep = ctx.config.timers ? startUploadSweep(ctx) : undefined;
-  // Expired messages (channel retention policies) are deleted at start and then daily.
-  const retention = ctx.config.timers ? startRetentionSweeps(ctx) : undefined;
-  // Presence reports live in memory; this writes them to the store in batches (and once more at close).
-  const presenceFlush = ctx.config.timers ? startPresenceFlush(ctx) : undefined;
+  // Scheduled delivery, the sweeps and the presence flush. Tests that drive time themselves turn timers off.
+  const background = ctx.config.timers ? startBackgroundWork(ctx) : undefined;
   let closing: Promise<void> | undefined;
   return {
     server,
@@ -118,20 +111,9 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
             setTimeout(resolve, shutdownTimeout).unref();
           });
         }
-        scheduler?.stop();
-        retention?.stop();
-        await scheduler?.idle();
-        uploadSweep?.stop();
-        await uploadSweep?.idle();
-        await retention?.idle();
-        presenceFlush?.stop();
-        await presenceFlush?.idle();
-        // Whether or not the timer ran: what is still only in memory is written before the store closes.
-        try {
-          await flushPresence(ctx);
-        } finally {
-          await ctx.storage.close();
-        }
+        await background?.stop();
+        // Writes the presence still only in memory, then closes the store.
+        await closeContext(ctx);
       })();
       return closing;
     },
