@@ -2,6 +2,7 @@
  * Shared pieces of the core user tests: a settable clock, direct reads and writes of stored
  * users (for state the API cannot set yet, such as email_address_visibility), and error checks.
  */
+import { httpStatus } from '@teamchat/http-adapter';
 import { type ApiError, type Clock, createRealm, type Ctx, type Realm, type User, type UserPatch } from '@teamchat/core';
 import { expect } from 'vitest';
 import { must } from '../helpers/core.js';
@@ -78,7 +79,7 @@ export function expectError(
   data: Record<string, unknown> = {},
 ): void {
   const error = failure(result);
-  expect({ code: error.code, msg: error.msg, status: error.status, data: error.data }).toEqual({ code, msg, status, data });
+  expect({ code: error.code, msg: error.msg, status: httpStatus(error), data: error.data }).toEqual({ code, msg, status, data });
 }
 
 /** A BAD_REQUEST of HTTP 400 with no extra fields. */

@@ -3,6 +3,7 @@
  * whether the account exists, and its limits stop guessing without locking the owner out.
  * Work is counted through an injected scrypt, never timed.
  */
+import { httpStatus } from '@teamchat/http-adapter';
 import { type ApiError, doAcceptInvite, doDeactivateUser, doFetchApiKey, doUpdateSettings, nodeScrypt, type ScryptCost, type ScryptFn, type ServerConfig, updateRealmAsOperator } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, TEST_PASSWORD_HASH_COST, type World } from '../helpers/core.js';
@@ -28,7 +29,7 @@ const AUTH_FAILED = ['AUTHENTICATION_FAILED', 'Your username or password is inco
 function expectRateLimited(result: { isErr(): boolean; error?: unknown }): number {
   expect(result.isErr()).toBe(true);
   const error = result.error as ApiError;
-  expect({ code: error.code, msg: error.msg, status: error.status }).toEqual({
+  expect({ code: error.code, msg: error.msg, status: httpStatus(error) }).toEqual({
     code: 'RATE_LIMIT_HIT',
     msg: 'API usage exceeded rate limit',
     status: 429,

@@ -1,46 +1,54 @@
 /**
  * The closed set of API errors. Every failure the core reports is an ApiError built by one of the
- * constructors below; `ERROR_STATUS` is the one map from code to the reference server's HTTP status.
+ * constructors below. Core knows no transport: the HTTP adapter maps each code (and variant) to
+ * the reference server's status (http-adapter/src/status.ts).
  */
-export const ERROR_STATUS = {
-  BAD_REQUEST: 400,
-  REQUEST_VARIABLE_MISSING: 400,
-  REQUEST_VARIABLE_INVALID: 400,
-  REQUEST_CONFUSING_VAR: 400,
-  INVALID_JSON: 400,
-  UNAUTHORIZED: 401,
-  UNAUTHORIZED_PRINCIPAL: 400,
-  AUTHENTICATION_FAILED: 401,
-  USER_DEACTIVATED: 401,
-  REALM_DEACTIVATED: 401,
-  PASSWORD_AUTH_DISABLED: 401,
-  NONEXISTENT_SUBDOMAIN: 404,
-  NOT_FOUND: 404,
-  STREAM_DOES_NOT_EXIST: 400,
-  CHANNEL_ALREADY_EXISTS: 400,
-  INVITATION_FAILED: 400,
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'REQUEST_VARIABLE_MISSING',
+  'REQUEST_VARIABLE_INVALID',
+  'REQUEST_CONFUSING_VAR',
+  'INVALID_JSON',
+  'UNAUTHORIZED',
+  'UNAUTHORIZED_PRINCIPAL',
+  'AUTHENTICATION_FAILED',
+  'USER_DEACTIVATED',
+  'REALM_DEACTIVATED',
+  'PASSWORD_AUTH_DISABLED',
+  'NONEXISTENT_SUBDOMAIN',
+  'NOT_FOUND',
+  'STREAM_DOES_NOT_EXIST',
+  'CHANNEL_ALREADY_EXISTS',
+  'INVITATION_FAILED',
   /** The reference's INVALID_ZOOM_TOKEN, renamed as API.md renames zoom to videoprovider. */
-  INVALID_VIDEOPROVIDER_TOKEN: 400,
-  REACTION_ALREADY_EXISTS: 400,
-  REACTION_DOES_NOT_EXIST: 400,
-  MOVE_MESSAGES_TIME_LIMIT_EXCEEDED: 400,
+  'INVALID_VIDEOPROVIDER_TOKEN',
+  'REACTION_ALREADY_EXISTS',
+  'REACTION_DOES_NOT_EXIST',
+  'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
   /** A group setting's `old` value is not its current value (PreviousSettingValueMismatchedError). */
-  EXPECTATION_MISMATCH: 400,
-  BAD_EVENT_QUEUE_ID: 400,
-  BAD_NARROW: 400,
-  CANNOT_DEACTIVATE_LAST_USER: 400,
-  CANNOT_DEACTIVATE_GROUP_IN_USE: 400,
-  RATE_LIMIT_HIT: 429,
-  PAYLOAD_TOO_LARGE: 413,
-  METHOD_NOT_ALLOWED: 405,
-  INTERNAL_SERVER_ERROR: 500,
+  'EXPECTATION_MISMATCH',
+  'BAD_EVENT_QUEUE_ID',
+  'BAD_NARROW',
+  'CANNOT_DEACTIVATE_LAST_USER',
+  'CANNOT_DEACTIVATE_GROUP_IN_USE',
+  'RATE_LIMIT_HIT',
+  'PAYLOAD_TOO_LARGE',
+  'METHOD_NOT_ALLOWED',
+  'INTERNAL_SERVER_ERROR',
   /** E2EE push registration without a way to reach the push service (a notifier with registerDevice). */
-  PUSH_SERVICE_NOT_CONFIGURED: 400,
-  INVALID_PUSH_DEVICE_TOKEN: 400,
-  NO_ACTIVE_PUSH_DEVICE: 400,
-} as const;
+  'PUSH_SERVICE_NOT_CONFIGURED',
+  'INVALID_PUSH_DEVICE_TOKEN',
+  'NO_ACTIVE_PUSH_DEVICE',
+] as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * A refinement of a code that the reference tells apart by transport status only: a
+ * BAD_REQUEST that is about a missing resource, a refused access or a slow client, or a
+ * CHANNEL_ALREADY_EXISTS from the endpoint that answers it as a conflict.
+ */
+export type ErrorVariant = 'not_found' | 'forbidden' | 'timeout' | 'conflict';
 
 /** An API failure: what the client sees as `{result: "error", code, msg, ...data}`. */
 export class ApiError {
@@ -49,8 +57,8 @@ export class ApiError {
     readonly msg: string,
     /** Extra top-level fields of the error body (for example `var_name`, `stream_id`). */
     readonly data: Readonly<Record<string, unknown>> = {},
-    /** HTTP status; defaults to the code's status in ERROR_STATUS. */
-    readonly status: number = ERROR_STATUS[code],
+    /** See ErrorVariant; absent for the code's usual meaning. */
+    readonly variant?: ErrorVariant,
   ) {}
 }
 
@@ -61,16 +69,16 @@ export class ApiError {
 export const validationFailure = (errors: Readonly<Record<string, readonly string[]>>) =>
   badRequest(Object.values(errors)[0]![0]!, { errors });
 
-/** Generic validation or permission failure (HTTP 400). */
+/** Generic validation or permission failure. */
 export const badRequest = (msg: string, data?: Record<string, unknown>) => new ApiError('BAD_REQUEST', msg, data);
 /** A full-text search past the storage driver's budget of candidate rows (storage SearchTooBroadError). */
 export const searchTooBroad = () => badRequest('This search matches too many messages; use more specific words.');
 
-/** A resource the caller named does not exist: code BAD_REQUEST but HTTP 404, as the reference does. */
-export const resourceNotFound = (msg: string) => new ApiError('BAD_REQUEST', msg, {}, 404);
+/** A resource the caller named does not exist: code BAD_REQUEST, answered as not found (HTTP 404) as the reference does. */
+export const resourceNotFound = (msg: string) => new ApiError('BAD_REQUEST', msg, {}, 'not_found');
 
-/** "Access denied": code BAD_REQUEST, HTTP 403. */
-export const accessDenied = (msg = 'Access denied') => new ApiError('BAD_REQUEST', msg, {}, 403);
+/** "Access denied": code BAD_REQUEST, answered as forbidden (HTTP 403). */
+export const accessDenied = (msg = 'Access denied') => new ApiError('BAD_REQUEST', msg, {}, 'forbidden');
 
 export const missingArgument = (name: string) =>
   new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
@@ -91,8 +99,8 @@ export const notFound = (msg = 'Not found') => new ApiError('NOT_FOUND', msg);
 export const methodNotAllowed = () => new ApiError('METHOD_NOT_ALLOWED', 'Method Not Allowed');
 export const payloadTooLarge = (limitBytes: number) =>
   new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large (limit: ${limitBytes} bytes)`);
-/** The client took too long to send its request (HTTP 408). */
-export const requestTimeout = () => new ApiError('BAD_REQUEST', 'Request timeout', {}, 408);
+/** The client took too long to send its request (HTTP 408 in the adapter). */
+export const requestTimeout = () => new ApiError('BAD_REQUEST', 'Request timeout', {}, 'timeout');
 export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
 
 export const noSuchUser = () => badRequest('No such user');
@@ -121,9 +129,9 @@ export const streamIdDoesNotExist = (streamId: number) =>
 export const channelAlreadyExists = (name: string) =>
   new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`);
 
-/** The same refusal from POST /channels/create, which the reference answers with HTTP 409. */
+/** The same refusal from POST /channels/create, which the reference answers as a conflict (HTTP 409). */
 export const channelAlreadyExistsConflict = (name: string) =>
-  new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, {}, 409);
+  new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, {}, 'conflict');
 
 /** 429; `retry-after` (seconds) is also sent as the Retry-After header. */
 export const rateLimited = (retryAfterSeconds: number) =>

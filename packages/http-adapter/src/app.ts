@@ -1,4 +1,4 @@
-import { ApiError, type Caller, checkCaller, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
+import { badRequest, type Caller, checkCaller, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
 import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
 import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLargeByHeader } from './params.js';
@@ -34,7 +34,7 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
       // h3 rejects some requests itself before routing (a path that is not valid percent-encoding):
       // those are the client's fault, so they get a 4xx envelope rather than a 500.
       if (HTTPError.isError(error) && error.status >= 400 && error.status < 500) {
-        return failure(new ApiError('BAD_REQUEST', 'Malformed URL', {}, error.status));
+        return failure(badRequest('Malformed URL'));
       }
       report(error);
       return failure(internalError());

@@ -5,7 +5,7 @@
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError, badRequest, requestTimeout } from '@teamchat/core';
+import { type ApiError, badRequest, requestTimeout } from '@teamchat/core';
 import { errorPayload } from './respond.js';
 
 /** A socket node:http gave up on, as node types it internally (the response it may be writing). */
@@ -14,11 +14,14 @@ type ClientSocket = Duplex & { _httpMessage?: ServerResponse | null };
 /** How long an error answer may take to reach a client before its socket is destroyed anyway. */
 const FLUSH_GRACE_MS = 2000;
 
-/** Node's rejection of a request it could not parse or that arrived too slowly, by error code. */
-function parseFailure(code: string | undefined): ApiError {
-  if (code === 'HPE_HEADER_OVERFLOW') return new ApiError('BAD_REQUEST', 'Request header fields too large', {}, 431);
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout();
-  return badRequest('Malformed HTTP request');
+/**
+ * Node's rejection of a request it could not parse or that arrived too slowly, by error code,
+ * with the status when it is one only HTTP has.
+ */
+function parseFailure(code: string | undefined): { error: ApiError; status?: number } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { error: badRequest('Request header fields too large'), status: 431 };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { error: requestTimeout() };
+  return { error: badRequest('Malformed HTTP request') };
 }
 
 /**
@@ -32,7 +35,8 @@ export function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Cl
     socket.destroy();
     return;
   }
-  const payload = errorPayload(parseFailure(error.code));
+  const failure = parseFailure(error.code);
+  const payload = errorPayload(failure.error, {}, failure.status);
   const headers = { ...payload.headers, 'content-length': String(Buffer.byteLength(payload.body)), connection: 'close' };
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   const status = payload.status;
@@ -41,8 +45,8 @@ export function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Cl
 }
 
 /** Writes an error envelope as the whole response and closes the connection after it. */
-function answer(response: ServerResponse, error: ApiError): void {
-  const payload = errorPayload(error);
+function answer(response: ServerResponse, error: ApiError, status?: number): void {
+  const payload = errorPayload(error, {}, status);
   response.writeHead(payload.status, { ...payload.headers, connection: 'close' });
   response.end(payload.body);
 }
@@ -59,5 +63,5 @@ export function answerMissingHost(request: IncomingMessage, response: ServerResp
 
 /** `Expect` other than `100-continue`: 417, in the envelope (node's own answer has no body). */
 export function answerExpectation(_request: IncomingMessage, response: ServerResponse): void {
-  answer(response, new ApiError('BAD_REQUEST', 'Expectation Failed', {}, 417));
+  answer(response, badRequest('Expectation Failed'), 417);
 }

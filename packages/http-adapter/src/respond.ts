@@ -1,5 +1,6 @@
 /** The one map from core results to HTTP responses: the envelope of API.md 2.1. */
 import { type ApiError, toJson } from '@teamchat/core';
+import { httpStatus } from './status.js';
 
 const JSON_HEADERS = {
   'content-type': 'application/json',
@@ -24,19 +25,23 @@ export function failure(error: ApiError, extra: Record<string, unknown> = {}): R
   return new Response(body, { status, headers });
 }
 
-/** An error response as plain data, for writers that are not a fetch Response (see server.ts). */
+/**
+ * An error response as plain data, for writers that are not a fetch Response (node-errors.ts).
+ * `status` overrides the code's for failures only HTTP has (431, 417).
+ */
 export function errorPayload(
   error: ApiError,
   extra: Record<string, unknown> = {},
+  status = httpStatus(error),
 ): { status: number; headers: Record<string, string>; body: string } {
   const body: Record<string, unknown> = { result: 'error', msg: error.msg };
   if (!CODELESS.has(error.code)) body.code = error.code;
   Object.assign(body, error.data, extra);
   const headers: Record<string, string> = { ...JSON_HEADERS };
-  if (error.status === 401) headers['www-authenticate'] = 'Basic realm="zulip"';
+  if (status === 401) headers['www-authenticate'] = 'Basic realm="zulip"';
   if (typeof error.data['retry-after'] === 'number') headers['retry-after'] = String(error.data['retry-after']);
   // The rest of an oversized body is never read, so the connection cannot carry another request;
   // without this it would stay open (and hold up a graceful close) until its keep-alive timeout.
   if (error.code === 'PAYLOAD_TOO_LARGE') headers.connection = 'close';
-  return { status: error.status, headers, body: `${JSON.stringify(body)}\n` };
+  return { status, headers, body: `${JSON.stringify(body)}\n` };
 }
