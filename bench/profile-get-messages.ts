@@ -55,10 +55,14 @@ if (mode === 'seed') {
   const samples: Sample[] = [];
   for (const q of queries(streamIds)) {
     for (const concurrency of [1, 8]) {
-      samples.push(await measure(`op ${q.name}`, async (i) => {
+      // CPU time per operation as well: wall-clock percentiles drift with the machine's other load.
+      const cpu = process.cpuUsage();
+      const sample = await measure(`op ${q.name}`, async (i) => {
         const r = await getMessages(ctx, caller, q.params(i));
         if (r.isErr()) throw new Error(r.error.msg);
-      }, { durationMs, concurrency }));
+      }, { durationMs, concurrency });
+      const used = process.cpuUsage(cpu);
+      samples.push({ ...sample, name: `${sample.name} (cpu ${((used.user + used.system) / 1000 / sample.ops).toFixed(3)} ms/op incl. warm-up)` });
     }
   }
   printTable(samples);
