@@ -86,6 +86,39 @@ export function describeMessageReads(storage: () => Storage): void {
     });
   });
 
+  it('windows at the ends of the ID range: anchor 0, the first ID, newest, and anchors past every ID', async () => {
+    const { ids, scope } = await world();
+    await storage().read(async (tx) => {
+      // Without a channel term: the reader's copies (ids[1] is not one).
+      const held = [ids[0], ids[2], ids[3], ids[4]];
+      const all = { anchor: 0, includeAnchor: true, numBefore: 5, numAfter: 50 };
+      expect(await tx.messages.window(scope, [], all)).toEqual({ ids: held, foundAnchor: false, foundOldest: true, foundNewest: true });
+      const fromFirst = await tx.messages.window(scope, [], { ...all, anchor: ids[0]!, numAfter: 1 });
+      expect(fromFirst).toEqual({ ids: [ids[0], ids[2]], foundAnchor: true, foundOldest: true, foundNewest: false });
+      for (const anchor of [ids[4]! + 1, Number.MAX_SAFE_INTEGER, 10_000_000_000_000_000]) {
+        expect(await tx.messages.window(scope, [], { anchor, includeAnchor: true, numBefore: 2, numAfter: 5 })).toEqual({
+          ids: [ids[3], ids[4]],
+          foundAnchor: false,
+          foundOldest: false,
+          foundNewest: true,
+        });
+      }
+    });
+  });
+
+  it('messages.dmConversationIds: the numbers dmConversationId gives, for the keys that have a conversation in the realm', async () => {
+    const { realm, viewer, ids } = await world();
+    await storage().read(async (tx) => {
+      const [dm] = await tx.messages.byIds(realm.id, [ids[2]!]);
+      const key = dm!.dmKey!;
+      const number = await tx.messages.dmConversationId(realm.id, key);
+      expect(number).toBeGreaterThan(0);
+      expect(await tx.messages.dmConversationIds(realm.id, [key, `${viewer.id}`, key])).toEqual(new Map([[key, number]]));
+      expect(await tx.messages.dmConversationIds(realm.id + 1000, [key])).toEqual(new Map());
+      expect(await tx.messages.dmConversationIds(realm.id, [])).toEqual(new Map());
+    });
+  });
+
   describe('streams.stateToken', () => {
     it('changes with every write to channels or subscriptions, in the writing transaction, and only then', async () => {
       const { realm, viewer, stream } = await world();
