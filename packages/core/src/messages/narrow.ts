@@ -30,9 +30,13 @@ export const MAX_NARROW_OPERAND_IDS = 1000;
 
 const Operand = union([Str, Int, array(Int, MAX_NARROW_OPERAND_IDS)]);
 
-/** `[operator, operand]` (legacy) or `{operator, operand, negated?}`. */
+/**
+ * `{operator, operand, negated?}` or `[operator, operand]` (legacy). The object form is tried
+ * first because clients send it: a union pays for every alternative that fails before one fits.
+ * No value fits both, so the order changes nothing else.
+ */
 export const NarrowParam = List(
-  union([tuple([Str, Operand]), object({ operator: Str, operand: Operand, negated: optional(boolean()) })]),
+  union([object({ operator: Str, operand: Operand, negated: optional(boolean()) }), tuple([Str, Operand])]),
   { max: MAX_NARROW_TERMS, maxChars: MAX_NARROW_CHARS },
 );
 

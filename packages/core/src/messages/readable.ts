@@ -19,8 +19,7 @@ export interface Readable {
  * since left), and every message of a channel whose history they may read.
  */
 export async function readableBy(tx: Tx, user: User): Promise<Readable> {
-  const allStreams = await tx.streams.list(user.realmId);
-  const subscribed = new Set((await tx.subscriptions.forUser(user.realmId, user.id)).filter((s) => s.active).map((s) => s.streamId));
+  const { allStreams, subscribed } = await channelStateOf(tx, user);
   const visibleStreams = allStreams.filter((s) => hasContentAccess(user, s, subscribed.has(s.id)));
   const shared = visibleStreams.filter((s) => readsChannelHistory(user, s, subscribed.has(s.id)));
   return {
@@ -45,3 +44,35 @@ export function narrowContextFor(tx: Tx, realm: Realm, user: User, readable: Rea
     publicStreamIds: readable.publicStreamIds.filter((id) => readable.scope.sharedHistoryStreamIds.includes(id)),
   };
 }
+
+/**
+ * The realm's channels and the user's active subscriptions, as of the transaction. Every read
+ * of history needs them and they change rarely, so they are kept under the channel state token
+ * (StreamStore.stateToken): one cheap read instead of decoding every channel and subscription
+ * row on each request. What depends on the user's role and groups is still computed per call.
+ * The cached values are frozen: they are shared by every request until the next channel write.
+ */
+async function channelStateOf(tx: Tx, user: User): Promise<{ allStreams: Stream[]; subscribed: ReadonlySet<number> }> {
+  const token = await tx.streams.stateToken();
+  const streamsKey = `${token}:${user.realmId}`;
+  let allStreams = channelCache.get(streamsKey) as Stream[] | undefined;
+  if (!allStreams) {
+    allStreams = Object.freeze((await tx.streams.list(user.realmId)).map((s) => Object.freeze(s))) as Stream[];
+    remember(streamsKey, allStreams);
+  }
+  const subscribedKey = `${streamsKey}:${user.id}`;
+  let subscribed = channelCache.get(subscribedKey) as ReadonlySet<number> | undefined;
+  if (!subscribed) {
+    subscribed = new Set((await tx.subscriptions.forUser(user.realmId, user.id)).filter((s) => s.active).map((s) => s.streamId));
+    remember(subscribedKey, subscribed);
+  }
+  return { allStreams, subscribed };
+}
+
+/** Entries under old tokens are never read again; the bound drops them (and any excess) wholesale. */
+const CHANNEL_CACHE_LIMIT = 4096;
+const channelCache = new Map<string, unknown>();
+const remember = (key: string, value: unknown) => {
+  if (channelCache.size >= CHANNEL_CACHE_LIMIT) channelCache.clear();
+  channelCache.set(key, value);
+};

@@ -12,7 +12,7 @@ import { narrowContextFor, type Readable, readableBy } from '../messages/readabl
 import { resolveNarrow } from '../messages/resolve-narrow.js';
 import { type Actor, userOperation } from '../operation.js';
 import { GetMessageHistoryParams, GetMessageParams, GetMessagesParams, MatchesNarrowParams } from '../schemas/messages.js';
-import { FLAG_BITS, type Message, type MessageCondition, type Realm, type Stream, type Submessage, type Tx, type User } from '../storage/types.js';
+import { FLAG_BITS, type Message, type MessageCondition, type Reaction, type Realm, type Stream, type Submessage, type Tx, type User } from '../storage/types.js';
 
 /** Moved to messages/readable.ts, shared with the flag endpoints; re-exported for callers of this module. */
 export { readableBy, type Readable } from '../messages/readable.js';
@@ -30,7 +30,13 @@ export async function formatForViewer(
 ): Promise<Record<string, unknown>[]> {
   const ids = messages.map((m) => m.id);
   const flags = await tx.messages.flagsOf(viewer.id, ids);
-  const reactions = await tx.reactions.forMessages(ids);
+  // The page's reactions grouped by message once (they arrive in ID order), not filtered per message.
+  const reactions = new Map<number, Reaction[]>();
+  for (const r of await tx.reactions.forMessages(ids)) {
+    const list = reactions.get(r.messageId);
+    if (list) list.push(r);
+    else reactions.set(r.messageId, [r]);
+  }
   // One query for the page's submessages, grouped here; they arrive in ID order.
   const submessages = new Map<number, Submessage[]>();
   for (const s of await tx.submessages.forMessages(realm.id, ids)) {
@@ -45,10 +51,10 @@ export async function formatForViewer(
     if (m.dmKey) for (const id of m.dmKey.split(',')) people.add(Number(id));
   }
   const users = new Map((await tx.users.list(realm.id, [...people])).map((u) => [u.id, u]));
-  const dmConversationIds = new Map<string, number>();
-  for (const m of messages) {
-    if (m.dmKey && !dmConversationIds.has(m.dmKey)) dmConversationIds.set(m.dmKey, await tx.messages.dmConversationId(realm.id, m.dmKey));
-  }
+  const dmKeys = new Set<string>();
+  for (const m of messages) if (m.dmKey) dmKeys.add(m.dmKey);
+  // One lookup for the page's direct conversations, not one per conversation.
+  const dmConversationIds = await tx.messages.dmConversationIds(realm.id, [...dmKeys]);
   const view = {
     realm,
     users,
@@ -61,7 +67,7 @@ export async function formatForViewer(
     formatMessage(
       m,
       view,
-      reactions.filter((r) => r.messageId === m.id),
+      reactions.get(m.id) ?? [],
       submessages.get(m.id) ?? [],
       // A message read through shared channel history without a copy shows as read, historical.
       flags.get(m.id) ?? FLAG_BITS.read | FLAG_BITS.historical,

@@ -8,14 +8,12 @@
  */
 import {
   array as unboundedArray,
-  coerce,
   define,
   enums,
   nullable,
   object,
   optional,
   record,
-  string,
   Struct,
   union,
 } from 'superstruct';
@@ -75,7 +73,17 @@ export class OversizedJson {
  * than `maxChars` is refused unparsed ("{var} is too long").
  */
 export function json<T, S>(inner: Struct<T, S>, maxChars: number = MAX_JSON_TEXT_CHARS): Struct<T, S> {
-  return coerce(inner, string(), (text) => (text.length > maxChars ? new OversizedJson(maxChars) : parseJson(text)));
+  return coerceText(inner, (text) => (text.length > maxChars ? new OversizedJson(maxChars) : parseJson(text)));
+}
+
+/**
+ * superstruct's `coerce(inner, string(), fn)`, with the condition tested by `typeof` instead of
+ * `is(value, string())`: `is` builds a StructError for every value that is not a string (an
+ * absent optional parameter, an in-process caller's number), which was a tenth of a GET
+ * /messages operation's time. Same semantics.
+ */
+function coerceText<T, S>(inner: Struct<T, S>, fn: (text: string) => unknown): Struct<T, S> {
+  return new Struct({ ...inner, coercer: (value, ctx) => inner.coercer(typeof value === 'string' ? fn(value) : value, ctx) });
 }
 
 export const Int = define<number>('integer', (v) => Number.isSafeInteger(v) || '{var} is not an integer');
@@ -164,6 +172,6 @@ export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boole
   });
 
 /** Integer path parameter (`/users/{user_id}`): the router gives text. */
-export const PathInt = coerce(Int, string(), (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
+export const PathInt = coerceText(Int, (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
 
 export { define, nullable, object, optional, record, union, enums };

@@ -88,6 +88,13 @@ export interface StreamStore {
   byName(realmId: number, name: string): Promise<Stream | undefined>;
   /** The realm's channels, archived ones included, ordered by ID; `ids` limits the result. */
   list(realmId: number, ids?: readonly number[]): Promise<Stream[]>;
+  /**
+   * A token of the state of every realm's channels and subscriptions: it changes with each
+   * write to either, within the writing transaction (a rolled-back write leaves the old token),
+   * and never comes back. What is read from channels and subscriptions under one token is the
+   * same in any transaction that reads that token, so it may be cached under it.
+   */
+  stateToken(): Promise<number>;
   /** Sets the given fields; a channel of another realm is left alone. A taken name throws. */
   update(realmId: number, id: number, patch: StreamPatch): Promise<void>;
 }

@@ -178,6 +178,8 @@ export interface MessageStore {
   topics(realmId: number, streamId: number): Promise<Array<{ name: string; maxId: number }>>;
   /** A stable number for a direct conversation (allocated by its first message's insert); 0 if none. */
   dmConversationId(realmId: number, dmKey: string): Promise<number>;
+  /** `dmConversationId` of several conversations in one lookup; keys without a conversation are left out. */
+  dmConversationIds(realmId: number, dmKeys: readonly string[]): Promise<Map<string, number>>;
   /**
    * IDs of the users who share a direct conversation (one-on-one or group) with the user, the
    * user not included, ascending. A conversation counts once its first message was stored, even

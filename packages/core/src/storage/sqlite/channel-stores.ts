@@ -30,6 +30,7 @@ const SUBSCRIPTION: TableMap<Subscription> = {
 };
 const PAIR: TableMap<{ streamId: number; userId: number }> = { table: 'subscription', booleans: [] };
 const ID: TableMap<{ id: number }> = { table: 'stream', booleans: [] };
+const TOKEN: TableMap<{ token: number }> = { table: 'channel_state', booleans: [] };
 
 /** The folded name the unique index compares. */
 const nameKey = (name: string) => name.toLowerCase();
@@ -59,6 +60,9 @@ export function streamStore(q: Statements): StreamStore {
     },
     async byName(realmId, name) {
       return q.get(STREAM, `SELECT ${STREAM_COLUMNS} FROM stream WHERE realm_id = ? AND name_key = ?`, realmId, nameKey(name));
+    },
+    async stateToken() {
+      return q.get(TOKEN, 'SELECT token FROM channel_state WHERE id = 1')!.token;
     },
     async list(realmId, ids) {
       if (ids === undefined) return q.all(STREAM, `SELECT ${STREAM_COLUMNS} FROM stream WHERE realm_id = ? ORDER BY id`, realmId);

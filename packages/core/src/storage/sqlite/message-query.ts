@@ -29,12 +29,16 @@ export function compileMessageQuery(scope: MessageScope, conditions: readonly Me
   ) as { streamId: number } | undefined;
   const sharedStreams = conditions.some((c) => c.kind === 'streams' && !c.negated);
 
+  // The viewer's copies are joined only where a condition reads their flags, and messages only
+  // where a condition reads a message column: an unneeded join costs a lookup per row walked.
+  const readsFlags = conditions.some((c) => c.kind === 'flag');
+  const readsMessage = conditions.some((c) => c.kind !== 'flag');
   let from: string;
   let personal: boolean;
   if (sharedStream) {
     // A channel whose history the viewer may read: every message of it, with the viewer's flags.
-    from = 'message m LEFT JOIN user_message um ON um.user_id = ? AND um.message_id = m.id';
-    params.push(scope.userId);
+    from = readsFlags ? 'message m LEFT JOIN user_message um ON um.user_id = ? AND um.message_id = m.id' : 'message m';
+    if (readsFlags) params.push(scope.userId);
     where.push('m.stream_id = ?');
     params.push(sharedStream.streamId);
     personal = false;
@@ -45,7 +49,8 @@ export function compileMessageQuery(scope: MessageScope, conditions: readonly Me
     params.push(JSON.stringify(scope.sharedHistoryStreamIds));
     personal = false;
   } else {
-    from = 'user_message um JOIN message m ON m.id = um.message_id';
+    // Every copy has its message (ON DELETE CASCADE), so flag-only narrows read the copies alone.
+    from = readsMessage ? 'user_message um JOIN message m ON m.id = um.message_id' : 'user_message um';
     where.push('um.user_id = ?');
     params.push(scope.userId);
     personal = true;
@@ -60,7 +65,9 @@ export function compileMessageQuery(scope: MessageScope, conditions: readonly Me
     if (condition.kind === 'search') continue;
     if (condition.kind === 'flag') {
       // Spelled like the partial indexes (`= 0` for unread), not as NOT (…), so they apply.
-      where.push(`(${flags} & ${condition.mask}) ${condition.set !== condition.negated ? '<>' : '='} 0`);
+      const test = `(${flags} & ${condition.mask}) ${condition.set !== condition.negated ? '<>' : '='} 0`;
+      // The same flag test twice (first_unread adds unread to an is:unread narrow) is one test.
+      if (!where.includes(test)) where.push(test);
       continue;
     }
     const [sql, values] = compileCondition(condition, scope.userId);
@@ -77,7 +84,9 @@ function compileCondition(c: Exclude<MessageCondition, { kind: 'flag' }>, viewer
     case 'streams':
       return ['m.stream_id IN (SELECT value FROM json_each(?))', [JSON.stringify(c.streamIds)]];
     case 'topic':
-      return ["(m.type = 'stream' AND m.topic = ? COLLATE NOCASE)", [c.topic]];
+      // `stream_id IS NOT NULL` is `type = 'stream'` (only channel messages have a channel), spelled
+      // as message_stream_topic's condition so that the index covers the walk.
+      return ['(m.stream_id IS NOT NULL AND m.topic = ? COLLATE NOCASE)', [c.topic]];
     case 'sender':
       return ['m.sender_id = ?', [c.userId]];
     case 'dm':

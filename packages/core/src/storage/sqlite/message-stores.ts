@@ -24,6 +24,7 @@ const REACTION: TableMap<Reaction> = { table: 'reaction', booleans: [] };
 const UNREAD: TableMap<Awaited<ReturnType<MessageStore['unread']>>[number]> = { table: 'message', booleans: [] };
 const TOPIC: TableMap<{ name: string; maxId: number }> = { table: 'message', booleans: [] };
 const KEY: TableMap<{ dmKey: string }> = { table: 'dm_conversation', booleans: [] };
+const CONVERSATION: TableMap<{ dmKey: string; id: number }> = { table: 'dm_conversation', booleans: [] };
 const RECENT_DM: TableMap<{ dmKey: string; maxMessageId: number }> = { table: 'dm_participant', booleans: [] };
 const VALUE: TableMap<{ value: number | null }> = { table: 'message', booleans: [] };
 
@@ -191,6 +192,16 @@ export function messageStore(q: Statements): MessageStore {
     async dmConversationId(realmId, dmKey) {
       return q.get(ID, 'SELECT id FROM dm_conversation WHERE realm_id = ? AND dm_key = ?', realmId, dmKey)?.id ?? 0;
     },
+    async dmConversationIds(realmId, dmKeys) {
+      if (dmKeys.length === 0) return new Map();
+      const rows = q.all(
+        CONVERSATION,
+        'SELECT dm_key, id FROM dm_conversation WHERE realm_id = ? AND dm_key IN (SELECT value FROM json_each(?))',
+        realmId,
+        json(dmKeys),
+      );
+      return new Map(rows.map((row) => [row.dmKey, row.id]));
+    },
     async dmPeerIds(realmId, userId) {
       const rows = q.all(
         KEY,
@@ -233,13 +244,19 @@ export function messageStore(q: Statements): MessageStore {
 function messageWindow(q: Statements, scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow) {
   const { from, where, params, id } = compileMessageQuery(scope, conditions);
   const base = `SELECT ${id} AS id FROM ${from} WHERE ${where.join(' AND ')}`;
-  const before = q
-    .all(ID, `${base} AND ${id} < ? ORDER BY ${id} DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1)
-    .map((row) => row.id);
-  const after = q
-    .all(ID, `${base} AND ${id} > ? ORDER BY ${id} ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1)
-    .map((row) => row.id);
-  const anchorFound = q.get(ID, `${base} AND ${id} = ?`, ...params, window.anchor) !== undefined;
+  // Message IDs are safe integers from 1 up, so nothing lies below an anchor of 1 or less (the
+  // anchor "oldest", first_unread's probe) nor above MAX_SAFE_INTEGER (the anchor "newest"):
+  // those walks are not run.
+  const noneBelow = window.anchor <= 1;
+  const noneAbove = window.anchor >= Number.MAX_SAFE_INTEGER;
+  const before = noneBelow
+    ? []
+    : q.all(ID, `${base} AND ${id} < ? ORDER BY ${id} DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1).map((row) => row.id);
+  const after = noneAbove
+    ? []
+    : q.all(ID, `${base} AND ${id} > ? ORDER BY ${id} ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1).map((row) => row.id);
+  const anchorFound =
+    window.anchor >= 1 && window.anchor <= Number.MAX_SAFE_INTEGER && q.get(ID, `${base} AND ${id} = ?`, ...params, window.anchor) !== undefined;
   const ids = [
     ...before.slice(0, window.numBefore).reverse(),
     ...(anchorFound && window.includeAnchor ? [window.anchor] : []),

@@ -127,4 +127,19 @@ export const MIGRATIONS: readonly string[] = [
   /* 31: users' presence and each realm's presence sequence, written in batches (see presence-schema.ts) */ PRESENCE_MIGRATION,
   /* 32: submessages of widget messages (see submessage-schema.ts) */ SUBMESSAGES_MIGRATION,
   /* 33: push device tokens and the notifications showing on devices (see push-schema.ts) */ PUSH_MIGRATION,
+  /*
+   * 34: a token of the channels' and subscriptions' state (StreamStore.stateToken): triggers set
+   * a fresh random value with every write to either table, inside the writing transaction, so
+   * a rolled-back write restores the old token and two states never share one. Readers cache
+   * what they derive from these tables under the token (messages/readable.ts).
+   */ `
+  CREATE TABLE channel_state (id INTEGER PRIMARY KEY CHECK (id = 1), token INTEGER NOT NULL);
+  INSERT INTO channel_state (id, token) VALUES (1, random());
+  CREATE TRIGGER stream_state_insert AFTER INSERT ON stream BEGIN UPDATE channel_state SET token = random() WHERE id = 1; END;
+  CREATE TRIGGER stream_state_update AFTER UPDATE ON stream BEGIN UPDATE channel_state SET token = random() WHERE id = 1; END;
+  CREATE TRIGGER stream_state_delete AFTER DELETE ON stream BEGIN UPDATE channel_state SET token = random() WHERE id = 1; END;
+  CREATE TRIGGER subscription_state_insert AFTER INSERT ON subscription BEGIN UPDATE channel_state SET token = random() WHERE id = 1; END;
+  CREATE TRIGGER subscription_state_update AFTER UPDATE ON subscription BEGIN UPDATE channel_state SET token = random() WHERE id = 1; END;
+  CREATE TRIGGER subscription_state_delete AFTER DELETE ON subscription BEGIN UPDATE channel_state SET token = random() WHERE id = 1; END;
+  `,
 ];

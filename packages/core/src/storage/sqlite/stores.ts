@@ -75,9 +75,10 @@ export function userStore(q: Statements): UserStore {
       if (ids.length === 0) return [];
       return q.all(
         USER,
-        'SELECT * FROM user WHERE realm_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id',
-        realmId,
+        // `+realm_id`: looked up by ID; otherwise SQLite walks the realm's every user (user_bot_owner).
+        'SELECT * FROM user WHERE id IN (SELECT value FROM json_each(?)) AND +realm_id = ? ORDER BY id',
         JSON.stringify(ids),
+        realmId,
       );
     },
     async roles(realmId) {
