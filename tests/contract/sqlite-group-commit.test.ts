@@ -146,6 +146,30 @@ describe('group commit', () => {
     expect(walCommits(file) - before).toBe(1);
   });
 
+  it('when the first transaction of a batch fails, it rolls back alone and the others still commit together', async () => {
+    const { file, storage, raw } = open();
+    await seed(storage);
+    for (const ending of ['err', 'throw'] as const) {
+      const before = walCommits(file);
+      const hold = gate();
+      const first = storage.transaction(async (tx) => {
+        await tx.realms.insert(newRealm({ subdomain: `first-${ending}` }));
+        await hold.promise;
+        if (ending === 'throw') throw new Error('first');
+        return err('first');
+      });
+      const others = ['one', 'two'].map((name) =>
+        storage.transaction(async (tx) => ok(await tx.realms.insert(newRealm({ subdomain: `${name}-${ending}` })))),
+      );
+      hold.open();
+      if (ending === 'throw') await expect(first).rejects.toThrow('first');
+      else expect((await first)._unsafeUnwrapErr()).toBe('first');
+      for (const other of others) expect((await other).isOk()).toBe(true);
+      expect(visibleOf(raw, [`first-${ending}`, `one-${ending}`, `two-${ending}`])).toEqual([`one-${ending}`, `two-${ending}`]);
+      expect(walCommits(file) - before).toBe(1);
+    }
+  });
+
   it('a caller is answered only after the COMMIT that holds its write, and its later reads see it', async () => {
     const { storage, raw } = open();
     await seed(storage);

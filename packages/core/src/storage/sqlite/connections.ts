@@ -12,7 +12,7 @@ export function isInMemory(filename: string): boolean {
 
 /**
  * Opens the write connection: WAL, the requested `synchronous`, foreign keys, a busy timeout,
- * and the schema brought up to date. `synchronous` is set on every open because better-sqlite3
+ * temporary storage in memory, and the schema brought up to date. `synchronous` is set on every open because better-sqlite3
  * would otherwise reopen an existing WAL database at NORMAL.
  */
 export function openWriter(filename: string, synchronous: 'full' | 'normal'): Database.Database {
@@ -22,6 +22,8 @@ export function openWriter(filename: string, synchronous: 'full' | 'normal'): Da
     db.pragma(synchronous === 'normal' ? 'synchronous = NORMAL' : 'synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    // Savepoints of batched transactions keep their sub-journals in memory, not in temp files.
+    db.pragma('temp_store = MEMORY');
     migrate(db);
     return db;
   } catch (error) {
