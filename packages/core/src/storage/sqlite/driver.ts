@@ -63,12 +63,13 @@ interface Connection {
  * so an answered transaction survives a process crash and a power loss.
  *
  * Writes (group commit, group-commit.ts): transactions run one at a time, in call order, on
- * the write connection. Those that queue while one runs join its batch: one BEGIN IMMEDIATE,
- * each transaction in its own SAVEPOINT (an Err or a throw rolls back that transaction alone),
- * then one COMMIT, one fsync, for the whole batch. Right after that COMMIT, in one synchronous
- * step, the after-commit callbacks of the batch's committed transactions run in call order;
- * then the callers are answered. A batch is bounded (`batchLimits`); a lone transaction never
- * waits for company. If the COMMIT fails, every transaction of the batch rejects.
+ * the write connection. Those started in the same turn of the event loop, or queued while a
+ * batch runs, join one batch: one BEGIN IMMEDIATE, each transaction after the first in its own
+ * SAVEPOINT (an Err or a throw rolls back that transaction alone), then one COMMIT, one fsync,
+ * for the whole batch. Right after that COMMIT, in one synchronous step, the after-commit
+ * callbacks of the batch's committed transactions run in call order; then the callers are
+ * answered. A batch is bounded (`batchLimits`); a lone transaction waits for no timer. If the
+ * COMMIT fails, every transaction of the batch that returned Ok rejects.
  *
  * Reads: on a file, `read` runs on the read-only connection, one read at a time, never
  * waiting for a write batch and never seeing its uncommitted writes. Its snapshot (a WAL read
