@@ -310,7 +310,11 @@ export interface Storage {
    * whose after-commit callbacks ran before `fn` was called. So work `fn` does before its first
    * await (register creating its event queue) is ordered with every commit and its events:
    * either the snapshot holds the commit and its events were published before, or it does not
-   * and its events are published after. Work after an await has no such guarantee.
+   * and its events are published after. Work after an await has no such guarantee. (A driver
+   * over a database server keeps this by never having a snapshot-taking statement and a
+   * COMMIT in flight at once, running a commit's after-commit callbacks as its reply arrives
+   * and calling `fn` as its snapshot's reply arrives; the SQLite driver gets it by doing each
+   * of these synchronously.)
    *
    * A read does not wait for transactions in progress where the driver can avoid it (the SQLite
    * driver on a file; with `:memory:` reads take turns with writes). Hence a snapshot may be
