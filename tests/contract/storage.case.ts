@@ -358,21 +358,52 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
     });
 
     describe('afterCommit', () => {
-      it('runs callbacks in order after the commit, before the next operation starts', async () => {
+      it('runs callbacks in order after the commit, before the caller is answered; a read they start sees the commit', async () => {
         const { realm, users: [user] } = await seed(storage, [{}]);
         const seen: string[] = [];
+        let fromCallback: Promise<void> | undefined;
         const first = storage.transaction(async (tx) => {
           await tx.users.update(realm.id, user!.id, { fullName: 'Committed' });
           tx.afterCommit(() => seen.push('one'));
-          tx.afterCommit(() => seen.push('two'));
+          tx.afterCommit(() => {
+            seen.push('two');
+            fromCallback = storage.read(async (tx) => {
+              seen.push(`callback's read sees ${(await tx.users.byId(realm.id, user!.id))!.fullName}`);
+            });
+          });
           seen.push('callback');
           return ok(undefined);
         });
-        const second = storage.read(async (tx) => {
-          seen.push(`next sees ${(await tx.users.byId(realm.id, user!.id))!.fullName}`);
+        await first.then(() => seen.push('answered'));
+        await fromCallback;
+        expect(seen.slice(0, 4)).toEqual(['callback', 'one', 'two', 'answered']);
+        expect(seen).toContain("callback's read sees Committed");
+        const next = await storage.read(async (tx) => (await tx.users.byId(realm.id, user!.id))!.fullName);
+        expect(next).toBe('Committed');
+      });
+
+      it("a read's snapshot is fixed when its callback is called: a commit whose callbacks run later is not in it", async () => {
+        const { realm, users: [user] } = await seed(storage, [{}]);
+        const seen: string[] = [];
+        const hold = gate();
+        const reading = storage.read(async (tx) => {
+          seen.push('read called');
+          await hold.promise;
+          return (await tx.users.byId(realm.id, user!.id))!.fullName;
         });
-        await Promise.all([first, second]);
-        expect(seen).toEqual(['callback', 'one', 'two', 'next sees Committed']);
+        await tick();
+        const writing = storage.transaction(async (tx) => {
+          await tx.users.update(realm.id, user!.id, { fullName: 'Renamed' });
+          tx.afterCommit(() => seen.push('after commit'));
+          return ok(undefined);
+        });
+        // A driver whose reads wait for nothing commits meanwhile; one that serializes them waits.
+        await tick();
+        hold.open();
+        const name = await reading;
+        await writing;
+        expect(seen).toEqual(['read called', 'after commit']);
+        expect(name).toBe(user!.fullName);
       });
 
       it('runs nothing when the transaction returns Err or throws', async () => {
@@ -489,7 +520,9 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
           await tx.realms.update(realm.id, { name: 'Committed before close' });
           return ok('first');
         });
-        const queued = storage.read((tx) => tx.realms.byId(realm.id));
+        // A transaction queued behind it runs after it; a read may run before or after it.
+        const queued = storage.transaction(async (tx) => ok(await tx.realms.byId(realm.id)));
+        const read = storage.read((tx) => tx.realms.byId(realm.id));
         let closed = false;
         const closing = storage.close().then(() => {
           closed = true;
@@ -499,7 +532,8 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
         expect(closed).toBe(false);
         hold.open();
         expect((await running)._unsafeUnwrap()).toBe('first');
-        expect((await queued)!.name).toBe('Committed before close');
+        expect((await queued)._unsafeUnwrap()!.name).toBe('Committed before close');
+        expect([realm.name, 'Committed before close']).toContain((await read)!.name);
         await closing;
         expect(closed).toBe(true);
         await expect(storage.transaction(async () => ok(1))).rejects.toThrow(/close/);

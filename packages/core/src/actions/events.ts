@@ -56,9 +56,10 @@ function queueOptions(ctx: Ctx, params: RegisterInput, clientGravatar: boolean):
 }
 
 /**
- * Registers a queue and fetches the initial state in one locked section of the store: events
- * are delivered to queues before the store is released by their transaction (see
- * `Tx.afterCommit`), so the snapshot plus the queue's events never miss or repeat a change.
+ * Registers a queue and fetches the initial state so that the snapshot plus the queue's events
+ * never miss or repeat a change: the queue is created before the read callback's first await,
+ * in the step its snapshot is taken, and a commit publishes its events in the step of the
+ * commit (see `Storage.read` and `Tx.afterCommit`).
  */
 async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promise<Result<Record<string, unknown>, ApiError>> {
   const clientGravatar = params.client_gravatar ?? caller.user !== null;
@@ -76,8 +77,11 @@ async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promis
     capabilities: options.capabilities,
   };
   const fetchTypes = params.fetch_event_types ?? params.event_types ?? null;
+  // A bot's queue defaults come from a read of their own: awaiting them inside the state read
+  // would create the queue after its snapshot, and a commit in between would be missed.
+  const bot = caller.user?.isBot ? caller.user : null;
+  if (bot) Object.assign(options, await ctx.storage.read((tx) => botQueueDefaults(tx, bot, params.all_public_streams, options.narrow)));
   return ctx.storage.read(async (tx) => {
-    if (caller.user?.isBot) Object.assign(options, await botQueueDefaults(tx, caller.user, params.all_public_streams, options.narrow));
     if (options.allPublicStreams && caller.user && isGuest(caller.user)) return err(badRequest('User not authorized for this query'));
     const queue = caller.user ? ctx.queues.create(caller.realm.id, caller.user.id, options) : null;
     const state = await fetchInitialState(ctx, tx, caller, fetchTypes ? new Set(fetchTypes) : null, stateOptions);

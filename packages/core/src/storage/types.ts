@@ -4,15 +4,21 @@
  * every realm-scoped lookup takes the realm ID; a row of another realm is never returned.
  *
  * Isolation and race semantics, which every driver must give (tests/contract proves them):
- * - Operations (`transaction`, `read`) are serializable: each runs as if alone, from its first
- *   statement to its last, even when its callback awaits between statements. Two concurrent
- *   read-modify-write transactions on one row never lose an update.
- * - A callback never sees another operation's uncommitted writes, and its own writes are
- *   applied all or nothing.
+ * - Transactions are serializable and run in call order: each runs as if alone, from its
+ *   first statement to its last, even when its callback awaits between statements, and sees
+ *   the writes of every transaction called before it. Two concurrent read-modify-write
+ *   transactions on one row never lose an update.
+ * - A read runs on a snapshot: the state after some commit, never part of one, never another
+ *   operation's uncommitted writes. It holds every transaction whose caller was answered before
+ *   the read started (read your own writes).
+ * - A callback's own writes are applied all or nothing.
+ * - Nothing is answered or announced before its commit: a transaction's promise settles, and
+ *   its after-commit callbacks run, only once the commit holding its writes is durable.
+ * - Commits and read snapshots are ordered as single steps: see `read` and `Tx.afterCommit`.
  * - The `tx` handle belongs to one callback: once the callback settles, every method rejects.
- * - A callback must not start another operation on the same storage (it would wait for itself);
- *   drivers reject such a call instead of hanging.
- */
+ * - A callback must not start another operation on the same storage (it could wait for
+ *   itself); drivers reject such a call instead of hanging. After-commit callbacks may.
+  */
 import type { Result } from 'neverthrow';
 import type { DefaultStreamStore, StoredGroupSetting, StreamStore, SubscriptionStore } from './channel-types.js';
 import type { MessageStore, ReactionStore } from './message-types.js';
@@ -268,25 +274,53 @@ export interface Stores {
 /** What a transaction or read callback gets: the stores, and a hook for work after commit. */
 export interface Tx extends Stores {
   /**
-   * Runs `callback` once the transaction has committed, before any other operation starts
-   * (the store is still held), so that what it publishes is ordered with the commit. Nothing
-   * runs when the transaction rolls back. Not available inside `read`. A callback that throws
-   * is reported and does not affect the commit or the other callbacks.
+   * Runs `callback` once the transaction has committed, in the same step as the commit as far
+   * as reads are concerned: no read takes its snapshot between a commit and its after-commit
+   * callbacks, so a read (see `Storage.read`) either sees the commit and started after its
+   * callbacks ran, or does not see it and started before they ran. This is what lets event
+   * publication in an after-commit callback and register's snapshot agree. Callbacks run in
+   * registration order, those of transactions committed together in call order, and all of
+   * them before the transaction's caller is answered. Nothing runs when the transaction rolls
+   * back (Err, throw, or a commit that fails). Not available inside `read`. A callback that
+   * throws is reported and does not affect the commit or the other callbacks. Callbacks must be
+   * quick and synchronous (start slow work in the background); they may start new operations.
    */
   afterCommit(callback: () => void): void;
 }
 
 export interface Storage {
   /**
-   * Runs `fn` with exclusive use of the store. Its writes commit when it resolves to an Ok
-   * result and roll back when it resolves to an Err or throws (the exception is rethrown).
-   * Concurrent calls end as if they ran one after another (the SQLite driver runs them so, in
-   * call order).
+   * Runs `fn` as one transaction. Its writes commit when it resolves to an Ok result and roll
+   * back when it resolves to an Err or throws (the exception is rethrown). Concurrent calls run
+   * one at a time, in call order, each seeing the writes of the ones before it.
+   *
+   * A driver may commit several transactions together (the SQLite driver commits those that
+   * queued while one ran in one COMMIT: group commit); each stays all or nothing, and one that
+   * ends in Err or throws rolls back alone. The promise settles only after the commit holding
+   * the transaction's writes is durable (at the driver's configured durability), after the
+   * transaction's after-commit callbacks have run; when that commit fails, it rejects even
+   * though `fn` returned Ok, and no after-commit callback runs.
    */
   transaction<T, E>(fn: (tx: Tx) => Promise<Result<T, E>>): Promise<Result<T, E>>;
   /**
-   * Runs a read-only `fn` with the same exclusivity and a consistent snapshot: no other
-   * operation's writes appear between its statements. Write methods reject inside it.
+   * Runs a read-only `fn` on a consistent snapshot: no write, committed or not, appears
+   * between its statements. Write methods and `afterCommit` reject inside it.
+   *
+   * The snapshot is fixed when `fn` is called, in the same step: it holds exactly the commits
+   * whose after-commit callbacks ran before `fn` was called. So work `fn` does before its first
+   * await (register creating its event queue) is ordered with every commit and its events:
+   * either the snapshot holds the commit and its events were published before, or it does not
+   * and its events are published after. Work after an await has no such guarantee. (A driver
+   * over a database server keeps this by never having a snapshot-taking statement and a
+   * COMMIT in flight at once, running a commit's after-commit callbacks as its reply arrives
+   * and calling `fn` as its snapshot's reply arrives; the SQLite driver gets it by doing each
+   * of these synchronously.)
+   *
+   * A read does not wait for transactions in progress where the driver can avoid it (the SQLite
+   * driver on a file; with `:memory:` reads take turns with writes). Hence a snapshot may be
+   * older than commits whose after-commit callbacks ran while `fn` awaited: a cache filled from
+   * a read and cleared by an after-commit callback must check that no clear happened since the
+   * read started (a version counter), or it can keep stale data.
    */
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**

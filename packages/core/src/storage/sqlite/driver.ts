@@ -1,37 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Result } from 'neverthrow';
 import { Mutex } from '../mutex.js';
 import { scopeTx, type TxScope } from '../scoped-tx.js';
 import type { Storage, Stores, Tx } from '../types.js';
-import { MIGRATIONS } from './migrations.js';
-import { statementCache } from './statements.js';
-import { defaultStreamStore, streamStore, subscriptionStore } from './channel-stores.js';
-import { messageStore, reactionStore } from './message-stores.js';
-import { alertWordStore } from './alert-word-stores.js';
-import { linkifierStore } from './linkifier-stores.js';
-import { playgroundStore } from './playground-stores.js';
-import { botStorageStore } from './bot-storage-stores.js';
-import { userGroupStore } from './user-group-stores.js';
-import { draftStore } from './draft-stores.js';
-import { scheduledMessageStore } from './scheduled-message-stores.js';
-import { realmEmojiStore } from './emoji-stores.js';
-import { customProfileFieldStore } from './profile-field-stores.js';
-import { navigationViewStore } from './navigation-view-stores.js';
-import { savedSnippetStore } from './saved-snippet-stores.js';
-import { pushStore } from './push-stores.js';
-import { realmDomainStore } from './realm-domain-stores.js';
-import { attachmentStore } from './attachment-stores.js';
-import { userTopicStore } from './user-topic-stores.js';
-import { channelFolderStore } from './channel-folder-stores.js';
-import { invitationStore } from './invitation-stores.js';
-import { userStatusStore } from './user-status-stores.js';
-import { mutedUserStore } from './muted-user-stores.js';
-import { botStore } from './bot-stores.js';
-import { presenceStore } from './presence-stores.js';
-import { submessageStore } from './submessage-stores.js';
-import { outboxStore, realmStore, userStore } from './stores.js';
-import { DEFAULT_SEARCH_ROW_BUDGET, registerSearchBudget } from './search-budget.js';
+import { isInMemory, openReader, openWriter } from './connections.js';
+import { type BatchLimits, DEFAULT_BATCH_LIMITS, groupCommit } from './group-commit.js';
+import { DEFAULT_SEARCH_ROW_BUDGET } from './search-budget.js';
+import { sqliteStores } from './store-set.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:' (the default) for a private in-memory database. */
@@ -54,33 +30,68 @@ export interface SqliteOptions {
    * cannot be searched alone; raise it for very large histories at the cost of longer stalls.
    */
   searchRowBudget?: number;
+  /**
+   * Bounds of group commit (DEFAULT_BATCH_LIMITS): how many transactions, and for how long,
+   * one batch takes before its COMMIT. For tests and tuning; the defaults suit a server.
+   */
+  batchLimits?: BatchLimits;
 }
 
 /** The SQLite driver's storage: the contract plus a diagnostic for tests and operators. */
 export interface SqliteStorage extends Storage {
   /**
-   * Diagnostic: the current value of a PRAGMA on this driver's connection, for example
+   * Diagnostic: the current value of a PRAGMA on this driver's write connection, for example
    * `journal_mode`, `synchronous` (2 is FULL), `foreign_keys` or `user_version`. Read only: the
-   * argument is a bare name, never an assignment. Runs in turn like any other operation.
+   * argument is a bare name, never an assignment. Runs between write batches, in turn.
    */
   pragma(name: string): Promise<unknown>;
 }
 
+/** A connection with its stores, and the lock that gives one operation at a time its use. */
+interface Connection {
+  db: Database.Database;
+  stores: Stores;
+  lock: Mutex;
+}
+
 /**
- * The embedded default driver: one better-sqlite3 connection in WAL mode.
+ * The embedded default driver: better-sqlite3 in WAL mode, a write connection and, for a file,
+ * a read-only connection beside it.
  *
  * Durability: `synchronous = FULL` is set on every open unless `options.synchronous` says
- * 'normal' (better-sqlite3 would otherwise reopen an existing WAL database at NORMAL). A
- * transaction that committed survives a process crash and a power loss; the price is one
- * fsync of the WAL per commit.
+ * 'normal'. A transaction is answered only after the COMMIT holding its writes has returned,
+ * so an answered transaction survives a process crash and a power loss.
  *
- * Isolation: every operation (transaction, read, pragma, close) runs under one FIFO mutex, so
- * an async callback never shares the connection with another operation's statements. Each
- * callback gets its own `tx` handle, revoked when the callback settles, so a leaked handle
- * cannot slip statements into a later operation. An operation started from inside another
- * operation's callback (from the callback's own async context) is rejected at once: it would
- * wait for the mutex its caller holds. The mutex is held while the callback awaits, so a
- * callback must not await slow work (password hashing, network): do it before the operation.
+ * Writes (group commit, group-commit.ts): transactions run one at a time, in call order, on
+ * the write connection. Those started in the same turn of the event loop, or queued while a
+ * batch runs, join one batch: one BEGIN IMMEDIATE, each transaction after the first in its own
+ * SAVEPOINT (an Err or a throw rolls back that transaction alone), then one COMMIT, one fsync,
+ * for the whole batch. Right after that COMMIT, in one synchronous step, the after-commit
+ * callbacks of the batch's committed transactions run in call order; then the callers are
+ * answered. A batch is bounded (`batchLimits`); a lone transaction waits for no timer. If the
+ * COMMIT fails, every transaction of the batch that returned Ok rejects.
+ *
+ * Reads: on a file, `read` runs on the read-only connection, one read at a time, never
+ * waiting for a write batch and never seeing its uncommitted writes. Its snapshot (a WAL read
+ * transaction) is fixed before its callback is called: the driver runs the read transaction's
+ * first statement, then calls the callback in the same synchronous step. With `:memory:` there
+ * is one connection (a second cannot share the database), and reads take turns with the write
+ * batches under one lock.
+ *
+ * Why a read sees either a commit or its events, never both or neither (register relies on it:
+ * it creates its event queue at the start of its read callback, then fetches the state): a
+ * commit and its after-commit callbacks (which publish its events) run in one synchronous step,
+ * and so do a read's snapshot and the synchronous start of its callback. JavaScript runs one
+ * step at a time, so one of them comes wholly first: if the commit does, the snapshot includes
+ * it and its events were published before the queue existed; if the read does, the snapshot
+ * excludes it and the queue exists when its events are published.
+ *
+ * Isolation of callbacks: each callback gets its own `tx` handle, revoked when the callback
+ * settles, so a leaked handle cannot slip statements into a later operation. An operation
+ * started from inside another operation's callback (from the callback's own async context) is
+ * rejected at once: a transaction would wait for the batch its caller holds. A write batch
+ * holds the write connection while its callbacks await, so a callback must not await slow work
+ * (password hashing, network): do it before the operation.
  *
  * One process per file: another process writing the same file makes BEGIN IMMEDIATE wait up
  * to `busy_timeout` (5 s) synchronously, blocking the event loop.
@@ -88,42 +99,27 @@ export interface SqliteStorage extends Storage {
  * Opening throws when the file's schema is newer than this code's migrations.
  */
 export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage {
-  const db = openDatabase(options.filename ?? ':memory:', options.synchronous ?? 'full');
-  registerSearchBudget(db, options.searchRowBudget ?? DEFAULT_SEARCH_ROW_BUDGET);
-  const statements = statementCache(db);
-  const stores: Stores = {
-    realms: realmStore(statements),
-    users: userStore(statements),
-    outbox: outboxStore(statements),
-    messages: messageStore(statements),
-    reactions: reactionStore(statements),
-    alertWords: alertWordStore(statements),
-    linkifiers: linkifierStore(statements),
-    userGroups: userGroupStore(statements),
-    drafts: draftStore(statements),
-    scheduledMessages: scheduledMessageStore(statements),
-    realmEmoji: realmEmojiStore(statements),
-    customProfileFields: customProfileFieldStore(statements),
-    navigationViews: navigationViewStore(statements),
-    savedSnippets: savedSnippetStore(statements),
-    push: pushStore(statements),
-    realmDomains: realmDomainStore(statements),
-    attachments: attachmentStore(statements),
-    channelFolders: channelFolderStore(statements),
-    streams: streamStore(statements),
-    subscriptions: subscriptionStore(statements),
-    defaultStreams: defaultStreamStore(statements),
-    userTopics: userTopicStore(statements),
-    invitations: invitationStore(statements),
-    playgrounds: playgroundStore(statements),
-    botStorage: botStorageStore(statements),
-    userStatuses: userStatusStore(statements),
-    mutedUsers: mutedUserStore(statements),
-    bots: botStore(statements),
-    presence: presenceStore(statements),
-    submessages: submessageStore(statements),
+  const filename = options.filename ?? ':memory:';
+  const searchRowBudget = options.searchRowBudget ?? DEFAULT_SEARCH_ROW_BUDGET;
+  const db = openWriter(filename, options.synchronous ?? 'full');
+  const writer: Connection = { db, stores: sqliteStores(db, searchRowBudget), lock: new Mutex() };
+  let reader: Connection = writer;
+  if (!isInMemory(filename)) {
+    try {
+      const readDb = openReader(filename);
+      reader = { db: readDb, stores: sqliteStores(readDb, searchRowBudget), lock: new Mutex() };
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+  const batches = groupCommit(writer.db, writer.lock, options.batchLimits ?? DEFAULT_BATCH_LIMITS);
+  const readSql = {
+    begin: reader.db.prepare('BEGIN'),
+    // Any statement that reads a table starts the WAL read transaction, fixing its snapshot.
+    snapshot: reader.db.prepare('SELECT 1 FROM sqlite_master LIMIT 1'),
+    rollback: reader.db.prepare('ROLLBACK'),
   };
-  const mutex = new Mutex();
   // The handle of the operation whose callback this async context runs in, if any.
   const running = new AsyncLocalStorage<TxScope>();
   let closing: Promise<void> | undefined;
@@ -131,11 +127,17 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
   const nestedError = (what: string) =>
     new Error(`storage: ${what}() called inside another storage callback; it would wait for that callback forever`);
 
-  /** Queues `body` as the next operation on the connection. */
-  function exclusive<T>(what: string, body: () => Promise<T>): Promise<T> {
-    if (running.getStore()?.live) return Promise.reject(nestedError(what));
-    if (closing) return Promise.reject(new Error(`storage: ${what}() called after close()`));
-    return mutex.run(body);
+  /** Why an operation cannot start now, if it cannot. */
+  function refusal(what: string): Error | undefined {
+    if (running.getStore()?.live) return nestedError(what);
+    if (closing) return new Error(`storage: ${what}() called after close()`);
+    return undefined;
+  }
+
+  /** Queues `body` as the next operation on a connection. */
+  function exclusive<T>(what: string, connection: Connection, body: () => Promise<T>): Promise<T> {
+    const refused = refusal(what);
+    return refused ? Promise.reject(refused) : connection.lock.run(body);
   }
 
   /** Runs a callback with a fresh handle and ends the handle as soon as the callback settles. */
@@ -149,85 +151,43 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
 
   return {
     transaction<T, E>(fn: (tx: Tx) => Promise<Result<T, E>>) {
-      return exclusive('transaction', async () => {
-        db.exec('BEGIN IMMEDIATE');
-        const scope = scopeTx(stores, 'write');
-        try {
-          const result = await callback(scope, fn);
-          db.exec(result.isOk() ? 'COMMIT' : 'ROLLBACK');
-          if (result.isOk()) runAfterCommit(scope.committed);
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          throw error;
-        }
+      const refused = refusal('transaction');
+      if (refused) return Promise.reject(refused);
+      const settled = batches.submit(async () => {
+        const scope = scopeTx(writer.stores, 'write');
+        const result = await callback(scope, fn);
+        return { result, afterCommit: scope.committed };
       });
+      return settled as Promise<Result<T, E>>;
     },
     read<T>(fn: (tx: Tx) => Promise<T>) {
-      return exclusive('read', async () => {
-        db.exec('BEGIN');
+      return exclusive('read', reader, async () => {
+        readSql.begin.run();
         try {
-          return await callback(scopeTx(stores, 'read'), fn);
+          readSql.snapshot.get();
+          // Called in the same synchronous step as the snapshot: see the invariant above.
+          return await callback(scopeTx(reader.stores, 'read'), fn);
         } finally {
-          if (db.inTransaction) db.exec('ROLLBACK');
+          if (reader.db.inTransaction) readSql.rollback.run();
         }
       });
     },
     pragma(name: string) {
       if (!/^[a-z_]+$/.test(name)) return Promise.reject(new Error(`storage: '${name}' is not a pragma name`));
-      return exclusive('pragma', async () => db.pragma(name, { simple: true }));
+      return exclusive('pragma', writer, async () => writer.db.pragma(name, { simple: true }));
     },
     close() {
       if (running.getStore()?.live) return Promise.reject(nestedError('close'));
-      // Through the mutex: operations queued before close() finish first; later ones are refused.
-      closing ??= mutex.run(async () => {
-        db.close();
-      });
+      // Operations started before close() finish first (every queued transaction, then what
+      // waits for either lock); later ones are refused.
+      closing ??= (async () => {
+        await batches.drained();
+        await Promise.all([writer.lock.run(async () => {}), reader.lock.run(async () => {})]);
+        // The reader first: the writer, closing last, checkpoints the WAL into the file.
+        if (reader !== writer) reader.db.close();
+        writer.db.close();
+      })();
       return closing;
     },
   };
-}
-
-/** Runs after-commit callbacks; one that throws is reported and does not stop the others. */
-function runAfterCommit(callbacks: readonly (() => void)[]): void {
-  for (const callback of callbacks) {
-    try {
-      callback();
-    } catch (error) {
-      console.error('storage: an after-commit callback failed', error);
-    }
-  }
-}
-
-function openDatabase(filename: string, synchronous: 'full' | 'normal'): Database.Database {
-  const db = new Database(filename);
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma(synchronous === 'normal' ? 'synchronous = NORMAL' : 'synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    migrate(db);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
-/**
- * Brings the schema to `MIGRATIONS.length`. The version is read again inside an IMMEDIATE
- * transaction, so two processes opening one new file do not both apply the same migrations.
- */
-function migrate(db: Database.Database): void {
-  const latest = MIGRATIONS.length;
-  const version = () => db.pragma('user_version', { simple: true }) as number;
-  if (version() === latest) return;
-  db.transaction(() => {
-    const current = version();
-    if (current > latest) {
-      throw new Error(`storage: the database schema is at version ${current}, newer than this server's ${latest}`);
-    }
-    for (let next = current; next < latest; next++) db.exec(MIGRATIONS[next]!);
-    db.pragma(`user_version = ${latest}`);
-  }).immediate();
 }
