@@ -12,8 +12,17 @@ export interface Queue {
   lastEventId: number;
 }
 
-/** Registers one queue per user, `concurrency` registrations at a time. */
-export async function registerQueues(url: string, users: readonly Credentials[], concurrency = 8): Promise<Queue[]> {
+/** What a queue listens to: message events only (the fan-out), or every event type as a full client registers (the memory figure). */
+export type Listening = 'messages' | 'everything';
+
+/**
+ * Registers one queue per user, `concurrency` registrations at a time. Only the realm section
+ * of the initial state is fetched: what a queue keeps does not depend on it, and fetching
+ * 1,000 users' state a thousand times would dominate the run.
+ */
+export async function registerQueues(url: string, users: readonly Credentials[], listening: Listening, concurrency = 8): Promise<Queue[]> {
+  const form: Record<string, string> = { fetch_event_types: '["realm"]' };
+  if (listening === 'messages') form.event_types = '["message"]';
   const agent = agentFor(concurrency);
   const queues: Queue[] = new Array(users.length);
   let next = 0;
@@ -24,7 +33,7 @@ export async function registerQueues(url: string, users: readonly Credentials[],
         method: 'POST',
         path: '/api/v1/register',
         credentials: users[i],
-        form: { event_types: '["message"]', fetch_event_types: '["realm"]' },
+        form,
       });
       queues[i] = { credentials: users[i]!, queueId: String(envelope.queue_id), lastEventId: Number(envelope.last_event_id) };
     }

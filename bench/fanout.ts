@@ -64,7 +64,7 @@ export async function fanoutFigures(world: World, tmp: string): Promise<Figure[]
   const bare = await startScript('./baselines/bare-hold.ts', []);
   try {
     progress(`fan-out: registering ${MEMBERS} queues`);
-    const queues = await registerQueues(product.url, world.members);
+    const queues = await registerQueues(product.url, world.members, 'messages');
     const productAgent = agentFor(MEMBERS + 1);
     const bareAgent = agentFor(MEMBERS + 1);
     const senderAgent = agentFor(1);

@@ -88,8 +88,8 @@ export async function closedLoop(options: LoadOptions): Promise<LoadResult> {
     body: options.body,
     requests: makePath ? [{ setupRequest: (request) => ({ ...request, path: makePath() }) }] : undefined,
   });
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${options.method ?? 'GET'} ${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result['2xx'] === 0 || result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${options.method ?? 'GET'} ${options.url}: ${result['2xx']} 2xx, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
   return { perSecond: result['2xx'] / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
 }

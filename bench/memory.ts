@@ -38,11 +38,11 @@ export async function memoryFigures(world: World, tmp: string): Promise<Figure[]
     const agent = agentFor(MEMBERS + 1);
     try {
       // One queue and one poll of the owner first, so that code compiled on first use is not counted.
-      const [ownerQueue] = await registerQueues(server.url, [world.owner], 1);
+      const [ownerQueue] = await registerQueues(server.url, [world.owner], 'everything', 1);
       void poll(server.url, agent, ownerQueue!).catch(() => undefined);
       await sleep(200);
       const before = await probe(server.child);
-      const queues = await registerQueues(server.url, world.members);
+      const queues = await registerQueues(server.url, world.members, 'everything');
       const idle = await probe(server.child);
       for (const queue of queues) void poll(server.url, agent, queue).catch(() => undefined);
       await sleep(SETTLE_MS);
@@ -85,7 +85,7 @@ export async function memoryFigures(world: World, tmp: string): Promise<Figure[]
       unit: 'KB',
       value: median(perQueue),
       target: { of: 'value', atMost: 2 },
-      notes: [`heapUsed + external after gc, delta over ${MEMBERS} queues (one per user, message events) / ${MEMBERS}; runs: ${listRuns(perQueue, 'KB')}`],
+      notes: [`heapUsed + external after gc, delta over ${MEMBERS} queues (one per user, every event type, as a full client registers) / ${MEMBERS}; runs: ${listRuns(perQueue, 'KB')}`],
     },
     {
       name: 'memory per waiting long-poll',
