@@ -1,31 +1,21 @@
 /**
  * The history figure: GET /messages, a 50-message page (channel + topic narrow, anchor newest,
  * 50 before; the narrow moves over 100 channels × 10 topics), over BENCH_MESSAGES (default
- * 1,000,000) stored messages, p99 from autocannon with 8 connections. The history is seeded once
- * per invocation (about 90 s for a million) into the run's temp directory, and served read-only
- * by every run. No baseline: the target is absolute.
+ * 1,000,000) stored messages, p99 from autocannon with 8 connections. The history is seeded
+ * through core (bench/history-seed.ts keeps it between invocations), and one server serves it
+ * to every run. No baseline: the target is absolute.
  */
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { closeContext } from '@teamchat/core';
 import { closedLoop, type Figure, listRuns, median, productRuns, progress, SECONDS, WARMUP_SECONDS } from './harness.js';
+import { seededHistory } from './history-seed.js';
 import { startTeamchat, stop } from './processes.js';
-import { seedMessages } from './seed-messages.js';
 import { basicAuth } from './seed-world.js';
 
 const CONNECTIONS = 8;
 const SIZES = { messages: Number(process.env.BENCH_MESSAGES ?? 1_000_000), channels: 100, users: 1000, subscribersPerChannel: 10, topicsPerChannel: 10 };
 
 export async function historyFigures(tmp: string): Promise<Figure[]> {
-  const dir = join(tmp, 'history');
-  progress(`history: seeding ${SIZES.messages.toLocaleString('en-US')} messages`);
-  const seedStart = performance.now();
-  const seeded = await seedMessages(SIZES, dir, (line) => progress(line.trim()));
-  const owner = { email: seeded.owner.deliveryEmail, apiKey: seeded.owner.apiKey };
-  const { streamIds } = seeded;
-  await closeContext(seeded.ctx);
-  const seedSeconds = (performance.now() - seedStart) / 1000;
-
+  const { dir, owner, streamIds, origin } = await seededHistory(SIZES, join(tmp, 'history'));
   const product = await startTeamchat(dir);
   try {
     let i = 0;
@@ -52,7 +42,7 @@ export async function historyFigures(tmp: string): Promise<Figure[]> {
         target: { of: 'value', atMost: 5 },
         notes: [
           `autocannon -c ${CONNECTIONS}, ${SECONDS} s per run, as the owner (subscribed to all 100 channels); runs: ${listRuns(p99s, 'ms')} at ${listRuns(rates, 'req/s')}`,
-          `seeding took ${seedSeconds.toFixed(0)} s`,
+          `history: ${origin}`,
         ],
       },
     ];
