@@ -54,9 +54,9 @@ export async function seededHistory(sizes: MessageSeedSizes, into: string): Prom
   await closeContext(seeded.ctx);
   const origin = `seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`;
   if (cache) {
-    // Only the newest history is kept; a partial copy is never taken for a whole one.
+    // One history is kept per size (the newest code's); a partial copy is never taken for a whole one.
     mkdirSync(setting, { recursive: true });
-    for (const old of readdirSync(setting)) rmSync(join(setting, old), { recursive: true, force: true });
+    for (const old of readdirSync(setting).filter((name) => name.startsWith(`${sizes.messages}-`))) rmSync(join(setting, old), { recursive: true, force: true });
     const partial = `${cache}.partial`;
     cpSync(into, join(partial, 'data'), { recursive: true });
     writeFileSync(join(partial, 'meta.json'), JSON.stringify(meta));
