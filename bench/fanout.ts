@@ -72,8 +72,9 @@ export async function fanoutFigures(world: World, tmp: string): Promise<Figure[]
     const productRound = () =>
       round({
         startPolls: () => queues.map((q) => poll(product.url, productAgent, q)),
-        // The server handles a connection's requests in order, and the polls were sent first:
-        // once a request sent after them is answered, they have been read (and wait).
+        // teamchat cannot say how many polls wait; a request sent a second after them having
+        // its answer means the server has caught up with what arrived before it (in practice,
+        // the polls; unlike the bare server's count, this is not a proof).
         ready: async () => void (await send(product.url, senderAgent, { method: 'GET', path: '/api/v1/server_settings' })),
         trigger: () =>
           send(product.url, senderAgent, {
