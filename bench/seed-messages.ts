@@ -1,9 +1,12 @@
 /**
- * Seeds a large message history straight through the storage contract (no rendering, no
- * events): the shape the message benchmarks run against. Deterministic for given sizes.
+ * Seeds a large message history into a data directory straight through core's storage
+ * contract (no rendering, no events): the shape the history figure runs against.
+ * Deterministic for given sizes.
  */
-import { type Ctx, createContext, createRealm, FLAG_BITS, type Realm, type User } from '@teamchat/core';
+import { type Ctx, createRealm, FLAG_BITS, type Realm, type User } from '@teamchat/core';
 import { ok } from 'neverthrow';
+import { openDataDir } from '../packages/cli/src/data-dir.js';
+import { SEEDING } from './seed-world.js';
 
 export interface MessageSeedSizes {
   messages: number;
@@ -12,8 +15,6 @@ export interface MessageSeedSizes {
   /** Subscribers per channel besides the owner (who is in every channel). */
   subscribersPerChannel: number;
   topicsPerChannel: number;
-  /** One extra topic of this many messages in the first channel, for the topic deletion run. */
-  bigTopicMessages: number;
 }
 
 export interface SeededWorld {
@@ -21,13 +22,13 @@ export interface SeededWorld {
   realm: Realm;
   owner: User;
   streamIds: number[];
-  bigTopic: { streamId: number; topic: string };
 }
 
 const BATCH = 5000;
 
-export async function seedMessages(sizes: MessageSeedSizes, databaseFile: string, log = (_: string) => {}): Promise<SeededWorld> {
-  const ctx = createContext({ databaseFile, config: { timers: false } });
+/** Seeds `dataDir` (empty) and returns its context, still open: the caller closes it. */
+export async function seedMessages(sizes: MessageSeedSizes, dataDir: string, log = (_: string) => {}): Promise<SeededWorld> {
+  const ctx = openDataDir(dataDir, SEEDING);
   const created = await createRealm(ctx, {
     name: 'Bench Org',
     url: 'http://127.0.0.1',
@@ -88,16 +89,14 @@ export async function seedMessages(sizes: MessageSeedSizes, databaseFile: string
   for (const [c, streamId] of streamIds.entries()) {
     subscribers.set(streamId, [...new Set([owner.id, ...Array.from({ length: sizes.subscribersPerChannel }, (_, k) => userIds[(c * sizes.subscribersPerChannel + k) % userIds.length]!)])]);
   }
-  const bigTopic = { streamId: streamIds[0]!, topic: 'the big topic' };
-  const total = sizes.messages + sizes.bigTopicMessages;
+  const total = sizes.messages;
   for (let start = 0; start < total; start += BATCH) {
     await ctx.storage.transaction(async (tx) => {
       for (let i = start; i < Math.min(total, start + BATCH); i++) {
-        const big = i >= sizes.messages;
-        const streamId = big ? bigTopic.streamId : streamIds[i % streamIds.length]!;
+        const streamId = streamIds[i % streamIds.length]!;
         const members = subscribers.get(streamId)!;
         const senderId = members[i % members.length]!;
-        const topic = big ? bigTopic.topic : `topic ${Math.floor(i / streamIds.length) % sizes.topicsPerChannel}`;
+        const topic = `topic ${Math.floor(i / streamIds.length) % sizes.topicsPerChannel}`;
         await tx.messages.insert(
           {
             realmId: realm.id, senderId, type: 'stream', streamId, topic, dmKey: null,
@@ -113,5 +112,5 @@ export async function seedMessages(sizes: MessageSeedSizes, databaseFile: string
     });
     if (start % 100_000 === 0) log(`  seeded ${start} / ${total} messages`);
   }
-  return { ctx, realm, owner, streamIds, bigTopic };
+  return { ctx, realm, owner, streamIds };
 }
