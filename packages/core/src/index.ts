@@ -16,7 +16,7 @@ export { EVENT_TYPES } from './events/union.js';
 export { publishOnCommit } from './events/publish.js';
 export { defineStateSection, type StateSection } from './state/sections.js';
 export { doRegister, getEvents, doDeleteQueue } from './actions/events.js';
-export { openEventStream, type EventStream } from './events/stream.js';
+export { openEventStream, type EventStream, type StreamedEvent } from './events/stream.js';
 export { doSendTyping } from './actions/typing.js';
 export { doSubscribe, doUnsubscribe, doUpdateSubscriptionProperties } from './actions/subscriptions.js';
 export { doCreateChannel } from './actions/create-channel.js';
