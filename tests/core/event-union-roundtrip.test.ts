@@ -46,12 +46,11 @@ import {
   doUpdateUserTopic,
   doUploadFile,
   EVENT_TYPES,
-  eventForQueue,
   type PublishedEvent,
   type QueueOptions,
-  type QueueView,
 } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
+import { eventForQueue, type QueueView } from '../../packages/core/src/events/rules.js';
 import { makeWorld, must } from '../helpers/core.js';
 import { imageFile, png } from './image-fixtures.js';
 

@@ -10,7 +10,6 @@ export { QueueRegistry, badEventQueueId, type QueueSettings, type QueueStats } f
 export type { EventQueue } from './events/queue.js';
 export type { ApiEvent, QueuedEvent, QueueOptions, ClientCapability } from './events/types.js';
 export { CLIENT_CAPABILITIES } from './events/types.js';
-export { eventForQueue, type QueueView } from './events/rules.js';
 export type * from './events/union.js';
 export { EVENT_TYPES } from './events/union.js';
 export { publishOnCommit } from './events/publish.js';

@@ -56,7 +56,7 @@ export async function announceBotTo(ctx: Ctx, tx: Tx, realm: Realm, bot: User, o
 }
 
 /** `realm_bot` update with the changed fields of the bot record, to the bot's managers. */
-export async function announceBotUpdate(ctx: Ctx, tx: Tx, realm: Realm, bot: User, fields: Record<string, unknown>, except: readonly number[] = []): Promise<void> {
+export async function announceBotUpdate(ctx: Ctx, tx: Tx, realm: Realm, bot: User, fields: Partial<Omit<BotRecord, 'user_id'>>, except: readonly number[] = []): Promise<void> {
   const userIds = (await botManagers(tx, realm.id, bot)).filter((id) => !except.includes(id));
   publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...fields } } });
 }

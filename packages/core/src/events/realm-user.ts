@@ -10,7 +10,7 @@ import { profileDataByUser } from '../format/profile-field.js';
 import { formatInaccessibleUser, formatUser } from '../format/user.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 import { publishOnCommit } from './publish.js';
-import type { PersonUpdate } from './union/users.js';
+import type { PersonUpdateFields } from './union/users.js';
 import { announceBot } from './realm-bot.js';
 
 const activeUsers = async (tx: Tx, realmId: number) => (await tx.users.list(realmId)).filter((u) => u.isActive);
@@ -65,7 +65,7 @@ export async function publishUserAdd(ctx: Ctx, tx: Tx, realm: Realm, user: User,
 }
 
 /** `realm_user` op `update` with one person form about `target`, to the users who may access it. */
-export async function announcePersonUpdate(ctx: Ctx, tx: Tx, realm: Realm, target: User, fields: Omit<PersonUpdate, 'user_id'>): Promise<void> {
+export async function announcePersonUpdate(ctx: Ctx, tx: Tx, realm: Realm, target: User, fields: PersonUpdateFields): Promise<void> {
   const audience = await accessingUsers(tx, realm, target);
   publishOnCommit(ctx, tx, {
     realmId: realm.id,

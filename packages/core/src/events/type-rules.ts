@@ -14,6 +14,7 @@ import type { QueueView } from './rules.js';
 import type { MessageRecord } from './union/messages.js';
 import type { EventOf, EventType } from './union.js';
 
+/** How one event type is delivered per queue; every function is pure. */
 export interface EventRule<T extends EventType> {
   accepts?(queue: QueueView, event: EventOf<T>, published: PublishedEvent<EventOf<T>>): boolean;
   variant?(queue: QueueView, published: PublishedEvent<EventOf<T>>): string;
@@ -29,6 +30,7 @@ const has = (queue: QueueView, capability: Parameters<QueueView['options']['capa
 const LEGACY_TOPIC = 'topic-display-name';
 const legacyTopic = (queue: QueueView) => (has(queue, 'empty_topic_name') ? '' : LEGACY_TOPIC);
 
+/** The delivery rule of each event type that has one (see the top of this file). */
 export const EVENT_RULES: { readonly [T in EventType]?: EventRule<T> } = {
   message: {
     // all_public_streams copies are tailored as data (allPublicStreamsOnly); the narrow is

@@ -1,8 +1,11 @@
 /** Events about channels, subscriptions and channel folders (SHAPES.md 4.15, 4.16). */
 
+import type { formatStream, formatSubscription } from '../../format/channel.js';
+import type { formatChannelFolder } from '../../format/channel-folder.js';
+
 /** A channel object (`formatStream`); a subscription object adds the user's own fields. */
-export type ChannelRecord = Record<string, unknown>;
-export type SubscriptionRecord = Record<string, unknown>;
+export type ChannelRecord = ReturnType<typeof formatStream>;
+export type SubscriptionRecord = ReturnType<typeof formatSubscription>;
 
 export type StreamEvent =
   | { type: 'stream'; op: 'create'; streams: ChannelRecord[] }
@@ -22,6 +25,6 @@ export interface DefaultStreamsEvent {
 }
 
 export type ChannelFolderEvent =
-  | { type: 'channel_folder'; op: 'add'; channel_folder: Record<string, unknown> }
+  | { type: 'channel_folder'; op: 'add'; channel_folder: ReturnType<typeof formatChannelFolder> }
   | { type: 'channel_folder'; op: 'update'; channel_folder_id: number; data: { name?: string; description?: string; rendered_description?: string; is_archived?: boolean } }
   | { type: 'channel_folder'; op: 'reorder'; order: number[] };

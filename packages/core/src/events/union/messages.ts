@@ -3,8 +3,10 @@
  * the publishers build them in, which is the order clients receive them in.
  */
 
+import type { formatMessage } from '../../messages/format.js';
+
 /** A formatted message record (SHAPES.md 5.1), as `formatMessage` builds it. */
-export type MessageRecord = Record<string, unknown>;
+export type MessageRecord = ReturnType<typeof formatMessage>;
 
 /** A new message, with the recipient's flags; `local_message_id` only on the sender's queue that sent it. */
 export interface MessageEvent {

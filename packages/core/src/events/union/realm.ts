@@ -1,4 +1,7 @@
 /** Events about the realm's own settings and lists, sent to its active users. */
+import type { formatLinkifier } from '../../format/linkifier.js';
+import type { formatPlayground } from '../../format/playground.js';
+import type { formatRealmEmoji, realmEmojiDict } from '../../format/realm-emoji.js';
 
 export interface RealmUpdateDictEvent {
   type: 'realm';
@@ -20,18 +23,18 @@ export type RealmDomainsEvent =
 
 export type RealmEmojiEvent =
   /** Every emoji of the realm (clients without individual_emoji_changes). */
-  | { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, Record<string, unknown>> }
-  | { type: 'realm_emoji'; op: 'add'; emoji: Record<string, unknown> }
+  | { type: 'realm_emoji'; op: 'update'; realm_emoji: ReturnType<typeof realmEmojiDict> }
+  | { type: 'realm_emoji'; op: 'add'; emoji: ReturnType<typeof formatRealmEmoji> }
   | { type: 'realm_emoji'; op: 'update_one'; emoji_id: string; data: { deactivated: boolean } };
 
 export interface RealmLinkifiersEvent {
   type: 'realm_linkifiers';
-  realm_linkifiers: Array<Record<string, unknown>>;
+  realm_linkifiers: Array<ReturnType<typeof formatLinkifier>>;
 }
 
 export interface RealmPlaygroundsEvent {
   type: 'realm_playgrounds';
-  realm_playgrounds: Array<Record<string, unknown>>;
+  realm_playgrounds: Array<ReturnType<typeof formatPlayground>>;
 }
 
 /** Sent by the queue itself to keep a waiting long-poll alive; never published. */
