@@ -46,6 +46,9 @@ import {
   doUpdateUserTopic,
   doUploadFile,
   EVENT_TYPES,
+  doRegister,
+  getEvents,
+  getMessages,
   type PublishedEvent,
   type QueueOptions,
 } from '@teamchat/core';
@@ -199,5 +202,26 @@ describe('the event union as data', () => {
     expect(individual('a')).toBe(individual('b'));
     expect(individual('a')).toMatchObject({ type: 'realm_emoji', op: 'add' });
     expect(eventForQueue({ id: 'a', options: options([]) }, emoji)).toMatchObject({ type: 'realm_emoji', op: 'update' });
+  });
+
+  it('a message event carries, for every apply_markdown, client_gravatar and empty_topic_name, the record GET /messages gives', async () => {
+    const w = await makeWorld();
+    const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
+    must(await doCreateChannel(w.ctx, w.as(w.owner), { name: 'general', description: '', subscribers: JSON.stringify([w.owner.id, member.id]) }));
+    const combos = [false, true].flatMap((markdown) => [false, true].flatMap((gravatar) => [false, true].map((empty) => ({ markdown, gravatar, empty }))));
+    const queues = [];
+    for (const c of combos) {
+      const params = { event_types: '["message"]', apply_markdown: String(c.markdown), client_gravatar: String(c.gravatar), client_capabilities: JSON.stringify({ empty_topic_name: c.empty }) };
+      queues.push({ ...c, queueId: (must(await doRegister(w.ctx, w.as(w.owner), params)) as { queue_id: string }).queue_id });
+    }
+    const { id } = must(await doSendMessage(w.ctx, w.as(member), { type: 'stream', to: 'general', topic: '', content: '**hi**' })) as { id: number };
+    await w.ctx.queues.delivered();
+    for (const q of queues) {
+      const { events } = must(await getEvents(w.ctx, w.as(w.owner), { queue_id: q.queueId, dont_block: 'true' }));
+      const fetchParams = { message_ids: `[${id}]`, apply_markdown: String(q.markdown), client_gravatar: String(q.gravatar), allow_empty_topic_name: String(q.empty) };
+      const page = must(await getMessages(w.ctx, w.as(w.owner), fetchParams)) as unknown as { messages: Array<Record<string, unknown>> };
+      const { flags: _flags, ...fetched } = page.messages[0]!;
+      expect(events.map((e) => (e.type === 'message' ? e.message : e)), JSON.stringify(q)).toEqual([fetched]);
+    }
   });
 });
