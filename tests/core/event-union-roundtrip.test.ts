@@ -51,6 +51,8 @@ import {
   getMessages,
   type PublishedEvent,
   type QueueOptions,
+  systemGroupId,
+  type Tailoring,
 } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { eventForQueue, type QueueView } from '../../packages/core/src/events/rules.js';
@@ -67,6 +69,10 @@ async function publishEveryType(): Promise<PublishedEvent[]> {
   const { owner } = w;
   const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
   const other = await w.addUser({ email: 'otto@example.com', fullName: 'Otto Other' });
+  // Not subscribed: gets new channel messages only on all_public_streams queues.
+  await w.addUser({ email: 'nora@example.com', fullName: 'Nora Nonmember' });
+  // Restricted below: told of a new user it may not access by a placeholder, unless user_list_incomplete.
+  await w.addUser({ email: 'gus@example.com', fullName: 'Gus Guest', role: 600 });
   const as = w.as;
   const now = Math.trunc(Date.now() / 1000);
 
@@ -101,6 +107,7 @@ async function publishEveryType(): Promise<PublishedEvent[]> {
   must(await doUpdateSettings(w.ctx, as(member), { enable_stream_desktop_notifications: 'true' }));
   announceVideoProviderToken(w.ctx, member, true);
 
+  must(await doUpdateRealm(w.ctx, as(owner), { can_access_all_users_group: JSON.stringify({ new: systemGroupId('role:members') }) }));
   must(await doCreateUser(w.ctx, as(owner), { email: 'newbie@example.com', password: 'newbie-password', full_name: 'Nia Newbie' }));
   must(await doUpdateUser(w.ctx, as(owner), { user_id: other.id, full_name: 'Otto Renamed' }));
   must(await doCreateBot(w.ctx, as(member), { full_name: 'Helper Bot', short_name: 'helper' }));
@@ -164,6 +171,10 @@ describe('the event union as data', () => {
     // Heartbeats are made by the queues themselves, never published.
     const covered = new Set(published.map((p) => p.event.type));
     expect([...covered].sort()).toEqual(EVENT_TYPES.filter((type) => type !== 'heartbeat'));
+    // Every kind of tailoring is among them.
+    const kinds = new Set(published.flatMap((p) => Object.keys(p.tailoring ?? {})));
+    const every: Array<keyof Tailoring> = ['onlyIf', 'allPublicStreamsOnly', 'byCapability', 'clientGravatar', 'messageFields', 'localEcho'];
+    expect([...kinds].sort()).toEqual(every.sort());
 
     const queues = queueVariety();
     let delivered = 0;

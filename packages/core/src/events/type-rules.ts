@@ -11,6 +11,7 @@ import { messageMatchesNarrow } from '../messages/event-narrow.js';
 import { topicForClient } from '../messages/normalize.js';
 import type { PublishedEvent } from './bus.js';
 import type { QueueView } from './rules.js';
+import type { ClientCapability } from './types.js';
 import type { MessageRecord } from './union/messages.js';
 import type { EventOf, EventType } from './union.js';
 
@@ -21,7 +22,7 @@ export interface EventRule<T extends EventType> {
   shape?(variant: string, event: EventOf<T>, published: PublishedEvent<EventOf<T>>): EventOf<T>;
 }
 
-const has = (queue: QueueView, capability: Parameters<QueueView['options']['capabilities']['has']>[0]) => queue.options.capabilities.has(capability);
+const has = (queue: QueueView, capability: ClientCapability) => queue.options.capabilities.has(capability);
 
 /**
  * Clients without empty_topic_name see the empty topic by its display name (SHAPES.md 1.5);
