@@ -5,7 +5,7 @@
  * The rules follow the reference's apply_event (zerver/lib/events.py) where a client has to
  * know something the events do not say (its own unsubscription changes the subscriber lists).
  */
-import type { QueuedEvent } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: register snapshots are JSON checked field by field.
 export type State = Record<string, any>;

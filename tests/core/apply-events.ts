@@ -5,7 +5,7 @@
  * result equals a fresh snapshot. The rules follow the reference's `apply_event`
  * (zerver/lib/events.py) where a client has to know something the events do not say.
  */
-import type { QueuedEvent } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { applyUserGroupEvent, dropDeactivatedMember } from './apply-user-group-events.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: register snapshots are JSON checked field by field.

@@ -1,5 +1,6 @@
 /** Shared pieces of the automatic topic visibility tests: settings, full send responses, stored policies. */
-import { doSendMessage, doUpdateSettings, doUpdateSubscriptionProperties, type PublishedEvent, type Stream, type User } from '@teamchat/core';
+import { doSendMessage, doUpdateSettings, doUpdateSubscriptionProperties, type Stream, type User } from '@teamchat/core';
+import type { LoosePublishedEvent as PublishedEvent } from '../helpers/events.js';
 import { must } from '../helpers/core.js';
 import type { MessageWorld } from './message-helpers.js';
 

@@ -3,7 +3,8 @@
  * realm_user avatar update (applied to a register snapshot it must equal a fresh one, as the
  * reference's verify_action), who receives it, and every refusal (which writes nothing).
  */
-import { type BlobStore, doDeleteAvatar, doRegister, doUpdateRealm, doUploadAvatar, getEvents, silentLogger, memoryBlobStore, type QueuedEvent, type User } from '@teamchat/core';
+import { type BlobStore, doDeleteAvatar, doRegister, doUpdateRealm, doUploadAvatar, getEvents, memoryBlobStore, silentLogger, type User } from '@teamchat/core';
+import type { LoosePublishedEvent, LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { applyEvents, normalized } from './apply-events.js';
@@ -217,7 +218,7 @@ describe('doDeleteAvatar', () => {
 describe('avatar_changes_disabled in PATCH /realm', () => {
   it('is announced to every active user as realm update_dict, and only administrators may set it', async () => {
     const { w, admin, member } = await world();
-    const published: { userIds: readonly number[]; event: Record<string, unknown> }[] = [];
+    const published: LoosePublishedEvent[] = [];
     w.ctx.events.subscribe((event) => published.push(event));
     const refused = await doUpdateRealm(w.ctx, w.as(member), { avatar_changes_disabled: 'true' });
     expect(refused.isErr()).toBe(true);

@@ -3,7 +3,8 @@
  * `secret`), creating bots through the API, and the reference's verify_action check over the
  * realm_user and realm_bot sections.
  */
-import { doCreateBot, doRegister, getEvents, type QueuedEvent, type User } from '@teamchat/core';
+import { doCreateBot, doRegister, getEvents, type User } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { expect } from 'vitest';
 import { must, type World } from '../helpers/core.js';
 import { applyEvents, normalized, type State } from './apply-events.js';

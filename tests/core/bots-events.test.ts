@@ -3,7 +3,8 @@
  * act, apply the queue's events, compare with a fresh register), and who receives each one:
  * realm_bot goes to the bot's owner and the realm's human administrators only.
  */
-import { doCreateBot, doDeactivateBot, doReactivateUser, doRegenerateBotApiKey, doUpdateBot, type QueuedEvent } from '@teamchat/core';
+import { doCreateBot, doDeactivateBot, doReactivateUser, doRegenerateBotApiKey, doUpdateBot } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { botWorld, receiversOf, verifyAction } from './bot-helpers.js';

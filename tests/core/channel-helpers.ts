@@ -6,14 +6,13 @@ import {
   doRegister,
   doSubscribe,
   getEvents,
-  type PublishedEvent,
-  type QueuedEvent,
   type Stream,
   type StreamPatch,
   type Subscription,
   type SubscriptionPatch,
   type User,
 } from '@teamchat/core';
+import type { LoosePublishedEvent as PublishedEvent, LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { fakeClock } from './fixtures.js';
 

@@ -4,7 +4,8 @@
  * "already pruned" errors with a gap it cannot see; a user has at most maxQueuesPerUser queues,
  * and registering one more ends their least recently used queue. Fake clock, timers off.
  */
-import { type ApiEvent, type Ctx, doDeleteQueue, doRegister, doUpdateUser, getEvents, type QueuedEvent, type ServerConfig, type User } from '@teamchat/core';
+import { type Ctx, doDeleteQueue, doRegister, doUpdateUser, getEvents, type ServerConfig, type User } from '@teamchat/core';
+import { type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { expectError, fakeClock } from './fixtures.js';
@@ -25,7 +26,7 @@ async function register(w: World, user: User, params: Record<string, unknown> = 
 
 const poll = (w: World, user: User, params: Record<string, unknown>) => getEvents(w.ctx, w.as(user), params);
 
-const publish = (ctx: Ctx, realmId: number, userIds: number[], event: ApiEvent) => ctx.events.publish({ realmId, userIds, event });
+const publish = (ctx: Ctx, realmId: number, userIds: number[], event: TestEvent) => ctx.events.publish({ realmId, userIds, event: untypedEvent(event) });
 
 /** The reference's answer for a queue that is gone: the client re-registers on it. */
 const expectGone = (result: Parameters<typeof expectError>[0], queueId: string) =>

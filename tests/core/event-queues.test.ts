@@ -6,17 +6,16 @@
  * `ctx.queues.sweep()` itself, so nothing sleeps for a heartbeat.
  */
 import {
-  type ApiEvent,
   type Ctx,
   defineStateSection,
   doDeleteQueue,
   doRegister,
   doUpdateUser,
   getEvents,
-  type QueuedEvent,
   type QueueOptions,
   type User,
 } from '@teamchat/core';
+import { type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
 import { describe, expect, it, vi } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { expectBadRequest, expectError, fakeClock } from './fixtures.js';
@@ -48,8 +47,8 @@ async function peek(w: World, user: User, queueId: string): Promise<QueuedEvent[
 }
 
 /** Publishes a test event to the given users, as an action's afterCommit does. */
-function publish(ctx: Ctx, realmId: number, userIds: number[], event: ApiEvent): void {
-  ctx.events.publish({ realmId, userIds, event });
+function publish(ctx: Ctx, realmId: number, userIds: number[], event: TestEvent): void {
+  ctx.events.publish({ realmId, userIds, event: untypedEvent(event) });
 }
 
 /** What register gives a queue with no parameters. */

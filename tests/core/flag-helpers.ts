@@ -5,6 +5,7 @@
 import { doSendMessage, doSubscribe, FLAG_BITS, type PublishedEvent, type User } from '@teamchat/core';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { fakeClock } from './fixtures.js';
+import type { LoosePublishedEvent } from '../helpers/events.js';
 
 export interface FlagWorld {
   w: World;
@@ -73,5 +74,5 @@ export const STARRED = FLAG_BITS.starred;
 export const HISTORICAL = FLAG_BITS.historical;
 
 /** The update_message_flags events published, with who they went to. */
-export const flagEvents = (published: readonly PublishedEvent[]) =>
+export const flagEvents = (published: readonly PublishedEvent[]): Array<{ userIds: number[]; event: LoosePublishedEvent['event'] }> =>
   published.filter((p) => p.event.type === 'update_message_flags').map((p) => ({ userIds: [...p.userIds], event: p.event }));

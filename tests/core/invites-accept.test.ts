@@ -1,5 +1,6 @@
 /** POST /invites/accept: creating the account an invitation offers (README; API.md 4.5, 4.6). */
-import { doAcceptInvite, doFetchApiKey, type PublishedEvent } from '@teamchat/core';
+import { doAcceptInvite, doFetchApiKey } from '@teamchat/core';
+import type { LoosePublishedEvent as PublishedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { recipientsOf, subscribersOf } from './channel-helpers.js';

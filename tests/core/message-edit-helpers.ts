@@ -6,6 +6,7 @@
 import { doRegister, doSendMessage, doSubscribe, getEvents, type PublishedEvent, type RealmStoredSettings, type ServerConfig, type User, updateRealmAsOperator } from '@teamchat/core';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { fakeClock } from './fixtures.js';
+import type { LoosePublishedEvent } from '../helpers/events.js';
 
 export interface EditWorld {
   w: World;
@@ -81,4 +82,4 @@ export async function editWorld(settings: RealmStoredSettings = {}, config: Part
 }
 
 /** The published events of one type. */
-export const ofType = (events: readonly PublishedEvent[], type: string) => events.filter((e) => e.event.type === type);
+export const ofType = (events: readonly PublishedEvent[], type: string): LoosePublishedEvent[] => events.filter((e) => e.event.type === type);

@@ -5,7 +5,8 @@
  * unread_msgs. Plus verify_action: register's max_message_id / unread_msgs / alert_words with
  * the events applied equal a fresh register.
  */
-import { doAddAlertWords, doRegister, doSubscribe, getMatchesNarrow, getMessage, getMessages, type QueuedEvent, type User } from '@teamchat/core';
+import { doAddAlertWords, doRegister, doSubscribe, getMatchesNarrow, getMessage, getMessages, type User } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { queued, register, type Snapshot } from './channel-helpers.js';

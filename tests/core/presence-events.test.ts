@@ -4,7 +4,8 @@
  * simplified_presence_events shape, to the users who may access them; never for routine
  * reports, in a realm that disabled presence, or past the realm-size limit.
  */
-import { apiEmail, doRegister, doUpdateSettings, getEvents, type QueuedEvent, type User } from '@teamchat/core';
+import { apiEmail, doRegister, doUpdateSettings, getEvents, type User } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { T0 } from './fixtures.js';

@@ -6,6 +6,9 @@
 import { type Caller, type ContextOptions, doUpdatePresence, doUpdateRealm, type PublishedEvent, systemGroupId, type User } from '@teamchat/core';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { fakeClock, T0 } from './fixtures.js';
+import type { LoosePublishedEvent } from '../helpers/events.js';
+
+type LooseEvent = LoosePublishedEvent['event'];
 
 /** Unix seconds of the fake clock's start. */
 export const S0 = Math.floor(T0 / 1000);
@@ -22,8 +25,15 @@ export async function presenceWorld(options: ContextOptions = {}) {
   w.ctx.events.subscribe((event) => published.push(event));
   return {
     w, clock, admin, member, other, guest, bot, published,
-    /** Returns and forgets the presence events published so far. */
-    drain: () => published.splice(0).filter((p) => p.event.type === 'presence'),
+    /**
+     * Returns and forgets the presence events published so far, each with both its shapes in
+     * one object (the legacy event's fields and the modern `presences`), as the tests compare them.
+     */
+    drain: () =>
+      published
+        .splice(0)
+        .filter((p) => p.event.type === 'presence')
+        .map((p) => ({ ...p, event: { ...p.event, ...p.tailoring?.byCapability?.declared } as LooseEvent })),
     /** Moves the clock by whole seconds. */
     advance: (seconds: number) => clock.advance(seconds * 1000),
   };

@@ -1,5 +1,6 @@
 /** Users' custom profile field values: validation per type, permissions, events, reads. */
-import { doCreateUser, doDeactivateUser, doDeleteProfileField, doUpdateProfileField, doUpdateOwnProfileData, doUpdateUser, getOwnUser, getUser, getUsers, type QueuedEvent } from '@teamchat/core';
+import { doCreateUser, doDeactivateUser, doDeleteProfileField, doUpdateProfileField, doUpdateOwnProfileData, doUpdateUser, getOwnUser, getUser, getUsers } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, ids, queued, recipientsOf, register } from './channel-helpers.js';

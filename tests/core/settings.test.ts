@@ -5,10 +5,9 @@ import {
   doFetchApiKey,
   doRegister,
   doUpdateSettings,
-  type PublishedEvent,
-  type QueuedEvent,
   type User,
 } from '@teamchat/core';
+import type { LoosePublishedEvent as PublishedEvent, LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
 import { expectBadRequest, reload, secondRealm, setUser, snapshot } from './fixtures.js';

@@ -5,7 +5,8 @@
  * stops sharing anything gets realm_user remove, and the guest's user list then equals a fresh
  * register's.
  */
-import { doArchiveStream, doSubscribe, doUnsubscribe, type QueuedEvent, type User } from '@teamchat/core';
+import { doArchiveStream, doSubscribe, doUnsubscribe, type User } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { accessWorld, as, eventsOf, register, setAccessGroup } from './user-access-helpers.js';

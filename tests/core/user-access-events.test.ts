@@ -3,7 +3,8 @@
  * add (placeholder or nothing for a restricted guest), update, deactivation and reactivation
  * reach exactly the users who may access the target.
  */
-import { doCreateUser, doDeactivateUser, doReactivateUser, doUpdateUser, type QueuedEvent, type User } from '@teamchat/core';
+import { doCreateUser, doDeactivateUser, doReactivateUser, doUpdateUser, type User } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { accessWorld, as, eventsOf, register, setAccessGroup } from './user-access-helpers.js';

@@ -17,10 +17,10 @@ import {
   doUpdateUser,
   getEvents,
   publishOnCommit,
-  type QueuedEvent,
   type User,
   systemGroupId,
 } from '@teamchat/core';
+import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { applyUserChange } from '../../packages/core/src/users/changes.js';
 import { makeWorld, must, type World } from '../helpers/core.js';
@@ -528,7 +528,7 @@ describe('nothing is delivered for a failed action', () => {
       await expect(
         w.ctx.storage.transaction(async (tx) => {
           await applyUserChange(w.ctx, tx, w.realm, member, { isActive: false });
-          publishOnCommit(w.ctx, tx, { realmId: w.realm.id, userIds: [w.owner.id], event: { type: 'test' } });
+          publishOnCommit(w.ctx, tx, { realmId: w.realm.id, userIds: [w.owner.id], event: { type: 'invites_changed' } });
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');

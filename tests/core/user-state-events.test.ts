@@ -28,7 +28,7 @@ function apply(state: State, events: readonly QueuedEvent[]): State {
       else status.status_text = event.status_text;
     }
     if (event.emoji_name !== undefined) {
-      for (const field of ['emoji_name', 'emoji_code', 'reaction_type']) {
+      for (const field of ['emoji_name', 'emoji_code', 'reaction_type'] as const) {
         if (event.emoji_name === '') delete status[field];
         else status[field] = event[field];
       }

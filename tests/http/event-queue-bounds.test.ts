@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClock } from '../core/fixtures.js';
 import { makeWorld } from '../helpers/core.js';
 import { type CallOptions, call, closeServers, expectError, expectSuccess, form, startServer, type TestServer } from '../helpers/http.js';
+import { untypedEvent } from '../helpers/events.js';
 
 afterEach(closeServers);
 
@@ -45,7 +46,7 @@ describe('GET /events on a queue over its bounds', () => {
     for (let tries = 0; tries < 1000 && !server.world.ctx.queues.userQueues(member.id)[0]?.waiter; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    server.world.ctx.events.publish({ realmId: server.world.realm.id, userIds: [member.id], event: { type: 'test', text: 'x'.repeat(5000) } });
+    server.world.ctx.events.publish({ realmId: server.world.realm.id, userIds: [member.id], event: untypedEvent({ type: 'test', text: 'x'.repeat(5000) }) });
     expectGone(await waiting, queueId);
   });
 });

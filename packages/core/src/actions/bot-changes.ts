@@ -13,6 +13,7 @@ import { botProfile, defaultChannelNames, serviceDicts } from '../bots/profile.j
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
 import { announceBotTo, announceBotUpdate, managesBot } from '../events/realm-bot.js';
+import type { BotRecord } from '../events/union/users.js';
 import { avatarUrl } from '../format/avatar.js';
 import { apiEmail } from '../format/user.js';
 import { type Actor, userOperation } from '../operation.js';
@@ -105,7 +106,7 @@ async function changeBotOwner(ctx: Ctx, tx: Tx, realm: Realm, bot: User, owner: 
 async function changeBotProfile(ctx: Ctx, tx: Tx, actor: Actor, bot: User, params: UpdateBotInput): Promise<Result<BotProfile, ApiError>> {
   const realm = actor.realm;
   let profile = await botProfile(tx, realm.id, bot.id);
-  const save = async (patch: Partial<BotProfile>, fields: (p: BotProfile) => Record<string, unknown>) => {
+  const save = async (patch: Partial<BotProfile>, fields: (p: BotProfile) => Partial<Omit<BotRecord, 'user_id'>>) => {
     profile = { ...profile, ...patch };
     await tx.bots.put(realm.id, profile);
     await announceBotUpdate(ctx, tx, realm, bot, fields(profile));

@@ -16,6 +16,8 @@ import { CreateChannelFolderParams, ReorderChannelFoldersParams, UpdateChannelFo
 import type { Realm, Tx } from '../storage/types.js';
 import { unprintablePosition } from '../text/printable.js';
 import { transactionAs } from '../transaction.js';
+import type { DistributiveOmit } from '../events/types.js';
+import type { ChannelFolderEvent } from '../events/union/channels.js';
 
 const nameInUse = () => badRequest('Channel folder name already in use');
 
@@ -28,7 +30,7 @@ function checkFolderName(name: string): Result<string, ApiError> {
 }
 
 /** A channel_folder event to every active user of the realm. */
-async function announce(ctx: Ctx, tx: Tx, realm: Realm, body: Record<string, unknown>): Promise<void> {
+async function announce(ctx: Ctx, tx: Tx, realm: Realm, body: DistributiveOmit<ChannelFolderEvent, 'type'>): Promise<void> {
   publishOnCommit(ctx, tx, { realmId: realm.id, userIds: await activeUserIds(tx, realm.id), event: { type: 'channel_folder', ...body } });
 }
 

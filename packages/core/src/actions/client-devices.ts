@@ -14,11 +14,13 @@ import { scheduleDeviceRegistration } from '../push/registration.js';
 import { RegisterClientDeviceParams, RegisterPushDeviceParams, RemoveClientDeviceParams } from '../schemas/push.js';
 import type { ClientDevice, Tx, User } from '../storage/types.js';
 import { transactionAs } from '../transaction.js';
+import type { DistributiveOmit } from '../events/types.js';
+import type { DeviceEvent } from '../events/union/personal.js';
 
 const invalidDeviceId = () => badRequest('Invalid `device_id`');
 
 /** A `device` event to the owner's queues, after commit. */
-export function announceDevice(ctx: Ctx, tx: Tx, user: Pick<User, 'realmId' | 'id'>, body: Record<string, unknown>): void {
+export function announceDevice(ctx: Ctx, tx: Tx, user: Pick<User, 'realmId' | 'id'>, body: DistributiveOmit<DeviceEvent, 'type'>): void {
   publishOnCommit(ctx, tx, { realmId: user.realmId, userIds: [user.id], event: { type: 'device', ...body } });
 }
 

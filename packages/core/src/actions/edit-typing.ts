@@ -1,7 +1,6 @@
 import { err, ok } from 'neverthrow';
-import { defineEventRule } from '../events/rules.js';
+import type { TypingEditMessageEvent } from '../events/union/messages.js';
 import { accessMessage } from '../messages/access.js';
-import { topicForClient } from '../messages/normalize.js';
 import { type Actor, userOperation } from '../operation.js';
 import { EditTypingParams } from '../schemas/message-edit.js';
 import { userSetting } from '../settings/user-settings.js';
@@ -21,8 +20,8 @@ export const doSendEditTyping = userOperation(EditTypingParams, async (ctx, requ
     const participants = message.type === 'private' ? message.dmKey!.split(',').map(Number) : await tx.subscriptions.activeSubscriberIds(actor.realmId, message.streamId!);
     if (message.type === 'stream' && participants.length > MAX_CHANNEL_SIZE_FOR_TYPING) return ok({});
     const users = await tx.users.list(actor.realmId, participants);
-    const recipient =
-      message.type === 'private' ? { type: 'direct', user_ids: participants } : { type: 'channel', channel_id: message.streamId, topic: message.topic };
+    const recipient: TypingEditMessageEvent['recipient'] =
+      message.type === 'private' ? { type: 'direct', user_ids: participants } : { type: 'channel', channel_id: message.streamId!, topic: message.topic };
     ctx.events.publish({
       realmId: actor.realmId,
       userIds: users.filter((u) => u.isActive && userSetting(u, 'receives_typing_notifications')).map((u) => u.id),
@@ -31,13 +30,3 @@ export const doSendEditTyping = userOperation(EditTypingParams, async (ctx, requ
     return ok({});
   }),
 );
-
-/** As channel typing: only for clients with stream_typing_notifications, the empty topic by its display name otherwise. */
-defineEventRule('typing_edit_message', {
-  accepts: (queue, event) => (event.recipient as { type: string }).type !== 'channel' || queue.options.capabilities.has('stream_typing_notifications'),
-  shape(queue, event) {
-    const recipient = event.recipient as { type: string; topic?: string };
-    if (recipient.type !== 'channel' || queue.options.capabilities.has('empty_topic_name')) return event;
-    return { ...event, recipient: { ...recipient, topic: topicForClient(recipient.topic!, false) } };
-  },
-});

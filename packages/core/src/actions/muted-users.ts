@@ -46,6 +46,6 @@ export const doUnmuteUser = userOperation(MuteUserParams, async (ctx, requester:
 );
 
 async function announceMutedUsers(ctx: Ctx, tx: Tx, user: User): Promise<void> {
-  const event = { type: 'muted_users', muted_users: await mutedUsersOf(tx, user) };
+  const event = { type: 'muted_users', muted_users: await mutedUsersOf(tx, user) } as const;
   publishOnCommit(ctx, tx, { realmId: user.realmId, userIds: [user.id], event });
 }

@@ -7,6 +7,8 @@ import { AddNavigationViewParams, EditNavigationViewParams, RemoveNavigationView
 import type { NavigationViewPatch, Tx, User } from '../storage/types.js';
 import { formatNavigationView } from '../queries/navigation-views.js';
 import { transactionAs } from '../transaction.js';
+import type { DistributiveOmit } from '../events/types.js';
+import type { NavigationViewEvent } from '../events/union/personal.js';
 
 /** The views the web app ships with (FACTS.md 6.8): they are configured (pinned or hidden) but never renamed. */
 export const BUILT_IN_NAVIGATION_VIEWS: ReadonlySet<string> = new Set([
@@ -74,6 +76,6 @@ export const doRemoveNavigationView = userOperation(RemoveNavigationViewParams, 
 );
 
 /** A navigation_view event (SHAPES.md 4.10) to the owner's queues only, after commit. */
-function announce(ctx: Ctx, tx: Tx, user: User, body: Record<string, unknown>): void {
+function announce(ctx: Ctx, tx: Tx, user: User, body: DistributiveOmit<NavigationViewEvent, 'type'>): void {
   publishOnCommit(ctx, tx, { realmId: user.realmId, userIds: [user.id], event: { type: 'navigation_view', ...body } });
 }

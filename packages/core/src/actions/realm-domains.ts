@@ -13,6 +13,8 @@ import { type Actor, userOperation } from '../operation.js';
 import { AddRealmDomainParams, ChangeRealmDomainParams, RemoveRealmDomainParams } from '../schemas/realm-domains.js';
 import type { Realm, Tx } from '../storage/types.js';
 import { transactionAs } from '../transaction.js';
+import type { DistributiveOmit } from '../events/types.js';
+import type { RealmDomainsEvent } from '../events/union/realm.js';
 
 const noEntry = (domain: string) => badRequest(`No entry found for domain ${domain}.`);
 
@@ -54,7 +56,7 @@ export const doRemoveRealmDomain = userOperation(RemoveRealmDomainParams, async 
   }),
 );
 
-async function announce(ctx: Ctx, tx: Tx, realm: Realm, body: Record<string, unknown>): Promise<void> {
+async function announce(ctx: Ctx, tx: Tx, realm: Realm, body: DistributiveOmit<RealmDomainsEvent, 'type'>): Promise<void> {
   const userIds = (await tx.users.list(realm.id)).filter((u) => u.isActive).map((u) => u.id);
   publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'realm_domains', ...body } });
 }

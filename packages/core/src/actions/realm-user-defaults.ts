@@ -31,7 +31,7 @@ export const doUpdateRealmUserDefaults = userOperation(UpdateRealmUserDefaultsPa
     await tx.realms.update(realm.id, { userSettingsDefaults: stored });
     const userIds = (await tx.users.list(realm.id)).filter((u) => u.isActive).map((u) => u.id);
     for (const name of changed) {
-      const event = { type: 'realm_user_settings_defaults', op: 'update', property: name, value: params[name] };
+      const event = { type: 'realm_user_settings_defaults', op: 'update', property: name, value: params[name] } as const;
       publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event });
     }
     return ok({});

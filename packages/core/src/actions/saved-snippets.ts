@@ -11,6 +11,8 @@ import { formatSavedSnippet } from '../queries/saved-snippets.js';
 import { CreateSavedSnippetParams, DeleteSavedSnippetParams, EditSavedSnippetParams } from '../schemas/saved-snippets.js';
 import type { SavedSnippetPatch, Tx, User } from '../storage/types.js';
 import { transactionAs } from '../transaction.js';
+import type { DistributiveOmit } from '../events/types.js';
+import type { SavedSnippetsEvent } from '../events/union/personal.js';
 
 /** The reference answers an unknown snippet with ResourceNotFoundError: BAD_REQUEST, HTTP 404. */
 const doesNotExist = () => resourceNotFound('Saved snippet does not exist.');
@@ -59,6 +61,6 @@ export const doDeleteSavedSnippet = userOperation(DeleteSavedSnippetParams, asyn
 );
 
 /** A saved_snippets event to the owner's queues only, after commit. */
-function announce(ctx: Ctx, tx: Tx, user: User, body: Record<string, unknown>): void {
+function announce(ctx: Ctx, tx: Tx, user: User, body: DistributiveOmit<SavedSnippetsEvent, 'type'>): void {
   publishOnCommit(ctx, tx, { realmId: user.realmId, userIds: [user.id], event: { type: 'saved_snippets', ...body } });
 }

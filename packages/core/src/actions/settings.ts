@@ -5,6 +5,7 @@ import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest, botsNotAllowed } from '../errors.js';
 import { publishOnCommit } from '../events/publish.js';
+import type { UserSettingsEvent } from '../events/union/personal.js';
 import { type Actor, userOperation } from '../operation.js';
 import { type UpdateSettingsInput, UpdateSettingsParams } from '../schemas/settings.js';
 import { languageName } from '../settings/choices.js';
@@ -159,7 +160,7 @@ function changedSettings(user: User, params: UpdateSettingsInput): Change[] {
 export async function applySettingChanges(ctx: Ctx, tx: Tx, actor: Actor, user: User, changes: readonly Change[]): Promise<void> {
   let settings = user.settings;
   for (const { name, value } of changes) {
-    const event: { type: string } & Record<string, unknown> = { type: 'user_settings', op: 'update', property: name, value };
+    const event: UserSettingsEvent = { type: 'user_settings', op: 'update', property: name, value };
     if (name === 'default_language') event.language_name = languageName(value as string);
     publishOnCommit(ctx, tx, { realmId: actor.realm.id, userIds: [user.id], event });
 

@@ -3,8 +3,7 @@ import { canPostToChannel } from '../access/channel-rules.js';
 import { accessStreamById } from '../access/channels.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
-import { defineEventRule } from '../events/rules.js';
-import { EMPTY_TOPIC_DISPLAY_NAME, topicForClient } from '../messages/normalize.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/normalize.js';
 import { apiEmail } from '../format/user.js';
 import { type Actor, userOperation } from '../operation.js';
 import { TypingParams } from '../schemas/typing.js';
@@ -89,14 +88,4 @@ export const doSendTyping = userOperation(TypingParams, async (ctx, actor: Actor
     },
   });
   return ok({});
-});
-
-/**
- * Channel typing reaches only queues whose client declared stream_typing_notifications, and
- * shows the empty topic by its display name to clients without empty_topic_name.
- */
-defineEventRule('typing', {
-  accepts: (queue, event) => event.message_type !== 'stream' || queue.options.capabilities.has('stream_typing_notifications'),
-  shape: (queue, event) =>
-    event.message_type === 'stream' ? { ...event, topic: topicForClient(String(event.topic), queue.options.capabilities.has('empty_topic_name')) } : event,
 });

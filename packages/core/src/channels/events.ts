@@ -5,34 +5,18 @@
  */
 import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
-import { defineEventRule } from '../events/rules.js';
-import type { ApiEvent } from '../events/types.js';
+import type { Tailoring } from '../events/bus.js';
+import type { ChannelRecord, SubscriptionRecord } from '../events/union/channels.js';
 import { formatStream, withNotificationDefaults } from '../format/channel.js';
 import type { Realm, Stream, Tx, User } from '../storage/types.js';
 import { isGuest } from '../access/roles.js';
 
-/** Markers the rules below read and strip: not part of the API. */
-const FOR_ARCHIVING = 'for_archiving';
-const FOR_UNARCHIVING = 'for_unarchiving';
-
 /**
- * Clients with `archived_channels` learn of archiving through stream/update is_archived; the
- * others through stream/delete (and of unarchiving through stream/create).
+ * Clients with `archived_channels` learn of archiving through stream/update is_archived (the
+ * `stream` rule of events/type-rules.ts); the others through stream/delete (and of
+ * unarchiving through stream/create), published for them only.
  */
-defineEventRule('stream', {
-  accepts(queue, event) {
-    const capable = queue.options.capabilities.has('archived_channels');
-    if (event.op === 'delete' && event[FOR_ARCHIVING]) return !capable;
-    if (event.op === 'create' && event[FOR_UNARCHIVING]) return !capable;
-    if (event.op === 'update' && event.property === 'is_archived') return capable;
-    return true;
-  },
-  shape(_queue, event) {
-    if (!(FOR_ARCHIVING in event) && !(FOR_UNARCHIVING in event)) return event;
-    const { [FOR_ARCHIVING]: _a, [FOR_UNARCHIVING]: _u, ...rest } = event;
-    return rest as ApiEvent;
-  },
-});
+const FOR_CLIENTS_WITHOUT_ARCHIVED_CHANNELS: Tailoring = { onlyIf: { capability: 'archived_channels', declared: false } };
 
 /** stream/create with the channel objects, to `userIds`. */
 export function announceStreamCreated(
@@ -44,9 +28,9 @@ export function announceStreamCreated(
   userIds: readonly number[],
   options: { forUnarchiving?: boolean } = {},
 ): void {
-  const event: ApiEvent = { type: 'stream', op: 'create', streams: [formatStream(stream, subscriberCount)] };
-  if (options.forUnarchiving) event[FOR_UNARCHIVING] = true;
-  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event });
+  const streams: ChannelRecord[] = [formatStream(stream, subscriberCount)];
+  const tailoring = options.forUnarchiving ? { tailoring: FOR_CLIENTS_WITHOUT_ARCHIVED_CHANNELS } : {};
+  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'stream', op: 'create', streams }, ...tailoring });
 }
 
 /** stream/delete (`streams` is deprecated since FL 343 but still sent). */
@@ -58,9 +42,9 @@ export function announceStreamsDeleted(
   userIds: readonly number[],
   options: { forArchiving?: boolean } = {},
 ): void {
-  const event: ApiEvent = { type: 'stream', op: 'delete', streams: streamIds.map((id) => ({ stream_id: id })), stream_ids: [...streamIds] };
-  if (options.forArchiving) event[FOR_ARCHIVING] = true;
-  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event });
+  const streams = streamIds.map((id) => ({ stream_id: id }));
+  const tailoring = options.forArchiving ? { tailoring: FOR_CLIENTS_WITHOUT_ARCHIVED_CHANNELS } : {};
+  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'stream', op: 'delete', streams, stream_ids: [...streamIds] }, ...tailoring });
 }
 
 /** stream/update of one property; `name` is the channel's name before the change. */
@@ -85,16 +69,15 @@ export function announceStreamUpdate(
  * subscription/add to the subscribed user, with their full subscription objects. Null
  * notification settings reach clients without `notification_settings_null` as the user's defaults.
  */
-export function announceSubscriptionsAdded(ctx: Ctx, tx: Tx, realm: Realm, user: User, subscriptions: Record<string, unknown>[]): void {
-  const event = { type: 'subscription', op: 'add', subscriptions };
+export function announceSubscriptionsAdded(ctx: Ctx, tx: Tx, realm: Realm, user: User, subscriptions: SubscriptionRecord[]): void {
+  const withDefaults = subscriptions.map((sub) => withNotificationDefaults(user, sub));
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
     userIds: [user.id],
-    event,
-    shape: (options) =>
-      options.capabilities.has('notification_settings_null')
-        ? event
-        : { ...event, subscriptions: subscriptions.map((sub) => withNotificationDefaults(user, sub)) },
+    event: { type: 'subscription', op: 'add', subscriptions },
+    tailoring: {
+      byCapability: { capability: 'notification_settings_null', undeclared: { type: 'subscription', op: 'add', subscriptions: withDefaults } },
+    },
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.js';
 import { activeUserIds, publishOnCommit } from '../events/publish.js';
+import type { RealmEmojiEvent } from '../events/union/realm.js';
 import { formatRealmEmoji, realmEmojiDict } from '../format/realm-emoji.js';
 import type { RealmEmoji, Realm, Tx } from '../storage/types.js';
 
@@ -12,15 +13,14 @@ export type RealmEmojiChange = { op: 'add'; emoji: RealmEmoji } | { op: 'deactiv
  * stored after the change (read inside the transaction, so it includes it).
  */
 export async function announceRealmEmoji(ctx: Ctx, tx: Tx, realm: Realm, change: RealmEmojiChange): Promise<void> {
-  const legacy = { type: 'realm_emoji', op: 'update', realm_emoji: realmEmojiDict(await tx.realmEmoji.list(realm.id)) };
-  const individual =
+  const individual: RealmEmojiEvent =
     change.op === 'add'
       ? { type: 'realm_emoji', op: 'add', emoji: formatRealmEmoji(change.emoji) }
       : { type: 'realm_emoji', op: 'update_one', emoji_id: String(change.emoji.id), data: { deactivated: true } };
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
     userIds: await activeUserIds(tx, realm.id),
-    event: legacy,
-    shape: (queue) => (queue.capabilities.has('individual_emoji_changes') ? individual : legacy),
+    event: { type: 'realm_emoji', op: 'update', realm_emoji: realmEmojiDict(await tx.realmEmoji.list(realm.id)) },
+    tailoring: { byCapability: { capability: 'individual_emoji_changes', declared: individual } },
   });
 }

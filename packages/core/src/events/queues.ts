@@ -7,7 +7,7 @@ import { type Delivery, Fanout } from './fanout.js';
 import { DeadlineHeap } from './heap.js';
 import { EventQueue } from './queue.js';
 import { eventForQueue } from './rules.js';
-import type { QueuedEvent, QueueOptions } from './types.js';
+import type { ApiEvent, QueuedEvent, QueueOptions } from './types.js';
 
 export interface QueueSettings {
   /** A blocked poll gets a heartbeat after this many seconds plus up to `heartbeatJitterSecs`. */
@@ -239,8 +239,7 @@ export class QueueRegistry {
     if (this.closed || this.byId.get(queue.id) !== queue) return;
     const { published } = delivery;
     try {
-      const shaped = published.shape ? published.shape(queue.options, queue.id) : published.event;
-      const event = shaped && eventForQueue(queue, shaped);
+      const event = eventForQueue(queue, published);
       // Sized once per published event, not per queue: shaping changes little of an event's size.
       if (event) this.push(queue, event, (delivery.bytes ??= approximateBytes(published.event)));
     } catch (error) {
@@ -250,7 +249,7 @@ export class QueueRegistry {
     }
   }
 
-  private push(queue: EventQueue, event: { type: string } & Record<string, unknown>, bytes: number): void {
+  private push(queue: EventQueue, event: ApiEvent, bytes: number): void {
     if (!queue.push(event, bytes)) this.end(queue);
   }
 

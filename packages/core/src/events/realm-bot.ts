@@ -8,9 +8,10 @@ import { botProfile, defaultChannelNames, serviceDicts } from '../bots/profile.j
 import type { Ctx } from '../context.js';
 import type { BotProfile, Realm, Tx, User } from '../storage/types.js';
 import { publishOnCommit } from './publish.js';
+import type { BotRecord, RealmBotEvent } from './union/users.js';
 
 /** The bot record of FL 474 (register's realm_bots, realm_bot add): what is not on the user record. */
-export function formatBot(bot: User, profile: BotProfile, channelNames: ReadonlyMap<number, string>): Record<string, unknown> {
+export function formatBot(bot: User, profile: BotProfile, channelNames: ReadonlyMap<number, string>): BotRecord {
   const name = (id: number | null) => (id === null ? null : (channelNames.get(id) ?? null));
   return {
     user_id: bot.id,
@@ -22,7 +23,7 @@ export function formatBot(bot: User, profile: BotProfile, channelNames: Readonly
 }
 
 /** The bot record of `bot` as stored now. */
-export async function readBotRecord(tx: Tx, realmId: number, bot: User): Promise<Record<string, unknown>> {
+export async function readBotRecord(tx: Tx, realmId: number, bot: User): Promise<BotRecord> {
   const profile = await botProfile(tx, realmId, bot.id);
   return formatBot(bot, profile, await defaultChannelNames(tx, realmId, [profile]));
 }
@@ -43,19 +44,19 @@ export async function botManagers(tx: Tx, realmId: number, bot: Pick<User, 'botO
 export async function announceBot(ctx: Ctx, tx: Tx, realm: Realm, bot: User, op: 'add' | 'delete'): Promise<void> {
   const userIds = await botManagers(tx, realm.id, bot);
   if (userIds.length === 0) return;
-  const record = op === 'add' ? await readBotRecord(tx, realm.id, bot) : { user_id: bot.id };
-  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'realm_bot', op, bot: record } });
+  const event: RealmBotEvent = op === 'add' ? { type: 'realm_bot', op, bot: await readBotRecord(tx, realm.id, bot) } : { type: 'realm_bot', op, bot: { user_id: bot.id } };
+  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event });
 }
 
 /** `realm_bot` add or delete of `bot` to the given users only (an owner change's old and new owner). */
 export async function announceBotTo(ctx: Ctx, tx: Tx, realm: Realm, bot: User, op: 'add' | 'delete', userIds: number[]): Promise<void> {
   if (userIds.length === 0) return;
-  const record = op === 'add' ? await readBotRecord(tx, realm.id, bot) : { user_id: bot.id };
-  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'realm_bot', op, bot: record } });
+  const event: RealmBotEvent = op === 'add' ? { type: 'realm_bot', op, bot: await readBotRecord(tx, realm.id, bot) } : { type: 'realm_bot', op, bot: { user_id: bot.id } };
+  publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event });
 }
 
 /** `realm_bot` update with the changed fields of the bot record, to the bot's managers. */
-export async function announceBotUpdate(ctx: Ctx, tx: Tx, realm: Realm, bot: User, fields: Record<string, unknown>, except: readonly number[] = []): Promise<void> {
+export async function announceBotUpdate(ctx: Ctx, tx: Tx, realm: Realm, bot: User, fields: Partial<Omit<BotRecord, 'user_id'>>, except: readonly number[] = []): Promise<void> {
   const userIds = (await botManagers(tx, realm.id, bot)).filter((id) => !except.includes(id));
   publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...fields } } });
 }

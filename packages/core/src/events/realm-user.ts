@@ -10,6 +10,7 @@ import { profileDataByUser } from '../format/profile-field.js';
 import { formatInaccessibleUser, formatUser } from '../format/user.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 import { publishOnCommit } from './publish.js';
+import type { PersonUpdateFields } from './union/users.js';
 import { announceBot } from './realm-bot.js';
 
 const activeUsers = async (tx: Tx, realmId: number) => (await tx.users.list(realmId)).filter((u) => u.isActive);
@@ -30,12 +31,11 @@ export async function accessingUsers(tx: Tx, realm: Realm, target: User): Promis
  */
 export async function announceUserAdded(ctx: Ctx, tx: Tx, realm: Realm, user: User): Promise<void> {
   const { can: audience, cannot } = await splitByAccess(tx, realm, user, await activeUsers(tx, realm.id));
-  const placeholder = { type: 'realm_user', op: 'add', person: formatInaccessibleUser(realm, user.id) };
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
     userIds: cannot.map((v) => v.id),
-    event: placeholder,
-    shape: (options) => (options.capabilities.has('user_list_incomplete') ? null : placeholder),
+    event: { type: 'realm_user', op: 'add', person: formatInaccessibleUser(realm, user.id) },
+    tailoring: { onlyIf: { capability: 'user_list_incomplete', declared: false } },
   });
   await publishUserAdd(ctx, tx, realm, user, audience);
   if (user.isBot) await announceBot(ctx, tx, realm, user, 'add');
@@ -59,13 +59,13 @@ export async function publishUserAdd(ctx: Ctx, tx: Tx, realm: Realm, user: User,
       realmId: realm.id,
       userIds: group.map((v) => v.id),
       event: { type: 'realm_user', op: 'add', person: person(false) },
-      shape: (options) => ({ type: 'realm_user', op: 'add', person: person(options.clientGravatar) }),
+      tailoring: { clientGravatar: { type: 'realm_user', op: 'add', person: person(true) } },
     });
   }
 }
 
 /** `realm_user` op `update` with one person form about `target`, to the users who may access it. */
-export async function announcePersonUpdate(ctx: Ctx, tx: Tx, realm: Realm, target: User, fields: Record<string, unknown>): Promise<void> {
+export async function announcePersonUpdate(ctx: Ctx, tx: Tx, realm: Realm, target: User, fields: PersonUpdateFields): Promise<void> {
   const audience = await accessingUsers(tx, realm, target);
   publishOnCommit(ctx, tx, {
     realmId: realm.id,

@@ -5,9 +5,13 @@ import { type ApiError, badRequest } from '../errors.js';
 import type { Caller } from '../operation.js';
 import { badEventQueueId } from './queues.js';
 import type { QueuedEvent } from './types.js';
+import type { HeartbeatEvent } from './union/realm.js';
+
+/** What an event stream yields: every event of the union but heartbeats, with its queue `id`. */
+export type StreamedEvent = Exclude<QueuedEvent, HeartbeatEvent & { id: number }>;
 
 /** An in-process event subscription: the register snapshot, then the events that follow. */
-export interface EventStream extends AsyncIterable<QueuedEvent> {
+export interface EventStream extends AsyncIterable<StreamedEvent> {
   queueId: string;
   /** The POST /register response the stream started from. */
   state: Record<string, unknown>;
@@ -41,7 +45,7 @@ export async function openEventStream(ctx: Ctx, caller: Caller, params: Record<s
   let closed = false;
   let error: ApiError | null = null;
 
-  async function* events(): AsyncGenerator<QueuedEvent> {
+  async function* events(): AsyncGenerator<StreamedEvent> {
     let lastEventId = queue.lastEventId;
     while (!closed && ctx.queues.isLive(queue)) {
       const polled = await ctx.queues.poll(queue, lastEventId, false);

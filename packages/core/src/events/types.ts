@@ -1,7 +1,8 @@
-/** An event as actions publish it: `type`, usually `op`, and the body. Queues add `id`. */
-export type ApiEvent = { type: string } & Record<string, unknown>;
+import type { ApiEvent } from './union.js';
 
-/** An event as a client receives it from its queue. */
+export type { ApiEvent } from './union.js';
+
+/** An event as a client receives it from its queue: the union, each with its queue `id`. */
 export type QueuedEvent = ApiEvent & { id: number };
 
 /** The client capabilities the reference defines (SHAPES.md 2.2); unknown keys are ignored. */
@@ -35,3 +36,6 @@ export interface QueueOptions {
   /** Seconds without a connected poll after which the queue expires. */
   idleTimeoutSecs: number;
 }
+
+/** `Omit` over each member of a union (an event body without its `type`, for example). */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -15,6 +15,7 @@ import type { Ctx } from '../context.js';
 import { INACCESSIBLE_USER_NAME } from '../format/user.js';
 import type { Realm, Tx, User } from '../storage/types.js';
 import { publishOnCommit } from './publish.js';
+import type { RealmUserEvent } from './union/users.js';
 import { publishUserAdd } from './realm-user.js';
 
 /** Who shared a subscription or conversation with each user, read before the change; null when unrestricted. */
@@ -66,7 +67,7 @@ export async function announceAccessLost(ctx: Ctx, tx: Tx, realm: Realm, left: C
   }
 }
 
-const removal = (userId: number) => ({ type: 'realm_user', op: 'remove', person: { user_id: userId, full_name: INACCESSIBLE_USER_NAME } });
+const removal = (userId: number): RealmUserEvent => ({ type: 'realm_user', op: 'remove', person: { user_id: userId, full_name: INACCESSIBLE_USER_NAME } });
 
 /** The active subscribers, now, of the channels in `changes`, as users. */
 async function subscribersAfter(tx: Tx, realm: Realm, changes: Changes) {

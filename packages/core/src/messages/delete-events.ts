@@ -1,12 +1,11 @@
 import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
-import { defineEventRule } from '../events/rules.js';
-import type { ApiEvent } from '../events/types.js';
+import type { DeletedMessagesPlace } from '../events/union/messages.js';
 import type { Message, Realm, Tx } from '../storage/types.js';
-import { topicForClient } from './normalize.js';
 
-/** Marks the one-event-per-message copies for clients without bulk_message_deletion; not part of the API. */
-const SINGLE = 'for_single_deletion';
+/** Clients with bulk_message_deletion get `message_ids`; the others one event per message. */
+const BULK = { onlyIf: { capability: 'bulk_message_deletion', declared: true } } as const;
+const SINGLE = { onlyIf: { capability: 'bulk_message_deletion', declared: false } } as const;
 
 /**
  * delete_message events (SHAPES.md 4.4): one per conversation and group of users holding the
@@ -22,8 +21,8 @@ export function announceDeletion(ctx: Ctx, tx: Tx, realm: Realm, messages: reado
   for (const group of conversations.values()) {
     const ids = new Set(group.map((m) => m.id));
     const sample = group[0]!;
-    const where: Record<string, unknown> =
-      sample.type === 'stream' ? { message_type: 'stream', stream_id: sample.streamId, topic: sample.topic } : { message_type: 'private' };
+    const where: DeletedMessagesPlace =
+      sample.type === 'stream' ? { message_type: 'stream', stream_id: sample.streamId!, topic: sample.topic } : { message_type: 'private' };
     // Users holding the same messages of this conversation share one event.
     const byIds = new Map<string, number[]>();
     for (const [userId, held] of heldBy) {
@@ -32,19 +31,10 @@ export function announceDeletion(ctx: Ctx, tx: Tx, realm: Realm, messages: reado
     }
     for (const [key, userIds] of byIds) {
       const messageIds = key.split(',').map(Number);
-      publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'delete_message', ...where, message_ids: messageIds } });
+      publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'delete_message', ...where, message_ids: messageIds }, tailoring: BULK });
       for (const id of messageIds) {
-        publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'delete_message', ...where, message_id: id, [SINGLE]: true } });
+        publishOnCommit(ctx, tx, { realmId: realm.id, userIds, event: { type: 'delete_message', ...where, message_id: id }, tailoring: SINGLE });
       }
     }
   }
 }
-
-defineEventRule('delete_message', {
-  accepts: (queue, event) => queue.options.capabilities.has('bulk_message_deletion') !== (event[SINGLE] === true),
-  shape(queue, event) {
-    const { [SINGLE]: _single, ...rest } = event;
-    if (typeof rest.topic === 'string') rest.topic = topicForClient(rest.topic, queue.options.capabilities.has('empty_topic_name'));
-    return rest as ApiEvent;
-  },
-});

@@ -5,15 +5,14 @@
  * is:followed, is:muted) let the message through, negated or not, erring towards delivering, as
  * a client filters again.
  */
-import type { ApiEvent } from '../events/types.js';
+import type { MessageEvent } from '../events/union/messages.js';
 import { directMentionMarkup } from '../storage/types.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from './normalize.js';
 
 type Pair = readonly [string, string];
 
-export function messageMatchesNarrow(narrow: readonly Pair[], event: ApiEvent): boolean {
-  const message = event.message as Record<string, unknown>;
-  const flags = (event.flags as string[] | undefined) ?? [];
+export function messageMatchesNarrow(narrow: readonly Pair[], event: MessageEvent): boolean {
+  const { message, flags } = event;
   return narrow.every(([rawOperator, operand]) => {
     const negated = rawOperator.startsWith('-');
     const operator = negated ? rawOperator.slice(1) : rawOperator;

@@ -1,41 +1,31 @@
 import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
+import type { UnreadMessageDetails, UpdateMessageFlagsEvent } from '../events/union/messages.js';
 import { schedulePushRemoval } from '../push/dispatch.js';
 import type { Actor } from '../operation.js';
 import type { Message, Tx } from '../storage/types.js';
 import { type FlagRequest, marksUnread } from './flag-request.js';
-import { topicForClient } from './normalize.js';
 import { isUnreadMention, mutedConversations } from './unread.js';
 
-type Details =
-  | { type: 'stream'; stream_id: number; topic: string; unmuted_stream_msg: boolean; mentioned?: true }
-  | { type: 'private'; user_ids: number[]; mentioned?: true };
+type Details = UnreadMessageDetails;
 
 /**
  * The update_message_flags event (SHAPES.md 4.5), to the acting user's own queues only. When
  * messages become unread, `message_details` tells clients where to file them in unread_msgs;
- * its topics are shaped per queue like every other topic (empty_topic_name).
+ * its topics are shaped per queue like every other topic (empty_topic_name, events/type-rules.ts).
  */
 export async function announceFlagUpdate(ctx: Ctx, tx: Tx, actor: Actor, request: FlagRequest, messageIds: readonly number[]): Promise<void> {
   if (messageIds.length === 0) return;
-  const event = { type: 'update_message_flags', op: request.op, operation: request.op, flag: request.flag, messages: [...messageIds], all: false };
+  const event: UpdateMessageFlagsEvent = { type: 'update_message_flags', op: request.op, operation: request.op, flag: request.flag, messages: [...messageIds], all: false };
   // Every path that marks messages read announces it here: their notifications leave the user's devices.
   if (request.op === 'add' && request.flag === 'read') await schedulePushRemoval(ctx, tx, actor.realm, [actor.user.id], messageIds);
   if (!marksUnread(request)) {
     publishOnCommit(ctx, tx, { realmId: actor.realm.id, userIds: [actor.user.id], event });
     return;
   }
-  const details = await unreadDetails(tx, actor, messageIds);
-  const withTopics = (emptyTopicName: boolean) =>
-    Object.fromEntries(
-      [...details].map(([id, d]) => [String(id), d.type === 'stream' ? { ...d, topic: topicForClient(d.topic, emptyTopicName) } : d]),
-    );
-  publishOnCommit(ctx, tx, {
-    realmId: actor.realm.id,
-    userIds: [actor.user.id],
-    event: { ...event, message_details: withTopics(false) },
-    shape: (queue) => ({ ...event, message_details: withTopics(queue.capabilities.has('empty_topic_name')) }),
-  });
+  // Topics as stored: the update_message_flags rule shows the empty topic to clients without empty_topic_name.
+  const details = Object.fromEntries([...(await unreadDetails(tx, actor, messageIds))].map(([id, d]) => [String(id), d]));
+  publishOnCommit(ctx, tx, { realmId: actor.realm.id, userIds: [actor.user.id], event: { ...event, message_details: details } });
 }
 
 async function unreadDetails(tx: Tx, { realm, user }: Actor, messageIds: readonly number[]): Promise<Map<number, Details>> {

@@ -1,10 +1,9 @@
 import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
-import { defineEventRule } from '../events/rules.js';
-import type { QueueOptions } from '../events/types.js';
+import type { Tailoring } from '../events/bus.js';
+import type { MessageRecord } from '../events/union/messages.js';
 import type { Message, Realm, Submessage, Tx } from '../storage/types.js';
 import { flagNames } from './flags.js';
-import { messageMatchesNarrow } from './event-narrow.js';
 import { formatMessage, type MessageView } from './format.js';
 
 export interface MessageEventOptions {
@@ -19,13 +18,18 @@ export interface MessageEventOptions {
   submessages?: readonly Submessage[];
 }
 
-/** Marks the event for all_public_streams queues only; the rule below strips it. */
-const PUBLIC_ONLY = 'all_public_streams_only';
+/** The record's fields each queue option changes (formatMessage): the rest is the same for every queue. */
+const FIELDS_BY_OPTION = {
+  rawMarkdown: ['content', 'content_type'],
+  clientGravatar: ['avatar_url'],
+  emptyTopicName: ['subject', 'edit_history'],
+} as const;
 
 /**
  * `message` events for a new message: each recipient gets the message with their own flags,
- * shaped for their queue (apply_markdown, client_gravatar, empty_topic_name). Recipients with
- * the same flags share one published event.
+ * shaped for their queue (apply_markdown, client_gravatar, empty_topic_name) by the `message`
+ * rule (events/type-rules.ts) from the record and the fields each option changes, which the
+ * published event carries. Recipients with the same flags share one published event.
  */
 export function announceMessage(
   ctx: Ctx,
@@ -36,50 +40,31 @@ export function announceMessage(
   flagsByUser: ReadonlyMap<number, number>,
   options: MessageEventOptions = {},
 ): void {
-  const shapes = new Map<string, Record<string, unknown>>();
-  const formatted = (queue: QueueOptions) => {
-    const emptyTopicName = queue.capabilities.has('empty_topic_name');
-    const key = `${queue.applyMarkdown}/${queue.clientGravatar}/${emptyTopicName}`;
-    let record = shapes.get(key);
-    if (!record) {
-      record = formatMessage(message, { ...view, applyMarkdown: queue.applyMarkdown, clientGravatar: queue.clientGravatar, emptyTopicName }, [], options.submessages ?? []);
-      shapes.set(key, record);
-    }
-    return record;
+  const format = (applyMarkdown: boolean, clientGravatar: boolean, emptyTopicName: boolean): MessageRecord =>
+    formatMessage(message, { ...view, applyMarkdown, clientGravatar, emptyTopicName }, [], options.submessages ?? []);
+  const record = format(true, false, false);
+  const pick = (other: MessageRecord, keys: readonly string[]) => Object.fromEntries(keys.filter((key) => key in record).map((key) => [key, other[key]]));
+  const messageFields: Tailoring['messageFields'] = {
+    rawMarkdown: pick(format(false, false, false), FIELDS_BY_OPTION.rawMarkdown),
+    clientGravatar: pick(format(true, true, false), FIELDS_BY_OPTION.clientGravatar),
+    emptyTopicName: pick(format(true, false, true), FIELDS_BY_OPTION.emptyTopicName),
   };
   const groups = new Map<number, number[]>();
   for (const [userId, flags] of flagsByUser) groups.set(flags, [...(groups.get(flags) ?? []), userId]);
+  const localEcho = options.localEcho ? { localEcho: options.localEcho } : {};
   for (const [flags, userIds] of groups) {
-    const names = flagNames(flags);
     publishOnCommit(ctx, tx, {
       realmId: realm.id,
       userIds,
-      event: { type: 'message', message: formatted(DEFAULT_SHAPE), flags: names },
-      shape: (queue, queueId) => ({
-        type: 'message',
-        message: formatted(queue),
-        flags: names,
-        ...(options.localEcho?.queueId === queueId ? { local_message_id: options.localEcho.localId } : {}),
-      }),
+      event: { type: 'message', message: record, flags: flagNames(flags) },
+      tailoring: { messageFields, ...localEcho },
     });
   }
   const publicAudience = (options.publicAudience ?? []).filter((id) => !flagsByUser.has(id));
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
     userIds: publicAudience,
-    event: { type: 'message', message: formatted(DEFAULT_SHAPE), flags: [], [PUBLIC_ONLY]: true },
-    shape: (queue) => ({ type: 'message', message: formatted(queue), flags: [], [PUBLIC_ONLY]: true }),
+    event: { type: 'message', message: record, flags: [] },
+    tailoring: { messageFields, allPublicStreamsOnly: true },
   });
 }
-
-const DEFAULT_SHAPE = { applyMarkdown: true, clientGravatar: false, capabilities: new Set() } as unknown as QueueOptions;
-
-/** A queue registered with a narrow receives only the messages that match it. */
-defineEventRule('message', {
-  accepts: (queue, event) => (!event[PUBLIC_ONLY] || queue.options.allPublicStreams) && messageMatchesNarrow(queue.options.narrow, event),
-  shape: (_queue, event) => {
-    if (!event[PUBLIC_ONLY]) return event;
-    const { [PUBLIC_ONLY]: _marker, ...rest } = event;
-    return rest as typeof event;
-  },
-});

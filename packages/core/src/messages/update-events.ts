@@ -1,11 +1,9 @@
 import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
-import { defineEventRule } from '../events/rules.js';
-import type { ApiEvent } from '../events/types.js';
+import type { UpdateMessageEvent } from '../events/union/messages.js';
 import type { PropagateMode } from '../schemas/message-edit.js';
 import type { Realm, Stream, Tx } from '../storage/types.js';
 import { flagNames } from './flags.js';
-import { topicForClient } from './normalize.js';
 
 /** One PATCH /messages/{id}: what changed, for the update_message event (SHAPES.md 4.3). */
 export interface MessageChange {
@@ -33,7 +31,7 @@ export interface MessageChange {
  * share one published event.
  */
 export function announceMessageUpdate(ctx: Ctx, tx: Tx, realm: Realm, change: MessageChange, flagsByUser: ReadonlyMap<number, number | null>): void {
-  const body: ApiEvent = {
+  const body: Omit<UpdateMessageEvent, 'flags'> = {
     type: 'update_message',
     user_id: change.editorId,
     rendering_only: false,
@@ -62,15 +60,3 @@ export function announceMessageUpdate(ctx: Ctx, tx: Tx, realm: Realm, change: Me
     publishOnCommit(ctx, tx, { realmId: realm.id, userIds: userIds.sort((a, b) => a - b), event: { ...body, flags: JSON.parse(key) } });
   }
 }
-
-/** Clients without empty_topic_name see the empty topic by its display name. */
-defineEventRule('update_message', {
-  shape(queue, event) {
-    if (queue.options.capabilities.has('empty_topic_name') || (event.orig_subject !== '' && event.subject !== '')) return event;
-    const shaped: ApiEvent = { ...event };
-    for (const key of ['orig_subject', 'subject'] as const) {
-      if (typeof shaped[key] === 'string') shaped[key] = topicForClient(shaped[key] as string, false);
-    }
-    return shaped;
-  },
-});

@@ -6,8 +6,6 @@
 import { hasMetadataAccess } from '../access/channel-rules.js';
 import type { Ctx } from '../context.js';
 import { publishOnCommit } from '../events/publish.js';
-import { defineEventRule } from '../events/rules.js';
-import { topicForClient } from './normalize.js';
 import { type Stream, type Tx, type User, type UserTopic, VISIBILITY_POLICY, type VisibilityPolicy } from '../storage/types.js';
 
 export interface PolicyChange {
@@ -28,12 +26,10 @@ export interface PolicyChange {
 export async function setUserTopicPolicy(ctx: Ctx, tx: Tx, user: User, change: PolicyChange): Promise<boolean> {
   const { stream, topic, policy, now } = change;
   if (!(await tx.userTopics.set(user.realmId, user.id, stream.id, topic, policy, now))) return false;
-  const event = { type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: now, visibility_policy: policy };
   publishOnCommit(ctx, tx, {
     realmId: user.realmId,
     userIds: [user.id],
-    event,
-    shape: (queue) => ({ ...event, topic_name: topicForClient(topic, queue.capabilities.has('empty_topic_name')) }),
+    event: { type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: now, visibility_policy: policy },
   });
   if (!change.skipLegacyEvent) {
     const mutedTopics = await legacyMutedTopics(tx, user);
@@ -65,8 +61,3 @@ export async function legacyMutedTopics(tx: Tx, user: User): Promise<Array<[stri
     .filter((row) => row.visibilityPolicy === VISIBILITY_POLICY.muted)
     .map((row) => [row.stream.name, row.topic, row.lastUpdated]);
 }
-
-/** Clients that registered for `user_topic` by name do not get the legacy event (the reference's rule). */
-defineEventRule('muted_topics', {
-  accepts: (queue) => !queue.options.eventTypes?.has('user_topic'),
-});

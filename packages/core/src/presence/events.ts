@@ -3,34 +3,17 @@
  * clients only through their next presence fetch; a user who comes online is announced at
  * once, so that someone who reappears and sends a message does not show as offline meanwhile.
  *
- * The event is published once with both shapes; each queue gets one of them: the modern
- * `presences` map under the simplified_presence_events capability (FL 419), the legacy
- * `user_id`/`email`/`server_timestamp`/`presence` fields otherwise.
+ * The event is published once with both shapes: the legacy `user_id`/`email`/
+ * `server_timestamp`/`presence` fields, and the modern `presences` map for queues with the
+ * simplified_presence_events capability (FL 419).
  */
 import { allUsersAccessibleInRealm, splitByAccess } from '../access/user-access.js';
 import type { Ctx } from '../context.js';
-import { defineEventRule } from '../events/rules.js';
-import type { ApiEvent } from '../events/types.js';
+import type { LegacyPresenceEvent } from '../events/union/users.js';
 import { apiEmail } from '../format/user.js';
 import type { Realm, Tx, User, UserPresence } from '../storage/types.js';
 import { legacyClientPresence, modernPresence } from './format.js';
 
-/** The presence event as published: both shapes, for the rule below to choose from. */
-export interface PresenceEvent extends ApiEvent {
-  type: 'presence';
-  user_id: number;
-  email: string;
-  server_timestamp: number;
-  presence: { website: ReturnType<typeof legacyClientPresence> };
-  presences: Record<string, ReturnType<typeof modernPresence>>;
-}
-
-defineEventRule('presence', {
-  shape(queue, event) {
-    const { presences, ...legacy } = event as PresenceEvent;
-    return queue.options.capabilities.has('simplified_presence_events') ? { type: 'presence', presences } : legacy;
-  },
-});
 
 /**
  * The users told about `user`'s presence: the realm's active users who may access them
@@ -55,13 +38,13 @@ export async function announcePresence(ctx: Ctx, realm: Realm, user: User, entry
   const limit = force ? Number.POSITIVE_INFINITY : ctx.config.presenceEventUserLimit;
   const userIds = await ctx.storage.read((tx) => presenceAudience(tx, realm, user, limit));
   if (userIds.length === 0) return;
-  const event: PresenceEvent = {
+  const event: LegacyPresenceEvent = {
     type: 'presence',
     user_id: user.id,
     email: apiEmail(realm, user),
     server_timestamp: ctx.clock.now() / 1000,
     presence: { website: legacyClientPresence(entry, user) },
-    presences: { [String(user.id)]: modernPresence(entry, user) },
   };
-  ctx.events.publish({ realmId: realm.id, userIds, event });
+  const modern = { type: 'presence', presences: { [String(user.id)]: modernPresence(entry, user) } } as const;
+  ctx.events.publish({ realmId: realm.id, userIds, event, tailoring: { byCapability: { capability: 'simplified_presence_events', declared: modern } } });
 }

@@ -7,6 +7,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { checkEmojiRequest, type RealmEmojiLookup, resolveEmojiByName } from '../emoji/index.js';
 import { type ApiError, noNewStatusValues, statusEmojiNameRequired } from '../errors.js';
 import type { UserStatusChange } from '../storage/types.js';
+import type { UserStatusFields } from '../events/union/users.js';
 
 /** A status change as the client sent it (already parsed; the text already stripped). */
 export interface StatusRequest {
@@ -20,7 +21,7 @@ export interface StatusRequest {
 /** A checked change: the stored fields it sets, and the `user_status` event's fields. */
 export interface CheckedStatusChange {
   change: UserStatusChange;
-  event: Record<string, unknown>;
+  event: UserStatusFields;
 }
 
 /**
@@ -52,7 +53,7 @@ export function checkStatusChange(request: StatusRequest, realmEmoji: RealmEmoji
   }
 
   const change: UserStatusChange = {};
-  const event: Record<string, unknown> = {};
+  const event: UserStatusFields = {};
   if (away !== undefined) event.away = away;
   if (text !== undefined) change.statusText = event.status_text = text;
   if (name !== undefined) {

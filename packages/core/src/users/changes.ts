@@ -5,6 +5,7 @@ import {
   announcePersonUpdate,
 } from '../events/realm-user.js';
 import { announceBot } from '../events/realm-bot.js';
+import type { PersonUpdateFields } from '../events/union/users.js';
 import { apiEmail } from '../format/user.js';
 import type { Realm, Tx, User, UserPatch } from '../storage/types.js';
 import { announceGroupsRejoined, announceRoleGroups } from '../groups/system-group-events.js';
@@ -22,7 +23,7 @@ export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: Us
   if (!Object.keys(patch).some((key) => changed(key as keyof User))) return before;
   await tx.users.update(realm.id, before.id, patch);
 
-  const update = (fields: Record<string, unknown>) => announcePersonUpdate(ctx, tx, realm, after, fields);
+  const update = (fields: PersonUpdateFields) => announcePersonUpdate(ctx, tx, realm, after, fields);
   if (changed('fullName')) await update({ full_name: after.fullName });
   if (changed('role')) {
     await update({ role: after.role });

@@ -1,0 +1,22 @@
+/**
+ * Event types for tests that read events field by field across several event types at once
+ * (reducers, recipient lists), where narrowing each by `type` and `op` would only repeat the
+ * assertion that follows. Tests of one event type use the union from @teamchat/core.
+ */
+import type { ApiEvent, PublishedEvent, QueuedEvent } from '@teamchat/core';
+
+/** A queued event whose fields are read without narrowing it first. */
+// biome-ignore lint/suspicious/noExplicitAny: any field of any event type, as the assertion that follows checks it
+export type LooseQueuedEvent = QueuedEvent & Record<string, any>;
+
+/** A published event whose event's fields are read without narrowing it first. */
+// biome-ignore lint/suspicious/noExplicitAny: as above
+export type LoosePublishedEvent = PublishedEvent & { event: ApiEvent & Record<string, any> };
+
+/**
+ * An event outside the union (type "test", or no body), for tests of queue mechanics that do
+ * not look at what an event holds.
+ */
+export const untypedEvent = (event: TestEvent): ApiEvent => event as unknown as ApiEvent;
+
+export type TestEvent = { type: string } & Record<string, unknown>;
