@@ -1,0 +1,66 @@
+import type { QueueOptions } from './types.js';
+
+interface Interned {
+  readonly key: string;
+  readonly options: QueueOptions;
+  /** Queues holding these options; at 0 the entry is dropped. */
+  queues: number;
+}
+
+/**
+ * Identical queue options shared between queues. Most clients register with one of a few
+ * option sets, so thousands of idle queues hold a handful of options objects (with their Sets
+ * and narrow arrays) instead of one each. Entries are counted, so options no queue holds any
+ * more (a narrow to a one-off operand) are let go. Shared options must not be changed.
+ */
+export class QueueOptionsTable {
+  private readonly byKey = new Map<string, Interned>();
+  private readonly byOptions = new Map<QueueOptions, Interned>();
+
+  /** Distinct options held. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** The shared object equal to `options` (counted once more), or `options` itself if it is the first such. */
+  acquire(options: QueueOptions): QueueOptions {
+    const key = optionsKey(options);
+    if (key === null) return options;
+    let entry = this.byKey.get(key);
+    if (!entry) {
+      entry = { key, options, queues: 0 };
+      this.byKey.set(key, entry);
+      this.byOptions.set(options, entry);
+    }
+    entry.queues++;
+    return entry.options;
+  }
+
+  /** One queue holding `options` (as `acquire` returned them) is gone. */
+  release(options: QueueOptions): void {
+    const entry = this.byOptions.get(options);
+    if (!entry || --entry.queues > 0) return;
+    this.byKey.delete(entry.key);
+    this.byOptions.delete(options);
+  }
+}
+
+/**
+ * A text equal for equal options, whatever order their Sets were filled in; null for options
+ * holding something it cannot compare (a function, a class instance), which are then not shared.
+ * Every field counts, so a field added to QueueOptions later is never silently ignored.
+ */
+function optionsKey(options: QueueOptions): string | null {
+  let comparable = true;
+  const key = JSON.stringify(options, function (this: unknown, _name, value: unknown) {
+    if (value instanceof Set) return { set: [...(value as Set<unknown>)].map((item) => JSON.stringify(item)).sort() };
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') comparable = false;
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) comparable = false;
+    // Sorted keys: two objects with the same fields added in another order are the same options.
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    return value;
+  });
+  return comparable ? key : null;
+}
