@@ -118,10 +118,11 @@ export const getEvents = userOperation(GetEventsParams, async (ctx, actor: Actor
 });
 
 /**
- * A poll's answer, marked so that the HTTP envelope (`toJson`) walks down to the events and
- * reuses the text of the parts they share with other queues' answers (see EventQueue.pending).
+ * A poll's answer, marked so that the HTTP envelope (`toJson`) walks down through the events
+ * list (level 2) into each event (level 3) and reuses the text of the parts the events share
+ * with other queues' answers (the formatted message, marked when it was queued).
  */
-const pollAnswer = (events: QueuedEvent[], queueId: string) => withSharedParts({ events, queue_id: queueId });
+const pollAnswer = (events: QueuedEvent[], queueId: string) => withSharedParts({ events, queue_id: queueId }, 3);
 
 /** DELETE /events: discards a queue (its waiting poll, if any, is answered). */
 export const doDeleteQueue = userOperation(DeleteQueueParams, async (ctx, actor: Actor, params) => {

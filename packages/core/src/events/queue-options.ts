@@ -51,16 +51,36 @@ export class QueueOptionsTable {
  * Every field counts, so a field added to QueueOptions later is never silently ignored.
  */
 function optionsKey(options: QueueOptions): string | null {
-  let comparable = true;
-  const key = JSON.stringify(options, function (this: unknown, _name, value: unknown) {
-    if (value instanceof Set) return { set: [...(value as Set<unknown>)].map((item) => JSON.stringify(item)).sort() };
-    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') comparable = false;
-    else if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) comparable = false;
-    // Sorted keys: two objects with the same fields added in another order are the same options.
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const fields = options as unknown as Record<string, unknown>;
+  let key = '';
+  for (const name of Object.keys(fields).sort()) {
+    const text = valueKey(fields[name]);
+    if (text === null) return null;
+    key += `${name}=${text};`;
+  }
+  return key;
+}
+
+function valueKey(value: unknown): string | null {
+  if (value === undefined) return 'u';
+  if (value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') return JSON.stringify(value);
+  if (value instanceof Set) {
+    const items: string[] = [];
+    for (const item of value as Set<unknown>) {
+      const text = valueKey(item);
+      if (text === null) return null;
+      items.push(text);
     }
-    return value;
-  });
-  return comparable ? key : null;
+    return `set(${items.sort().join(',')})`;
+  }
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (const item of value) {
+      const itemKey = valueKey(item);
+      if (itemKey === null) return null;
+      text += `${itemKey},`;
+    }
+    return `${text}]`;
+  }
+  return null;
 }

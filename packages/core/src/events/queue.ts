@@ -1,6 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest } from '../errors.js';
-import { withSharedParts } from '../format/json.js';
 import type { DeadlineEntry } from './heap.js';
 import type { ApiEvent, QueuedEvent, QueueOptions } from './types.js';
 
@@ -124,16 +123,16 @@ export class EventQueue {
   }
 
   /**
-   * Events not yet acknowledged, oldest first, as the client receives them. Each is a fresh
-   * `{ ...event, id }` marked for `toJson`, so that an answer reuses the text of the parts it
-   * shares with other queues' answers instead of serializing them again.
+   * Events not yet acknowledged, oldest first, as the client receives them: a fresh
+   * `{ ...event, id }` each, sharing the event's parts (a poll answer marks itself for `toJson`,
+   * so that these parts' text is reused rather than serialized once per queue).
    */
   pending(): QueuedEvent[] {
     const events = this.events;
     const answer: QueuedEvent[] = [];
-    if (!events) return withSharedParts(answer);
-    for (let i = this.head; i < events.length; i++) answer.push(withSharedParts({ ...events[i]!, id: this.firstId + i }));
-    return withSharedParts(answer);
+    if (!events) return answer;
+    for (let i = this.head; i < events.length; i++) answer.push({ ...events[i]!, id: this.firstId + i });
+    return answer;
   }
 
   /** Answers the waiting poll, if any, with what is queued. */

@@ -50,15 +50,23 @@ function approximateBytes(event: object): number {
 /** Every heartbeat is this one immutable event; queues add its ID when answering. */
 const HEARTBEAT: ApiEvent = Object.freeze({ type: 'heartbeat' });
 
+/** Parts remembered per delivery as already marked; a published event has a few variants at most. */
+const MARKED_PARTS_KEPT = 8;
+
 /**
  * Marks the objects an event holds (a formatted message, a flags list) to be serialized once:
  * events are immutable once published, and queues that got the same variant share these
  * objects, so a thousand poll answers carry one serialization of them (see format/json.ts).
+ * Parts this delivery already marked for an earlier queue are recognised by identity and skipped.
  */
-function markSharedParts(event: ApiEvent): void {
-  for (const key in event) {
+function markSharedParts(event: ApiEvent, delivery: Delivery): void {
+  const marked = (delivery.markedParts ??= []);
+  for (const key of Object.keys(event)) {
     const value = event[key];
-    if (value !== null && typeof value === 'object') serializeOnce(value);
+    if (value === null || typeof value !== 'object' || marked.includes(value)) continue;
+    serializeOnce(value);
+    if (marked.length === MARKED_PARTS_KEPT) marked.shift();
+    marked.push(value);
   }
 }
 
@@ -290,11 +298,7 @@ export class QueueRegistry {
       return;
     }
     if (!event) return;
-    // Queues of one variant share the event object: its parts are marked once, not per queue.
-    if (event !== delivery.marked) {
-      markSharedParts(event);
-      delivery.marked = event;
-    }
+    markSharedParts(event, delivery);
     // Sized once per published event, not per queue: shaping changes little of an event's size.
     if (!queue.push(event, (delivery.bytes ??= approximateBytes(published.event)))) this.end(queue);
     else this.wakeLater(queue);
