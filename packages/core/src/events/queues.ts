@@ -47,6 +47,14 @@ function approximateBytes(event: object): number {
   return JSON.stringify(event)?.length ?? 0;
 }
 
+/**
+ * A fresh random queue ID (a UUID). Node builds randomUUID's text by concatenation, a tree of
+ * string pieces of about 500 bytes that every idle queue would keep; the flat copy takes 56.
+ */
+function newQueueId(): string {
+  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+}
+
 /** Every heartbeat is this one immutable event; queues add its ID when answering. */
 const HEARTBEAT: ApiEvent = Object.freeze({ type: 'heartbeat' });
 
@@ -144,7 +152,7 @@ export class QueueRegistry {
       this.end(leastRecentlyUsed(queues));
       queues = this.byUser.get(userId);
     }
-    const queue = new EventQueue(randomUUID(), realmId, userId, this.options.acquire(options), this.clock.now(), this.bounds);
+    const queue = new EventQueue(newQueueId(), realmId, userId, this.options.acquire(options), this.clock.now(), this.bounds);
     this.byId.set(queue.id, queue);
     if (!queues) this.byUser.set(userId, (queues = new Set()));
     queues.add(queue);
