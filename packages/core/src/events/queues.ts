@@ -206,7 +206,8 @@ export class QueueRegistry {
 
   /**
    * Queues a published event into every queue of its users that takes it. The queues are
-   * chosen now; the copies are made now or, for a large fan-out, over the next turns (`Fanout`).
+   * chosen now; the event reaches them now or, for a large fan-out, over the next turns
+   * (`Fanout`); their waiting polls are answered after the turn that queued it.
    */
   deliver(published: PublishedEvent): void {
     if (this.closed) return;
