@@ -35,4 +35,26 @@ describe('toJson', () => {
     const message = serializeOnce({ a: 1 });
     expect(toJson({ events: [{ message }] })).toBe('{"events":[{"message":{"a":1}}]}');
   });
+
+  it('walks unmarked plain objects and arrays down to the levels a container was marked with', () => {
+    let reads = 0;
+    const message = serializeOnce({
+      get content() {
+        reads += 1;
+        return 'text';
+      },
+    });
+    const answer = (id: number) => withSharedParts({ events: [{ id, message, when: new Date(0), deep: [{ message }] }], queue_id: 'q' }, 3);
+    const texts = [1, 2, 3].map((id) => toJson(answer(id)));
+    texts.forEach((text, i) => expect(text).toBe(JSON.stringify(answer(i + 1))));
+    // The three toJson calls read it once at level 3, and once each below it (`deep` is beyond
+    // the marked levels, so it is serialized whole); each JSON.stringify above reads it twice.
+    expect(reads).toBe(1 + 3 + 3 * 2);
+  });
+
+  it('does not walk below the marked levels, nor into values with toJSON', () => {
+    const inner = { toJSON: () => 'custom' };
+    const value = withSharedParts({ a: [{ b: inner }], c: new Map([[1, 2]]) }, 5);
+    expect(toJson(value)).toBe(JSON.stringify(value));
+  });
 });

@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { isGuest } from '../access/roles.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest, unauthorized } from '../errors.js';
+import { withSharedParts } from '../format/json.js';
 import type { EventQueue } from '../events/queue.js';
 import { CLIENT_CAPABILITIES, type ClientCapability, type QueuedEvent, type QueueOptions } from '../events/types.js';
 import { type Actor, type Caller, spectatorOperation, userOperation } from '../operation.js';
@@ -111,13 +112,21 @@ export const getEvents = userOperation(GetEventsParams, async (ctx, actor: Actor
     // Another registration of the same user may have ended it already (maxQueuesPerUser).
     const queue = ctx.queues.get(queueId, actor.user.id);
     if (queue.isErr()) return err(queue.error);
-    return ok({ events: queue.value.pending(), queue_id: queueId });
+    return ok(pollAnswer(queue.value.pending(), queueId));
   }
-  const queue = ctx.queues.get(params.queue_id, actor.user.id);
+  const queueId = params.queue_id;
+  const queue = ctx.queues.get(queueId, actor.user.id);
   if (queue.isErr()) return err(queue.error);
   const events = await ctx.queues.poll(queue.value, params.last_event_id, params.dont_block);
-  return events.map((list) => ({ events: list, queue_id: params.queue_id }));
+  return events.map((list) => pollAnswer(list, queueId));
 });
+
+/**
+ * A poll's answer, marked so that the HTTP envelope (`toJson`) walks down through the events
+ * list (level 2) into each event (level 3) and reuses the text of the parts the events share
+ * with other queues' answers (the formatted message, marked when it was queued).
+ */
+const pollAnswer = (events: QueuedEvent[], queueId: string) => withSharedParts({ events, queue_id: queueId }, 3);
 
 /** DELETE /events: discards a queue (its waiting poll, if any, is answered). */
 export const doDeleteQueue = userOperation(DeleteQueueParams, async (ctx, actor: Actor, params) => {

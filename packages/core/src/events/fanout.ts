@@ -9,6 +9,8 @@ export interface Delivery {
   next: number;
   /** The event's approximate size, worked out by the first queue that takes it. */
   bytes?: number;
+  /** The objects of its shaped variants last marked `serializeOnce` (see QueueRegistry). */
+  markedParts?: object[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest } from '../errors.js';
+import type { DeadlineEntry } from './heap.js';
 import type { ApiEvent, QueuedEvent, QueueOptions } from './types.js';
 
 /** A long-poll waiting on a queue: answered with the events to return, or with why it cannot be. */
@@ -7,6 +8,10 @@ export interface Waiter {
   resolve(answer: Result<QueuedEvent[], ApiError>): void;
   /** Clock time (ms) at which a heartbeat is due if nothing else arrived. */
   heartbeatAt: number;
+  /** Its place among the registry's heartbeat deadlines while it waits. */
+  deadline?: DeadlineEntry<EventQueue>;
+  /** Set once the registry has scheduled this poll's answer (see `QueueRegistry`'s wake batch). */
+  wakeScheduled?: boolean;
 }
 
 /** What one queue may hold before it is ended: events not yet acknowledged, and their approximate size. */
@@ -16,8 +21,8 @@ export interface QueueBounds {
 }
 
 /**
- * Counted per queued event besides its JSON size: the copy with its `id`, the array slot and the
- * size record. It also makes a flood of tiny events reach the byte budget.
+ * Counted per queued event besides its JSON size: the array slots and the copy with its `id`
+ * that a poll answer builds. It also makes a flood of tiny events reach the byte budget.
  */
 export const EVENT_OVERHEAD_BYTES = 64;
 
@@ -29,26 +34,27 @@ const COMPACT_AFTER = 1024;
  * until the client acknowledges them with `last_event_id`. A queue never drops an event it has
  * not been told was seen: an event that would take it past its bounds is refused, and the
  * registry then ends the queue, so that the client re-registers instead of missing events.
+ *
+ * Memory: a queue holds the events as published (shared with every other queue that got the
+ * same variant), not per-queue copies; IDs are implied by position because they are
+ * consecutive, and a poll answer builds the `{ ...event, id }` objects it returns. An idle
+ * queue allocates no arrays.
  */
 export class EventQueue {
-  // Unacknowledged events are events[head..]; sizes[i] is what events[i] counts against maxBytes.
-  private events: QueuedEvent[] = [];
-  private sizes: number[] = [];
+  // Unacknowledged events are events[head..], with IDs firstId + head, firstId + head + 1, ...;
+  // sizes[i] is what events[i] counts against maxBytes. Both are null while nothing was pushed.
+  private events: ApiEvent[] | null = null;
+  private sizes: number[] | null = null;
   private head = 0;
+  private firstId = 0;
   private heldBytes = 0;
-  private nextId = 0;
-  /**
-   * The newest ID acknowledged. It starts at -1, as in the reference, so that a `last_event_id`
-   * this queue never issued is refused even before anything was acknowledged; accepting it
-   * would hide the queue's first events from a client that thinks it saw them.
-   */
-  private newestPrunedId = -1;
   waiter: Waiter | null = null;
 
   constructor(
     readonly id: string,
     readonly realmId: number,
     readonly userId: number,
+    /** Shared with every queue registered with the same options (see `QueueRegistry.create`). */
     readonly options: QueueOptions,
     /** Clock time (ms) of the last poll that connected; the idle clock restarts there. */
     public lastConnectedAt: number,
@@ -56,12 +62,12 @@ export class EventQueue {
   ) {}
 
   get lastEventId(): number {
-    return this.nextId - 1;
+    return this.firstId + (this.events?.length ?? 0) - 1;
   }
 
   /** Events held and not yet acknowledged. */
   get length(): number {
-    return this.events.length - this.head;
+    return (this.events?.length ?? 0) - this.head;
   }
 
   /** Approximate memory the held events take, as counted against the byte budget. */
@@ -74,16 +80,27 @@ export class EventQueue {
   }
 
   /**
-   * Queues `event`, whose serialized size is about `bytes`, and answers the waiting poll. Returns
-   * false, queueing nothing, when the event does not fit the queue's bounds.
+   * The newest ID acknowledged: the one before the oldest held. It is -1 at first, as in the
+   * reference, so that a `last_event_id` this queue never issued is refused even before
+   * anything was acknowledged; accepting it would hide the queue's first events from a client
+   * that thinks it saw them.
+   */
+  private get newestPrunedId(): number {
+    return this.firstId + this.head - 1;
+  }
+
+  /**
+   * Queues `event` (kept as is: events are immutable once published), whose serialized size is
+   * about `bytes`. Returns false, queueing nothing, when the event does not fit the queue's
+   * bounds. The waiting poll is not answered here: the registry answers it (`wake`) once the
+   * current turn is over.
    */
   push(event: ApiEvent, bytes: number): boolean {
     const cost = bytes + EVENT_OVERHEAD_BYTES;
     if (this.length + 1 > this.bounds.maxEvents || this.heldBytes + cost > this.bounds.maxBytes) return false;
-    this.events.push({ ...event, id: this.nextId++ });
-    this.sizes.push(cost);
+    (this.events ??= []).push(event);
+    (this.sizes ??= []).push(cost);
     this.heldBytes += cost;
-    this.wake();
     return true;
   }
 
@@ -92,21 +109,30 @@ export class EventQueue {
     if (lastEventId < this.newestPrunedId) {
       return err(badRequest(`An event newer than ${lastEventId} has already been pruned!`));
     }
-    while (this.head < this.events.length && this.events[this.head]!.id <= lastEventId) {
-      this.newestPrunedId = this.events[this.head]!.id;
-      this.heldBytes -= this.sizes[this.head]!;
-      this.head++;
+    const events = this.events;
+    const sizes = this.sizes;
+    if (events && sizes) {
+      const end = Math.min(events.length, lastEventId - this.firstId + 1);
+      for (; this.head < end; this.head++) this.heldBytes -= sizes[this.head]!;
+      this.compact();
     }
-    this.compact();
     if (lastEventId !== this.newestPrunedId) {
       return err(badRequest(`Event ${lastEventId} was not in this queue`));
     }
     return ok(undefined);
   }
 
-  /** Events not yet acknowledged, oldest first. */
+  /**
+   * Events not yet acknowledged, oldest first, as the client receives them: a fresh
+   * `{ ...event, id }` each, sharing the event's parts (a poll answer marks itself for `toJson`,
+   * so that these parts' text is reused rather than serialized once per queue).
+   */
   pending(): QueuedEvent[] {
-    return this.events.slice(this.head);
+    const events = this.events;
+    const answer: QueuedEvent[] = [];
+    if (!events) return answer;
+    for (let i = this.head; i < events.length; i++) answer.push({ ...events[i]!, id: this.firstId + i });
+    return answer;
   }
 
   /** Answers the waiting poll, if any, with what is queued. */
@@ -127,21 +153,25 @@ export class EventQueue {
 
   /** Lets go of every held event: the queue was ended and only its ID is still referenced. */
   release(): void {
-    this.events = [];
-    this.sizes = [];
+    this.firstId += this.events?.length ?? 0;
+    this.events = null;
+    this.sizes = null;
     this.head = 0;
     this.heldBytes = 0;
   }
 
   // Acknowledging moves `head` only (no shift per event); the dead prefix is cut in one splice.
   private compact(): void {
-    if (this.head === this.events.length) {
-      this.events = [];
-      this.sizes = [];
+    const events = this.events!;
+    if (this.head === events.length) {
+      this.firstId += this.head;
+      this.events = null;
+      this.sizes = null;
       this.head = 0;
-    } else if (this.head >= COMPACT_AFTER && this.head * 2 >= this.events.length) {
-      this.events.splice(0, this.head);
-      this.sizes.splice(0, this.head);
+    } else if (this.head >= COMPACT_AFTER && this.head * 2 >= events.length) {
+      this.firstId += this.head;
+      events.splice(0, this.head);
+      this.sizes!.splice(0, this.head);
       this.head = 0;
     }
   }

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../errors.js';
+import { serializeOnce } from '../format/json.js';
 import type { PublishedEvent } from './bus.js';
 import { type Delivery, Fanout } from './fanout.js';
 import { DeadlineHeap } from './heap.js';
-import { EventQueue } from './queue.js';
+import { EventQueue, type QueueBounds, type Waiter } from './queue.js';
+import { QueueOptionsTable } from './queue-options.js';
 import { eventForQueue } from './rules.js';
 import type { ApiEvent, QueuedEvent, QueueOptions } from './types.js';
 
@@ -46,6 +48,36 @@ function approximateBytes(event: object): number {
 }
 
 /**
+ * A fresh random queue ID (a UUID). Node builds randomUUID's text by concatenation, a tree of
+ * string pieces of about 500 bytes that every idle queue would keep; the flat copy takes 56.
+ */
+function newQueueId(): string {
+  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+}
+
+/** Every heartbeat is this one immutable event; queues add its ID when answering. */
+const HEARTBEAT: ApiEvent = Object.freeze({ type: 'heartbeat' });
+
+/** Parts remembered per delivery as already marked; a published event has a few variants at most. */
+const MARKED_PARTS_KEPT = 8;
+
+/**
+ * Marks the objects an event holds (a formatted message, a flags list) to be serialized once:
+ * events are immutable once published, and queues that got the same variant share these
+ * objects, so a thousand poll answers carry one serialization of them (see format/json.ts).
+ * Parts this delivery already marked for an earlier queue are recognised by identity and skipped.
+ */
+function markSharedParts(event: ApiEvent, delivery: Delivery): void {
+  const marked = (delivery.markedParts ??= []);
+  for (const value of Object.values(event)) {
+    if (value === null || typeof value !== 'object' || marked.includes(value)) continue;
+    serializeOnce(value);
+    if (marked.length === MARKED_PARTS_KEPT) marked.shift();
+    marked.push(value);
+  }
+}
+
+/**
  * Every event queue of the server, indexed by ID and by user. One timer serves all queues: it
  * is armed for the earliest heartbeat or collection that is due, so holding many waiting polls
  * costs a heap entry each and no timer or loop per poll.
@@ -54,12 +86,22 @@ function approximateBytes(event: object): number {
  * `maxQueueLength` events and about `maxQueueBytes` of them. A queue over a bound is ended
  * rather than trimmed: its next poll (or the one waiting) gets BAD_EVENT_QUEUE_ID, and the
  * client re-registers with a fresh snapshot instead of carrying on with a gap it cannot see.
+ *
+ * Answering polls: an event reaches its queues synchronously at publish (register's snapshot
+ * consistency relies on it, see `Fanout`), and a poll arriving after that gets it at once. The
+ * polls already waiting are answered after the current turn, all those of one delivery batch in
+ * one `setImmediate`: publish runs inside the sender's after-commit step, and answering a
+ * thousand polls there would put their continuations ahead of the sender's own answer.
  */
 export class QueueRegistry {
   private readonly byId = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private readonly heartbeats = new DeadlineHeap<EventQueue>();
+  private readonly options = new QueueOptionsTable();
+  private readonly bounds: QueueBounds;
   private readonly fanout: Fanout;
+  /** Queues with a waiting poll that got events this turn; answered by `answerWoken`. */
+  private woken: EventQueue[] = [];
   private nextGcAt: number;
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Number.POSITIVE_INFINITY;
@@ -70,6 +112,7 @@ export class QueueRegistry {
     private readonly settings: QueueSettings,
   ) {
     this.nextGcAt = clock.now() + settings.gcIntervalSecs * 1000;
+    this.bounds = { maxEvents: settings.maxQueueLength, maxBytes: settings.maxQueueBytes };
     this.fanout = new Fanout(Math.max(1, settings.fanoutBatchSize), (queue, delivery) => this.deliverTo(queue, delivery));
   }
 
@@ -93,15 +136,22 @@ export class QueueRegistry {
     return [...(this.byUser.get(userId) ?? [])];
   }
 
-  /** Registers a queue; a user already at the cap loses their least recently used queue first. */
+  /** Distinct option sets the registered queues share. */
+  get distinctOptions(): number {
+    return this.options.size;
+  }
+
+  /**
+   * Registers a queue; a user already at the cap loses their least recently used queue first.
+   * The queue holds a shared object equal to `options`, which must not be changed afterwards.
+   */
   create(realmId: number, userId: number, options: QueueOptions): EventQueue {
     let queues = this.byUser.get(userId);
     while (queues && queues.size >= Math.max(1, this.settings.maxQueuesPerUser)) {
       this.end(leastRecentlyUsed(queues));
       queues = this.byUser.get(userId);
     }
-    const bounds = { maxEvents: this.settings.maxQueueLength, maxBytes: this.settings.maxQueueBytes };
-    const queue = new EventQueue(randomUUID(), realmId, userId, options, this.clock.now(), bounds);
+    const queue = new EventQueue(newQueueId(), realmId, userId, this.options.acquire(options), this.clock.now(), this.bounds);
     this.byId.set(queue.id, queue);
     if (!queues) this.byUser.set(userId, (queues = new Set()));
     queues.add(queue);
@@ -155,7 +205,8 @@ export class QueueRegistry {
 
   /**
    * Queues a published event into every queue of its users that takes it. The queues are
-   * chosen now; the copies are made now or, for a large fan-out, over the next turns (`Fanout`).
+   * chosen now; the event reaches them now or, for a large fan-out, over the next turns
+   * (`Fanout`); their waiting polls are answered after the turn that queued it.
    */
   deliver(published: PublishedEvent): void {
     if (this.closed) return;
@@ -189,16 +240,18 @@ export class QueueRegistry {
     const jitter = Math.random() * this.settings.heartbeatJitterSecs;
     const heartbeatAt = this.clock.now() + (this.settings.heartbeatSecs + jitter) * 1000;
     return new Promise<Result<QueuedEvent[], ApiError>>((resolve) => {
-      queue.waiter = {
+      const waiter: Waiter = {
         heartbeatAt,
         resolve: (answer) => {
           // The idle clock restarts when the poll is answered, not when its continuation runs:
           // a sweep that answers it with a heartbeat must not collect the queue in the same pass.
           queue.lastConnectedAt = this.clock.now();
+          if (waiter.deadline) this.heartbeats.remove(waiter.deadline);
           resolve(answer);
         },
       };
-      this.heartbeats.push(heartbeatAt, queue);
+      waiter.deadline = this.heartbeats.push(heartbeatAt, queue);
+      queue.waiter = waiter;
       this.arm();
     });
   }
@@ -206,9 +259,12 @@ export class QueueRegistry {
   /** Sends due heartbeats and collects idle queues. The timer calls it; tests call it with a fake clock. */
   sweep(now = this.clock.now()): void {
     for (const queue of this.heartbeats.popDue(now)) {
+      // Answered polls take their deadline out of the heap; this check is only a safeguard.
       const waiter = queue.waiter;
-      // Entries of answered polls are stale: only the current waiter's deadline counts.
-      if (waiter && waiter.heartbeatAt <= now && this.byId.has(queue.id)) this.push(queue, { type: 'heartbeat' }, 0);
+      if (!waiter || waiter.heartbeatAt > now || !this.byId.has(queue.id)) continue;
+      // Nothing else is being answered in this turn: the heartbeat goes out at once.
+      if (queue.push(HEARTBEAT, 0)) queue.wake();
+      else this.end(queue);
     }
     if (now >= this.nextGcAt) {
       this.collect(now);
@@ -238,22 +294,43 @@ export class QueueRegistry {
   private deliverTo(queue: EventQueue, delivery: Delivery): void {
     if (this.closed || this.byId.get(queue.id) !== queue) return;
     const { published } = delivery;
+    let event: ApiEvent | null;
     try {
-      const event = eventForQueue(queue, published);
-      // Sized once per published event, not per queue: shaping changes little of an event's size.
-      if (event) this.push(queue, event, (delivery.bytes ??= approximateBytes(published.event)));
+      // Shaping: the event as this queue should receive it (events/type-rules.ts), or null if it does not take it.
+      event = eventForQueue(queue, published);
     } catch (error) {
       // The queue would silently miss this event: end it, so that its client re-registers.
       console.error('teamchat: delivering an event to a queue failed; the queue is ended', error);
       this.end(queue);
+      return;
     }
+    if (!event) return;
+    markSharedParts(event, delivery);
+    // Sized once per published event, not per queue: shaping changes little of an event's size.
+    if (!queue.push(event, (delivery.bytes ??= approximateBytes(published.event)))) this.end(queue);
+    else this.wakeLater(queue);
   }
 
-  private push(queue: EventQueue, event: ApiEvent, bytes: number): void {
-    if (!queue.push(event, bytes)) this.end(queue);
+  /** Schedules the answer of the queue's waiting poll, if any, with this turn's other answers. */
+  private wakeLater(queue: EventQueue): void {
+    const waiter = queue.waiter;
+    if (!waiter || waiter.wakeScheduled) return;
+    waiter.wakeScheduled = true;
+    this.woken.push(queue);
+    if (this.woken.length === 1) setImmediate(this.answerWoken);
   }
+
+  private readonly answerWoken = (): void => {
+    const queues = this.woken;
+    this.woken = [];
+    // A newer poll may have answered the scheduled one and be waiting on an emptied queue: it
+    // waits on. A queue deleted or ended in the meantime has no waiter any more.
+    for (const queue of queues) if (!queue.isEmpty) queue.wake();
+  };
 
   private unregister(queue: EventQueue): void {
+    // Deleting a queue twice (a client's DELETE after the queue was ended) must not release its options twice.
+    if (this.byId.get(queue.id) === queue) this.options.release(queue.options);
     this.byId.delete(queue.id);
     const queues = this.byUser.get(queue.userId);
     queues?.delete(queue);
