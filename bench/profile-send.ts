@@ -8,6 +8,8 @@
  *   node --import tsx bench/profile-send.ts
  *   BENCH_CPU_PROF=/tmp/send.cpuprofile node --import tsx bench/profile-send.ts
  *
+ * BENCH_CORE=/path/to/packages/core/src/index.ts measures that copy of core instead (for a
+ * before/after in turns: absolute figures drift with the machine's load).
  * BENCH_CPU_PROF writes a CPU profile of the measured sends only (not the setup) to that file.
  * CPU spent inside BEGIN and COMMIT (the `exec` calls) is reported apart: the COMMIT's write and
  * fsync belong to the storage driver, the rest is what a send itself costs.
@@ -21,13 +23,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { closeContext, createContext, createRealm, createUserAsOperator, doSendMessage, doSubscribe } from '../packages/core/src/index.js';
+import type * as Core from '../packages/core/src/index.js';
 
 const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 50);
 const sends = Number(process.env.BENCH_SENDS ?? 2000);
 const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 50);
 const synchronous = (process.env.BENCH_SYNCHRONOUS ?? 'full') as 'full' | 'normal';
 
+// BENCH_CORE names another copy of core's src/index.ts (say, an older commit's) to compare in turns.
+const core = (await import(process.env.BENCH_CORE ?? '../packages/core/src/index.js')) as typeof Core;
+const { closeContext, createContext, createRealm, createUserAsOperator, doSendMessage, doSubscribe } = core;
 const counts = countStatements();
 const tmp = mkdtempSync(join(tmpdir(), 'teamchat-profile-send-'));
 try {

@@ -1,6 +1,6 @@
 import { hasContentAccess } from '../access/channel-rules.js';
 import { realmLinkifiers } from '../linkifiers/for-render.js';
-import { renderMessage, type RenderContext } from '../markdown/index.js';
+import { type Linkifier, renderMessage, type RenderContext } from '../markdown/index.js';
 import type { Realm, StoredUserGroup, Stream, Tx, User } from '../storage/types.js';
 import { renderContextFor } from './render-context.js';
 
@@ -13,10 +13,11 @@ import { renderContextFor } from './render-context.js';
  * missed one is then read in full and the message rendered again, until a pass misses nothing.
  * The result is exactly the render with every directory loaded, since the final pass answered
  * every lookup from a complete directory.
+ * `linkifiers` are the realm's (realmLinkifiers), when the caller has read them already.
  */
-export async function renderAs(tx: Tx, realm: Realm, sender: User, content: string, nowMs: number) {
+export async function renderAs(tx: Tx, realm: Realm, sender: User, content: string, nowMs: number, linkifiers?: readonly Linkifier[]) {
   const realmEmoji = await tx.realmEmoji.list(realm.id);
-  const linkifiers = await realmLinkifiers(tx, realm.id);
+  linkifiers ??= await realmLinkifiers(tx, realm.id);
   let users: User[] | undefined;
   let linkable: Stream[] | undefined;
   let userGroups: StoredUserGroup[] | undefined;
