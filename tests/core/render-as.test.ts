@@ -3,6 +3,7 @@
  * whatever it reads, the result must equal the render with every directory loaded.
  */
 import { doCreateUserGroup, doSubscribe } from '@teamchat/core';
+import { ok } from 'neverthrow';
 import { expect, it } from 'vitest';
 import { renderAs } from '../../packages/core/src/messages/render-as.js';
 import { hasContentAccess } from '../../packages/core/src/access/channel-rules.js';
@@ -59,5 +60,27 @@ it('renders mentions, channel links and group mentions exactly as with everythin
     expect(html).toContain('#general</a>');
     expect(html).not.toContain('#hideout</a>');
     expect((await renderAs(tx, realm, w.owner, contents[3]!, now)).html).toContain('user-group-mention');
+  });
+});
+
+it('reads the custom emoji only for a message that names an emoji, and renders them as with everything loaded', async () => {
+  const w = await makeWorld({ config: { timers: false } });
+  const realmId = w.owner.realmId;
+  await w.ctx.storage.transaction(async (tx) => {
+    // A custom emoji shadows the unicode emoji of its name; a deactivated one does not.
+    await tx.realmEmoji.insert({ realmId, name: 'smile', authorId: w.owner.id, deactivated: false, contentType: 'image/png' }, new Uint8Array([1]));
+    await tx.realmEmoji.insert({ realmId, name: 'heart', authorId: w.owner.id, deactivated: true, contentType: 'image/png' }, new Uint8Array([1]));
+    return ok(undefined);
+  });
+  const contents = ['no emoji here', ':smile: and :heart: and :octopus:', 'an emoticon :) and 😀', ':nope: only'];
+  const now = Date.UTC(2026, 0, 1);
+  await w.ctx.storage.read(async (tx) => {
+    const realm = (await tx.realms.byId(realmId))!;
+    for (const content of contents) {
+      expect(await renderAs(tx, realm, w.owner, content, now)).toEqual(await fullyLoaded(tx, w.owner, content, now));
+    }
+    const { html } = await renderAs(tx, realm, w.owner, contents[1]!, now);
+    expect(html).toContain('/emoji/images/');
+    expect(html).toContain('emoji-2764');
   });
 });

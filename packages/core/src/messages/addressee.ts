@@ -5,15 +5,29 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest } from '../errors.js';
 
+/**
+ * Text that may be JSON: it starts (after whitespace) as a JSON array, object, string or number
+ * does, or is a JSON literal. Anything else would make JSON.parse throw, and a thrown error
+ * costs more than the rest of the parse: most `to` values are plain names and emails.
+ */
+const MAYBE_JSON = /^\s*(?:[[{"\-\d]|(?:true|false|null)\s*$)/;
+
+/** `raw` parsed as JSON, or `undefined` when it is not JSON. */
+function parseJson(raw: string): { value: unknown } | undefined {
+  if (!MAYBE_JSON.test(raw)) return undefined;
+  try {
+    return { value: JSON.parse(raw) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** A channel by ID or name: an ID, a name (raw or JSON-quoted), or a JSON list of exactly one. */
 export function channelIndicator(raw: string): Result<number | string, ApiError> {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    // Not JSON: a plain channel name.
-    return ok(raw);
-  }
+  const parsed = parseJson(raw);
+  // Not JSON: a plain channel name.
+  if (!parsed) return ok(raw);
+  let data = parsed.value;
   if (Array.isArray(data)) {
     if (data.length !== 1) return err(badRequest('Expected exactly one channel'));
     data = data[0];
@@ -28,12 +42,7 @@ export function channelIndicator(raw: string): Result<number | string, ApiError>
  * of emails (raw or JSON-quoted). Emails are stripped and blanks dropped; duplicates removed.
  */
 export function directRecipients(raw: string): Result<{ ids: number[] } | { emails: string[] }, ApiError> {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    data = raw;
-  }
+  let data = (parseJson(raw) ?? { value: raw }).value;
   if (typeof data === 'number') data = [data];
   if (typeof data === 'string') data = data.split(',');
   if (!Array.isArray(data)) return err(badRequest('Invalid data type for recipients'));

@@ -12,7 +12,7 @@ import { hasContentAccess } from '../access/channel-rules.js';
 import { readsChannelHistory } from './holders.js';
 import { type AutomaticSettings, neverAutomatic, policyForMovedInitiation, policyForParticipation, policyForSend } from './automatic-visibility.js';
 import { userSetting } from '../settings/user-settings.js';
-import { FLAG_BITS, type Stream, type Tx, type User, VISIBILITY_POLICY, type VisibilityPolicy } from '../storage/types.js';
+import { FLAG_BITS, type Stream, type Subscription, type Tx, type User, VISIBILITY_POLICY, type VisibilityPolicy } from '../storage/types.js';
 import { setUserTopicPolicy } from './user-topic-policy.js';
 
 const settingsOf = (user: User): AutomaticSettings => ({
@@ -35,6 +35,8 @@ export interface SentToTopic {
   recipientIds: readonly number[];
   /** Each copy holder's flags, to find who is personally (or through a group) mentioned. */
   flagsByUser: ReadonlyMap<number, number>;
+  /** The sender's subscription to the channel when the send already read it (null: none). */
+  senderSubscription?: Subscription | null;
 }
 
 /**
@@ -64,7 +66,9 @@ export async function applySendPolicies(ctx: Ctx, tx: Tx, sender: User, sent: Se
 async function senderPolicyAfterSend(tx: Tx, sender: User, sent: SentToTopic): Promise<VisibilityPolicy | undefined> {
   const settings = settingsOf(sender);
   if (sender.isBot || neverAutomatic(settings)) return undefined;
-  const subscription = await tx.subscriptions.get(sender.realmId, sender.id, sent.stream.id);
+  const subscription = sent.senderSubscription !== undefined
+    ? (sent.senderSubscription ?? undefined)
+    : await tx.subscriptions.get(sender.realmId, sender.id, sent.stream.id);
   const subscribed = subscription?.active === true;
   const current = await currentPolicy(tx, sender, sent.stream, sent.topic);
   // Initiating means no earlier message of the topic was visible to the sender: judged by their

@@ -54,7 +54,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   // Only what this message needs is read: whole-realm reads per send grow with the realm.
   const now = ctx.clock.now();
   const linkifiers = await realmLinkifiers(tx, realm.id);
-  const rendered = await renderAs(tx, realm, sender, content, now);
+  const rendered = await renderAs(tx, realm, sender, content, now, linkifiers);
   // Groups matter to the flags only through the groups the message mentions; their members
   // include subgroups' (system subgroups by role), hence the realm's users then.
   const userGroups = rendered.mentionedGroupIds.size > 0 ? withRecursiveMembers(await tx.userGroups.list(realm.id), await tx.users.list(realm.id)) : [];
@@ -112,7 +112,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   });
   // Before the message event, as in the reference: clients learn the new policy first.
   const automatic = t.kind === 'stream'
-    ? await applySendPolicies(ctx, tx, sender, { stream: t.stream, topic: t.topic, messageId: message.id, recipientIds, flagsByUser })
+    ? await applySendPolicies(ctx, tx, sender, { stream: t.stream, topic: t.topic, messageId: message.id, recipientIds, flagsByUser, senderSubscription: t.senderSubscription })
     : undefined;
 
   const dmConversationIds = new Map<string, number>();

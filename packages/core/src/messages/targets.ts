@@ -5,14 +5,21 @@ import { inaccessibleUsers } from '../access/user-access.js';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { apiEmail } from '../format/user.js';
-import type { Realm, Stream, Tx, User } from '../storage/types.js';
+import type { Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
 import { channelIndicator, directRecipients } from './addressee.js';
 import { normalizeNewTopic } from './normalize.js';
 import { checkTopicCreation } from './topic-creation.js';
 import { checkTopicsPolicy } from './topics-policy.js';
 
 export type Target =
-  | { kind: 'stream'; stream: Stream; topic: string; recipientIds: number[] }
+  | {
+      kind: 'stream';
+      stream: Stream;
+      topic: string;
+      recipientIds: number[];
+      /** The sender's subscription to the channel as the checks read it (null: none); absent when not read. */
+      senderSubscription?: Subscription | null;
+    }
   | { kind: 'private'; participants: User[] };
 
 /**
@@ -46,7 +53,7 @@ export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, 
   const allowed = await checkTopicsPolicy(tx, stream, topic.value, true);
   if (allowed.isErr()) return err(allowed.error);
   const recipientIds = await tx.subscriptions.activeSubscriberIds(sender.realmId, stream.id);
-  return ok({ kind: 'stream', stream, topic: topic.value, recipientIds });
+  return ok({ kind: 'stream', stream, topic: topic.value, recipientIds, senderSubscription: subscription ?? null });
 }
 
 /** The users a direct message's `to` may name: the named IDs only, or every user when it names emails. */

@@ -1,0 +1,169 @@
+/**
+ * The CPU cost of one send, in process (no HTTP): a file database, a realm with a channel of
+ * BENCH_SUBSCRIBERS (default 50) subscribers, and `doSendMessage` called BENCH_SENDS times one
+ * at a time, then with BENCH_IN_FLIGHT (default 50) in flight. Prints CPU µs per send
+ * (process.cpuUsage, user + system) and every SQL statement run per send with the rows it
+ * returned, so a change is judged by the work it removes as well as by time.
+ *
+ *   node --import tsx bench/profile-send.ts
+ *   BENCH_CPU_PROF=/tmp/send.cpuprofile node --import tsx bench/profile-send.ts
+ *
+ * BENCH_CORE=/path/to/packages/core/src/index.ts measures that copy of core instead (for a
+ * before/after in turns: absolute figures drift with the machine's load).
+ * BENCH_CPU_PROF writes a CPU profile of the measured sends only (not the setup) to that file.
+ * BENCH_SPLIT_COMMIT=1 reports the CPU spent inside BEGIN and COMMIT (the `exec` calls) apart:
+ * the COMMIT's write and fsync belong to the storage driver, the rest is what a send itself
+ * costs. It is opt-in because process.cpuUsage is a system call that costs tens of µs here,
+ * four per send, which the figure outside BEGIN/COMMIT then includes.
+ *
+ * BENCH_SYNCHRONOUS=normal opens the database without an fsync per commit, which leaves the CPU (the COMMIT's
+ * fsync is group commit's business, not this script's).
+ */
+import { Session } from 'node:inspector/promises';
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type * as Core from '../packages/core/src/index.js';
+
+const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 50);
+const sends = Number(process.env.BENCH_SENDS ?? 2000);
+const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 50);
+const splitCommit = process.env.BENCH_SPLIT_COMMIT === '1';
+const synchronous = (process.env.BENCH_SYNCHRONOUS ?? 'full') as 'full' | 'normal';
+
+// BENCH_CORE names another copy of core's src/index.ts (say, an older commit's) to compare in turns.
+const core = (await import(process.env.BENCH_CORE ?? '../packages/core/src/index.js')) as typeof Core;
+const { closeContext, createContext, createRealm, createUserAsOperator, doSendMessage, doSubscribe } = core;
+const counts = countStatements();
+const tmp = mkdtempSync(join(tmpdir(), 'teamchat-profile-send-'));
+try {
+  const ctx = createContext({ databaseFile: join(tmp, 'send.db'), config: { timers: false }, sqlite: { synchronous } });
+  const created = await createRealm(ctx, {
+    name: 'Bench Org',
+    url: 'http://127.0.0.1',
+    owner: { email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' },
+  });
+  if (created.isErr()) throw new Error(created.error.msg);
+  const { realm, owner } = created.value;
+  const memberIds: number[] = [];
+  for (let i = 0; i < subscribers - 1; i++) {
+    const user = await createUserAsOperator(ctx, realm, { email: `user${i}@example.com`, fullName: `User ${i}` });
+    if (user.isErr()) throw new Error(user.error.msg);
+    memberIds.push(user.value.id);
+  }
+  const subscribed = await doSubscribe(ctx, { realm, user: owner }, {
+    subscriptions: JSON.stringify([{ name: 'bench' }]),
+    principals: JSON.stringify([owner.id, ...memberIds]),
+  });
+  if (subscribed.isErr()) throw new Error(subscribed.error.msg);
+  const actor = { realm, user: owner };
+  const send = async (i: number) => {
+    const sent = await doSendMessage(ctx, actor, { type: 'stream', to: 'bench', topic: `topic ${i % 20}`, content: `hello **${i}** see https://example.com/${i}` });
+    if (sent.isErr()) throw new Error(sent.error.msg);
+  };
+
+  for (let i = 0; i < 200; i++) await send(i);
+
+  const profiler = process.env.BENCH_CPU_PROF ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
+  counts.reset();
+  let cpu = process.cpuUsage();
+  let started = performance.now();
+  for (let i = 0; i < sends; i++) await send(i);
+  report('sequential', cpu, started);
+  counts.print(sends);
+
+  cpu = process.cpuUsage();
+  started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (next < sends) await send(next++);
+  }));
+  report(`${inFlight} in flight`, cpu, started);
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(process.env.BENCH_CPU_PROF!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
+  await closeContext(ctx);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+function report(label: string, since: NodeJS.CpuUsage, started: number): void {
+  const used = process.cpuUsage(since);
+  const wall = performance.now() - started;
+  const perSend = (µs: number) => (µs / sends).toFixed(0);
+  const inExec = counts.takeExecCpu();
+  const split = splitCommit ? `; ${perSend(inExec)} inside BEGIN/COMMIT, ${perSend(used.user + used.system - inExec)} outside` : '';
+  console.log(
+    `${label}: ${sends} sends, ${perSend(used.user + used.system)} µs CPU per send (user ${perSend(used.user)}, system ${perSend(used.system)}${split}),` +
+      ` ${perSend(wall * 1000)} µs wall per send, ${Math.round((sends / wall) * 1000)}/s`,
+  );
+}
+
+/** Wraps better-sqlite3's statements (the copy core loads) to count executions and returned rows per SQL text. */
+function countStatements() {
+  const require = createRequire(new URL('../packages/core/package.json', import.meta.url));
+  const Database = require('better-sqlite3') as { prototype: { prepare(sql: string): Record<string, (...a: unknown[]) => unknown> } };
+  const stats = new Map<string, { runs: number; rows: number }>();
+  const prepare = Database.prototype.prepare;
+  Database.prototype.prepare = function (this: unknown, sql: string) {
+    const statement = prepare.call(this, sql);
+    const key = sql.replace(/\s+/g, ' ').trim();
+    for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+      const original = statement[method]?.bind(statement);
+      if (!original) continue;
+      statement[method] = (...args: unknown[]) => {
+        const result = original(...args);
+        const entry = stats.get(key) ?? { runs: 0, rows: 0 };
+        entry.runs++;
+        entry.rows += method === 'all' ? (result as unknown[]).length : method === 'get' ? (result === undefined ? 0 : 1) : 0;
+        stats.set(key, entry);
+        return result;
+      };
+    }
+    return statement;
+  };
+  const execs = new Map<string, number>();
+  let execCpu = 0;
+  const exec = (Database.prototype as unknown as { exec(sql: string): unknown }).exec;
+  (Database.prototype as unknown as { exec(sql: string): unknown }).exec = function (this: unknown, sql: string) {
+    execs.set(sql, (execs.get(sql) ?? 0) + 1);
+    if (!splitCommit) return exec.call(this, sql);
+    const before = process.cpuUsage();
+    try {
+      return exec.call(this, sql);
+    } finally {
+      const used = process.cpuUsage(before);
+      execCpu += used.user + used.system;
+    }
+  };
+  return {
+    takeExecCpu(): number {
+      const taken = execCpu;
+      execCpu = 0;
+      return taken;
+    },
+    reset: () => { stats.clear(); execs.clear(); execCpu = 0; },
+    print(n: number) {
+      const rows = [...stats].sort((a, b) => b[1].runs - a[1].runs || b[1].rows - a[1].rows);
+      let runs = 0;
+      let read = 0;
+      console.log('per send: runs  rows  statement');
+      for (const [sql, s] of rows) {
+        runs += s.runs;
+        read += s.rows;
+        console.log(`${(s.runs / n).toFixed(2).padStart(9)} ${(s.rows / n).toFixed(1).padStart(6)}  ${sql.slice(0, 140)}`);
+      }
+      for (const [sql, c] of execs) console.log(`${(c / n).toFixed(2).padStart(9)}   exec  ${sql.slice(0, 60)}`);
+      console.log(`total per send: ${(runs / n).toFixed(1)} prepared statements, ${(read / n).toFixed(1)} rows returned`);
+    },
+  };
+}
