@@ -45,77 +45,93 @@ export interface TxScope {
   readonly committed: readonly (() => void)[];
 }
 
+/** What every guarded method of one handle checks: the handle's own liveness and mode. */
+interface ScopeState {
+  live: boolean;
+  readonly mode: 'read' | 'write';
+  readonly committed: (() => void)[];
+}
+
+const STATE = Symbol('tx scope');
+
+type GuardedStore = Record<string, (...args: unknown[]) => Promise<unknown>> & { [STATE]: ScopeState };
+type TxPrototype = object;
+
+/** One prototype per driver stores object, built on first use: the guards are made once, not per transaction. */
+const prototypes = new WeakMap<Stores, TxPrototype>();
+
 /**
  * Wraps a driver's stores in a handle that works only while its operation runs. A callback
  * that leaks `tx` (keeps it past its own settlement, for example in an un-awaited promise)
  * would otherwise run statements inside whatever operation holds the connection by then,
  * mixing its writes into another transaction. A `read` handle also refuses the write methods.
+ *
+ * The guard methods are built once per stores object, on prototypes; a handle is a small object
+ * holding its own scope state, and each store of it is created on first access from that store's
+ * prototype. So a handle is identified by object, and revoking it cannot revive or end another.
+ * Store methods must be called on their store (`tx.users.get(id)`), not detached from it.
  */
 export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
-  let live = true;
-  const committed: (() => void)[] = [];
-  const guard = <K extends keyof Stores>(area: K): Stores[K] => {
-    const store = stores[area] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    const writes = WRITES[area] as readonly string[];
-    const out: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-    for (const name of Object.keys(store)) {
-      const write = writes.includes(name);
-      out[name] = (...args) => {
-        if (!live) {
-          return Promise.reject(new Error(`storage: tx.${area}.${name} called after its operation settled`));
-        }
-        if (write && mode === 'read') {
-          return Promise.reject(new Error(`storage: tx.${area}.${name} writes and cannot run inside read()`));
-        }
-        return store[name]!(...args);
-      };
-    }
-    return out as unknown as Stores[K];
-  };
+  let proto = prototypes.get(stores);
+  if (!proto) {
+    proto = txPrototype(stores);
+    prototypes.set(stores, proto);
+  }
+  const state: ScopeState = { live: true, mode, committed: [] };
+  const tx = Object.create(proto) as Tx & { [STATE]: ScopeState };
+  tx[STATE] = state;
   return {
-    tx: {
-      realms: guard('realms'),
-      users: guard('users'),
-      outbox: guard('outbox'),
-      messages: guard('messages'),
-      reactions: guard('reactions'),
-      alertWords: guard('alertWords'),
-      linkifiers: guard('linkifiers'),
-      userGroups: guard('userGroups'),
-      drafts: guard('drafts'),
-      scheduledMessages: guard('scheduledMessages'),
-      realmEmoji: guard('realmEmoji'),
-      customProfileFields: guard('customProfileFields'),
-      navigationViews: guard('navigationViews'),
-      savedSnippets: guard('savedSnippets'),
-      push: guard('push'),
-      realmDomains: guard('realmDomains'),
-      attachments: guard('attachments'),
-      channelFolders: guard('channelFolders'),
-      streams: guard('streams'),
-      subscriptions: guard('subscriptions'),
-      defaultStreams: guard('defaultStreams'),
-      userTopics: guard('userTopics'),
-      invitations: guard('invitations'),
-      playgrounds: guard('playgrounds'),
-      botStorage: guard('botStorage'),
-      userStatuses: guard('userStatuses'),
-      mutedUsers: guard('mutedUsers'),
-      bots: guard('bots'),
-      presence: guard('presence'),
-      submessages: guard('submessages'),
-      afterCommit(callback) {
-        if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
-        if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');
-        committed.push(callback);
-      },
-    },
-    committed,
+    tx,
+    committed: state.committed,
     revoke: () => {
-      live = false;
+      state.live = false;
     },
     get live() {
-      return live;
+      return state.live;
     },
   };
+}
+
+function txPrototype(stores: Stores): TxPrototype {
+  const proto: Record<string | symbol, unknown> = {
+    afterCommit(this: { [STATE]: ScopeState }, callback: () => void) {
+      const state = this[STATE];
+      if (!state.live) throw new Error('storage: tx.afterCommit called after its operation settled');
+      if (state.mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');
+      state.committed.push(callback);
+    },
+  };
+  for (const area of Object.keys(WRITES) as (keyof Stores)[]) {
+    const storeProto = guardedStorePrototype(stores, area);
+    Object.defineProperty(proto, area, {
+      get(this: { [STATE]: ScopeState }) {
+        const store = Object.create(storeProto) as GuardedStore;
+        store[STATE] = this[STATE];
+        // Later reads of the same area in this handle find the store on the handle itself.
+        Object.defineProperty(this, area, { value: store });
+        return store;
+      },
+    });
+  }
+  return proto;
+}
+
+function guardedStorePrototype<K extends keyof Stores>(stores: Stores, area: K): object {
+  const store = stores[area] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const writes = WRITES[area] as readonly string[];
+  const proto: Record<string, (this: GuardedStore | undefined, ...args: unknown[]) => Promise<unknown>> = {};
+  for (const name of Object.keys(store)) {
+    const method = store[name]!;
+    const write = writes.includes(name);
+    proto[name] = function (this: GuardedStore | undefined, ...args: unknown[]) {
+      const state = this?.[STATE];
+      if (!state) return Promise.reject(new Error(`storage: tx.${area}.${name} called detached from its store`));
+      if (!state.live) return Promise.reject(new Error(`storage: tx.${area}.${name} called after its operation settled`));
+      if (write && state.mode === 'read') {
+        return Promise.reject(new Error(`storage: tx.${area}.${name} writes and cannot run inside read()`));
+      }
+      return method.apply(store, args);
+    };
+  }
+  return proto;
 }
