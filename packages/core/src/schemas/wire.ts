@@ -8,14 +8,12 @@
  */
 import {
   array as unboundedArray,
-  coerce,
   define,
   enums,
   nullable,
   object,
   optional,
   record,
-  string,
   Struct,
   union,
 } from 'superstruct';
@@ -71,11 +69,24 @@ export class OversizedJson {
 }
 
 /**
+ * `struct`, with string input first mapped through `fromString` (when `coerce` is on): superstruct's
+ * `coerce(struct, string(), fn)` without its cost on values that are not strings. That one asks
+ * `is(value, string())`, which builds (and throws away) a StructError with a stack trace for every
+ * absent optional or defaulted boolean of every valid request.
+ */
+export function fromText<T, S>(struct: Struct<T, S>, fromString: (text: string) => unknown): Struct<T, S> {
+  return new Struct({
+    ...struct,
+    coercer: (value, ctx) => struct.coercer(typeof value === 'string' ? fromString(value) : value, ctx),
+  });
+}
+
+/**
  * A JSON-typed parameter: form text is parsed as JSON, then checked with `inner`. Text longer
  * than `maxChars` is refused unparsed ("{var} is too long").
  */
 export function json<T, S>(inner: Struct<T, S>, maxChars: number = MAX_JSON_TEXT_CHARS): Struct<T, S> {
-  return coerce(inner, string(), (text) => (text.length > maxChars ? new OversizedJson(maxChars) : parseJson(text)));
+  return fromText(inner, (text) => (text.length > maxChars ? new OversizedJson(maxChars) : parseJson(text)));
 }
 
 export const Int = define<number>('integer', (v) => Number.isSafeInteger(v) || '{var} is not an integer');
@@ -164,6 +175,6 @@ export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boole
   });
 
 /** Integer path parameter (`/users/{user_id}`): the router gives text. */
-export const PathInt = coerce(Int, string(), (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
+export const PathInt = fromText(Int, (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
 
 export { define, nullable, object, optional, record, union, enums };
