@@ -12,6 +12,7 @@ import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
 import type { PushNotifier } from './push/notifier.js';
+import { RealmMemo } from './realm/memo.js';
 import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 import type { OutgoingWebhookOptions } from './bots/outgoing/options.js';
 import { stopOutgoingWebhooks } from './bots/outgoing/runner.js';
@@ -40,6 +41,8 @@ export interface Ctx {
   outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
   /** Delivers push notifications (push/notifier.ts); absent or null: nobody is notified. */
   pushNotifier?: PushNotifier | null;
+  /** Values computed from a realm's fields (rendered description, server settings), kept per realm. */
+  realmMemo: RealmMemo;
 }
 
 export interface ContextOptions {
@@ -94,6 +97,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     uploads: options.uploads ?? memoryBlobStore(),
     outgoingWebhooks: options.outgoingWebhooks,
     pushNotifier: options.pushNotifier ?? null,
+    realmMemo: new RealmMemo(),
     loginLimits: new LoginLimiter(clock, config),
     passwords: createPasswordHasher({
       scrypt: options.scrypt,
