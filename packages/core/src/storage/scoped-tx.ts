@@ -54,11 +54,12 @@ interface ScopeState {
 
 const STATE = Symbol('tx scope');
 
-type GuardedStore = Record<string, (...args: unknown[]) => Promise<unknown>> & { [STATE]: ScopeState };
-type TxPrototype = object;
+type Method = (...args: unknown[]) => Promise<unknown>;
+/** One store's methods, listed once per stores object: name, the driver's method, whether it writes. */
+type MethodTable = readonly (readonly [name: string, method: Method, write: boolean])[];
 
-/** One prototype per driver stores object, built on first use: the guards are made once, not per transaction. */
-const prototypes = new WeakMap<Stores, TxPrototype>();
+/** One prototype per driver stores object, built on first use (see scopeTx). */
+const prototypes = new WeakMap<Stores, object>();
 
 /**
  * Wraps a driver's stores in a handle that works only while its operation runs. A callback
@@ -66,10 +67,11 @@ const prototypes = new WeakMap<Stores, TxPrototype>();
  * would otherwise run statements inside whatever operation holds the connection by then,
  * mixing its writes into another transaction. A `read` handle also refuses the write methods.
  *
- * The guard methods are built once per stores object, on prototypes; a handle is a small object
- * holding its own scope state, and each store of it is created on first access from that store's
- * prototype. So a handle is identified by object, and revoking it cannot revive or end another.
- * Store methods must be called on their store (`tx.users.get(id)`), not detached from it.
+ * What does not depend on the operation is built once per stores object: the list of each
+ * store's methods and a prototype whose getters build a store's guards on the handle's first use
+ * of that store. An operation pays for the stores it touches, not for all thirty. The guards of a
+ * handle close over that handle's own state, so revoking it cannot revive or end another, and
+ * guarded stores stay plain objects (their methods may be spread or called detached).
  */
 export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
   let proto = prototypes.get(stores);
@@ -80,6 +82,11 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
   const state: ScopeState = { live: true, mode, committed: [] };
   const tx = Object.create(proto) as Tx & { [STATE]: ScopeState };
   tx[STATE] = state;
+  tx.afterCommit = (callback) => {
+    if (!state.live) throw new Error('storage: tx.afterCommit called after its operation settled');
+    if (state.mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');
+    state.committed.push(callback);
+  };
   return {
     tx,
     committed: state.committed,
@@ -92,46 +99,35 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
   };
 }
 
-function txPrototype(stores: Stores): TxPrototype {
-  const proto: Record<string | symbol, unknown> = {
-    afterCommit(this: { [STATE]: ScopeState }, callback: () => void) {
-      const state = this[STATE];
-      if (!state.live) throw new Error('storage: tx.afterCommit called after its operation settled');
-      if (state.mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');
-      state.committed.push(callback);
-    },
-  };
+function txPrototype(stores: Stores): object {
+  const proto = {};
   for (const area of Object.keys(WRITES) as (keyof Stores)[]) {
-    const storeProto = guardedStorePrototype(stores, area);
+    const store = stores[area] as unknown as Record<string, Method>;
+    const writes = WRITES[area] as readonly string[];
+    const table: MethodTable = Object.keys(store).map((name) => [name, store[name]!.bind(store), writes.includes(name)] as const);
     Object.defineProperty(proto, area, {
+      enumerable: true,
       get(this: { [STATE]: ScopeState }) {
-        const store = Object.create(storeProto) as GuardedStore;
-        store[STATE] = this[STATE];
-        // Later reads of the same area in this handle find the store on the handle itself.
-        Object.defineProperty(this, area, { value: store });
-        return store;
+        const guarded = guardStore(area, table, this[STATE]);
+        // Later uses of the same store in this handle find it on the handle itself.
+        Object.defineProperty(this, area, { value: guarded, enumerable: true, writable: true, configurable: true });
+        return guarded;
       },
     });
   }
   return proto;
 }
 
-function guardedStorePrototype<K extends keyof Stores>(stores: Stores, area: K): object {
-  const store = stores[area] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const writes = WRITES[area] as readonly string[];
-  const proto: Record<string, (this: GuardedStore | undefined, ...args: unknown[]) => Promise<unknown>> = {};
-  for (const name of Object.keys(store)) {
-    const method = store[name]!;
-    const write = writes.includes(name);
-    proto[name] = function (this: GuardedStore | undefined, ...args: unknown[]) {
-      const state = this?.[STATE];
-      if (!state) return Promise.reject(new Error(`storage: tx.${area}.${name} called detached from its store`));
+function guardStore(area: string, table: MethodTable, state: ScopeState): Record<string, Method> {
+  const out: Record<string, Method> = {};
+  for (const [name, method, write] of table) {
+    out[name] = (...args) => {
       if (!state.live) return Promise.reject(new Error(`storage: tx.${area}.${name} called after its operation settled`));
       if (write && state.mode === 'read') {
         return Promise.reject(new Error(`storage: tx.${area}.${name} writes and cannot run inside read()`));
       }
-      return method.apply(store, args);
+      return method(...args);
     };
   }
-  return proto;
+  return out;
 }
