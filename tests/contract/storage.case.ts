@@ -492,6 +492,44 @@ export function testStorageDriver(name: string, factory: StorageFactory): void {
         await expect(leaked!.users.update(realm.id, 1, { fullName: 'Late' })).rejects.toThrow(/settled/);
       });
 
+      it('a leaked handle stays refused while a later operation holds the store', async () => {
+        const { realm } = await seed(storage, [{}]);
+        let leaked: Tx | undefined;
+        let leakedUsers: Tx['users'] | undefined;
+        await storage.read(async (tx) => {
+          leakedUsers = tx.users;
+          leaked = tx;
+        });
+        const during = await storage.transaction(async (tx) => {
+          const fromLeak = await Promise.all([
+            leaked!.users.list(realm.id).catch((e: unknown) => e),
+            leakedUsers!.list(realm.id).catch((e: unknown) => e),
+            leaked!.realms.all().catch((e: unknown) => e),
+          ]);
+          return ok({ fromLeak, own: await tx.users.list(realm.id) });
+        });
+        const { fromLeak, own } = during._unsafeUnwrap();
+        for (const error of fromLeak) expect(String(error)).toMatch(/settled/);
+        expect(own.length).toBeGreaterThan(0);
+      });
+
+      it('a read handle refuses writes and afterCommit', async () => {
+        const { realm } = await seed(storage, [{}]);
+        const outcome = await storage.read(async (tx) => ({
+          write: await tx.users.update(realm.id, 1, { fullName: 'Nope' }).catch((e: unknown) => e),
+          afterCommit: (() => {
+            try {
+              tx.afterCommit(() => undefined);
+              return null;
+            } catch (e) {
+              return e;
+            }
+          })(),
+        }));
+        expect(String(outcome.write)).toMatch(/cannot run inside read/);
+        expect(String(outcome.afterCommit)).toMatch(/not available inside read/);
+      });
+
       it('an operation started inside a callback rejects instead of waiting forever', async () => {
         const nested = await storage.transaction(async () => {
           const error = await storage.read(async () => 'inner').catch((e: unknown) => e);

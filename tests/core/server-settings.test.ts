@@ -72,6 +72,20 @@ describe('GET /server_settings', () => {
     });
   });
 
+  it('answers with a realm’s new values as soon as it changes, though answers are kept between calls', async () => {
+    const w = await makeWorld();
+    const before = must(await getServerSettings(w.ctx, w.as(null), {}));
+    expect(must(await getServerSettings(w.ctx, w.as(null), {}))).toEqual(before);
+    const realm = must(await updateRealmAsOperator(w.ctx, w.realm, { name: 'Renamed Org', description: 'Now *bold*' }));
+    const after = must(await getServerSettings(w.ctx, { realm, user: null }, {}));
+    expect(after).toMatchObject({ realm_name: 'Renamed Org', realm_description: '<p>Now <em>bold</em></p>' });
+    // The realm as it was read before the change still gets its own answer, not the kept one.
+    expect(must(await getServerSettings(w.ctx, { realm: w.realm, user: null }, {}))).toEqual(before);
+    // Another context over other data keeps its own answers.
+    const other = await makeWorld();
+    expect(must(await getServerSettings(other.ctx, other.as(null), {}))).toMatchObject({ realm_name: 'Test Org', realm_description: '' });
+  });
+
   it('describes the realm it is asked for', async () => {
     const w = await makeWorld();
     const { realm } = must(

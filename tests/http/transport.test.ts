@@ -221,7 +221,6 @@ describe('request body limits', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       duplex: 'half',
     } as RequestInit);
-    expect(response.headers.get('content-length')).toBeNull();
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ result: 'error', code: 'PAYLOAD_TOO_LARGE' });
     // The server still answers afterwards.

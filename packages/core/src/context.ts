@@ -13,6 +13,7 @@ import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
 import type { PushNotifier } from './push/notifier.js';
+import { RealmMemo } from './realm/memo.js';
 import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 import type { OutgoingWebhookOptions } from './bots/outgoing/options.js';
 import { stopOutgoingWebhooks } from './bots/outgoing/runner.js';
@@ -43,6 +44,8 @@ export interface Ctx {
   pushNotifier?: PushNotifier | null;
   /** Where failures nobody can be answered about are reported (background jobs, unexpected exceptions). */
   logger: Logger;
+  /** Values computed from a realm's fields (rendered description, server settings), kept per realm. */
+  realmMemo: RealmMemo;
 }
 
 export interface ContextOptions {
@@ -100,6 +103,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     outgoingWebhooks: options.outgoingWebhooks,
     pushNotifier: options.pushNotifier ?? null,
     logger: options.logger ?? consoleLogger,
+    realmMemo: new RealmMemo(),
     loginLimits: new LoginLimiter(clock, config),
     passwords: createPasswordHasher({
       scrypt: options.scrypt,

@@ -25,7 +25,7 @@ export { getSubscriptions, getStreams, getStream, getStreamMembers, getStreamId,
 export { getSubscriptionStatus } from './queries/subscription-status.js';
 export { type Mailer, memoryMailer } from './mail/mailer.js';
 export { flushOutbox } from './mail/outbox.js';
-export { resolveRealm, authenticateApiKey } from './auth/authenticate.js';
+export { resolveRealm, authenticateApiKey, authenticateRequest, type ApiKeyCredentials } from './auth/authenticate.js';
 export { checkPassword, hashPassword, type PasswordCheck } from './auth/password.js';
 export { nodeScrypt, type ScryptCost, type ScryptFn } from './auth/scrypt.js';
 export { addressKey, type LoginAttempt } from './auth/login-limits.js';

@@ -3,7 +3,7 @@ import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
 import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLargeByHeader } from './params.js';
 import { startStreamedForm } from './streamed-form.js';
-import { failure, success } from './respond.js';
+import { failure, fastResponse, success } from './respond.js';
 import { serveFile, serveRedirect } from './files.js';
 import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 
@@ -64,7 +64,7 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutM
   const request = event.req;
   const allowed = Object.keys(route.methods).sort();
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: allowed.join(', ') } });
+  if (method === 'OPTIONS') return fastResponse(null, { status: 204, headers: { allow: allowed.join(', ') } });
   const operation = route.methods[method as Method];
   if (!operation) return unread(request, failure(methodNotAllowed(), { allowed_methods: allowed }));
 

@@ -1,5 +1,5 @@
 /** HTTP Basic credentials, decoded in the reference's order (FACTS.md 3.2). */
-import { type ApiError, authenticateApiKey, badRequest, type Caller, type Ctx, type Operation, resolveRealm, unauthorized } from '@teamchat/core';
+import { type ApiError, authenticateRequest, badRequest, type Caller, type Ctx, type Operation, resolveRealm, unauthorized } from '@teamchat/core';
 import { err, ok, type Result } from 'neverthrow';
 import { clientIpOf } from './client-ip.js';
 
@@ -7,6 +7,9 @@ export interface BasicCredentials {
   email: string;
   apiKey: string;
 }
+
+/** Credentials must be valid UTF-8; one decoder serves every request (it keeps no state between calls). */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Null when the request carries no Authorization header at all. */
 export function readBasicCredentials(header: string | null): Result<BasicCredentials | null, ApiError> {
@@ -19,7 +22,7 @@ export function readBasicCredentials(header: string | null): Result<BasicCredent
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(parts[1]!)) return err(invalid);
   let decoded: string;
   try {
-    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(parts[1]!, 'base64'));
+    decoded = utf8.decode(Buffer.from(parts[1]!, 'base64'));
   } catch {
     return err(invalid);
   }
@@ -33,13 +36,15 @@ export function readBasicCredentials(header: string | null): Result<BasicCredent
  * from Basic credentials. Operations without identity ignore any credentials sent.
  */
 export async function identify(ctx: Ctx, operation: Pick<Operation<unknown, unknown>, 'auth'>, request: Request): Promise<Result<Caller, ApiError>> {
-  const realm = await resolveRealm(ctx, request.headers.get('host'));
-  if (realm.isErr()) return err(realm.error);
-  const clientIp = clientIpOf(request, ctx.config.trustedProxyHops);
-  if (operation.auth === 'none') return ok({ realm: realm.value, user: null, clientIp });
-  const credentials = readBasicCredentials(request.headers.get('authorization'));
-  if (credentials.isErr()) return err(credentials.error);
-  if (!credentials.value) return ok({ realm: realm.value, user: null, clientIp });
-  const user = await authenticateApiKey(ctx, realm.value, credentials.value.email, credentials.value.apiKey);
-  return user.map((u) => ({ realm: realm.value, user: u, clientIp }));
+  const host = request.headers.get('host');
+  const credentials = operation.auth === 'none' ? ok(null) : readBasicCredentials(request.headers.get('authorization'));
+  if (credentials.isErr()) {
+    // An unknown realm is reported before malformed credentials.
+    const realm = await resolveRealm(ctx, host);
+    return err(realm.isErr() ? realm.error : credentials.error);
+  }
+  // The realm and the user are looked up in one read of the store.
+  const identified = await authenticateRequest(ctx, host, credentials.value);
+  if (identified.isErr()) return err(identified.error);
+  return ok({ ...identified.value, clientIp: clientIpOf(request, ctx.config.trustedProxyHops) });
 }

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { closeContext, type Ctx, startBackgroundWork } from '@teamchat/core';
-import { toNodeHandler } from 'h3';
+import { closeContext, type Ctx, internalError, startBackgroundWork } from '@teamchat/core';
+import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import { type AppOptions, createApp } from './app.js';
+import { failure } from './respond.js';
 import { answerExpectation, answerMissingHost, answerUnparsableRequest } from './node-errors.js';
 
 export interface RunningServer {
@@ -32,7 +33,7 @@ export interface ServeOptions extends AppOptions {
 /** Serves the app over node:http. */
 export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<RunningServer> {
   const app = createApp(ctx, options);
-  const handle = toNodeHandler(app);
+  const report = options.onInternalError ?? ((error: unknown) => ctx.logger.error({ err: error }, 'internal error'));
   const headersTimeout = options.headersTimeoutMs ?? 20_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 300_000, headersTimeout);
   const shutdownTimeout = options.shutdownTimeoutMs ?? 10_000;
@@ -50,12 +51,25 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
     (request: IncomingMessage, response: ServerResponse) => {
       if (answerMissingHost(request, response)) return;
       running += 1;
-      void Promise.resolve(handle(request, response))
-        // The app answers its own errors; what is left is a write to a client already gone.
-        .catch(() => undefined)
-        .finally(() => {
-          running -= 1;
-          if (running === 0) onIdle?.();
+      const finished = () => {
+        running -= 1;
+        if (running === 0) onIdle?.();
+      };
+      // The handler is done (and no longer needs the store) once the app has its answer; writing
+      // it is the connection's business. A response whose client is gone never finishes writing,
+      // so the write is not waited for.
+      let answer: Response | Promise<Response>;
+      try {
+        answer = app.fetch(new NodeRequest({ req: request, res: response }) as Request);
+      } catch (error) {
+        answer = Promise.reject(error);
+      }
+      void Promise.resolve(answer)
+        .catch((error: unknown) => (report(error), failure(internalError())))
+        .then((webResponse) => {
+          finished();
+          // What can fail here is a write to a client already gone.
+          sendNodeResponse(response, webResponse).catch(() => response.destroy());
         });
     },
   );

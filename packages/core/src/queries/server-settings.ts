@@ -1,19 +1,44 @@
-import { createHash } from 'node:crypto';
 import { ok } from 'neverthrow';
 import { type } from 'superstruct';
-import { renderRealmDescription } from '../format/realm-description.js';
+import type { Ctx } from '../context.js';
+import { serializeOnce } from '../format/json.js';
+import { realmDescriptionHtml, realmIconUrl } from '../format/realm-description.js';
 import { publicOperation } from '../operation.js';
 import { pushNotificationsEnabled } from '../push/enabled.js';
+import type { Realm } from '../storage/types.js';
 
 /**
  * GET /server_settings (API.md 4.22): no authentication. The version keys are sent under both
  * the service_* names and the zulip_* names existing clients look for.
+ *
+ * The answer depends only on the realm's fields and the server's configuration, so it is built
+ * once per realm (ctx.realmMemo, keyed by every value it reads) and its JSON text is kept with it
+ * (serializeOnce). The object returned is shared between calls and must not be changed.
  */
 export const getServerSettings = publicOperation(type({}), async (ctx, caller) => {
   const { realm } = caller;
   const { featureLevel, version, mergeBase } = ctx.config;
+  const key = [
+    realm.emailAuthEnabled,
+    realm.url,
+    realm.name,
+    realm.uuid,
+    realm.description,
+    realm.webPublicAccessEnabled,
+    featureLevel,
+    version,
+    mergeBase,
+    pushNotificationsEnabled(ctx),
+  ];
+  // A description with <time:…> renders differently as days pass: such an answer is built each time.
+  if (realm.description.includes('<time:')) return ok(settingsOf(ctx, realm));
+  return ok(ctx.realmMemo.get('server_settings', realm.id, key, () => serializeOnce(settingsOf(ctx, realm))));
+});
+
+function settingsOf(ctx: Ctx, realm: Realm) {
+  const { featureLevel, version, mergeBase } = ctx.config;
   const password = realm.emailAuthEnabled;
-  return ok({
+  return {
     authentication_methods: {
       password,
       dev: false,
@@ -43,14 +68,8 @@ export const getServerSettings = publicOperation(type({}), async (ctx, caller) =
     realm_url: realm.url,
     realm_uri: realm.url,
     realm_name: realm.name,
-    realm_icon: realmIconUrl(realm.uuid),
-    realm_description: renderRealmDescription(realm, realm.description, new Date(ctx.clock.now())),
+    realm_icon: realmIconUrl(realm),
+    realm_description: realmDescriptionHtml(ctx, realm),
     realm_web_public_access_enabled: realm.webPublicAccessEnabled,
-  });
-});
-
-/** The generated icon a realm has until one is uploaded. */
-function realmIconUrl(uuid: string): string {
-  const hash = createHash('md5').update(uuid).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
+  };
 }

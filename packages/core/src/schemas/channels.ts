@@ -1,10 +1,10 @@
 /** Input of the channel and subscription endpoints (SHAPES.md 6.8–6.10; the OpenAPI's parameters). */
-import { coerce, defaulted, object, optional, string, type, union } from 'superstruct';
+import { defaulted, object, optional, type, union } from 'superstruct';
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../access/channel-rules.js';
 import type { TopicsPolicy } from '../storage/types.js';
 import { GroupSettingChangeParam, GroupSettingValueParam } from './group-setting.js';
 import { IncludeSubscribers } from './events.js';
-import { array, Bool, Int, json, JsonBool, JsonInt, List, nullable, OneOf, PathInt, Str, Text } from './wire.js';
+import { array, Bool, fromText, Int, json, JsonBool, JsonInt, List, nullable, OneOf, PathInt, Str, Text } from './wire.js';
 
 /** The reference's limit on channel descriptions (max_stream_description_length). */
 export const MAX_DESCRIPTION_LENGTH = 1024;
@@ -15,15 +15,14 @@ export const MAX_CHANNEL_NAME_LENGTH = 60;
  * message_retention_days: JSON, an integer or "unlimited" / "realm_default" (checked by
  * parseRetentionDays). The two words are accepted unquoted too, as clients often send them.
  */
-const RetentionDays = coerce(json(union([Int, Str])), string(), (s) => (s === 'unlimited' || s === 'realm_default' ? JSON.stringify(s) : s));
+const RetentionDays = fromText(json(union([Int, Str])), (s) => (s === 'unlimited' || s === 'realm_default' ? JSON.stringify(s) : s));
 
 /**
  * topics_policy: raw text on PATCH, JSON text on channel creation in the reference; both
  * spellings are accepted on both.
  */
-const TopicsPolicyParam = coerce(
+const TopicsPolicyParam = fromText(
   OneOf(['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const satisfies readonly TopicsPolicy[]),
-  string(),
   (s) => (s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1) : s),
 );
 

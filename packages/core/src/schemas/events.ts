@@ -1,8 +1,8 @@
 /** Input of POST /register, GET /events and DELETE /events (API.md 4.2, SHAPES.md 2.1, 3.1). */
-import { coerce, defaulted, define, nullable, optional, string, tuple, type, union, object } from 'superstruct';
+import { defaulted, define, nullable, optional, tuple, type, union, object } from 'superstruct';
 import { CLIENT_CAPABILITIES } from '../events/types.js';
 import { MAX_NARROW_CHARS, MAX_NARROW_OPERAND_IDS, MAX_NARROW_TERMS } from '../messages/narrow.js';
-import { array, Bool, Int, INVALID_JSON, JsonBool, JsonInt, json, List, OversizedJson, Str } from './wire.js';
+import { array, Bool, fromText, Int, INVALID_JSON, json, JsonBool, JsonInt, List, OversizedJson, Str } from './wire.js';
 
 /** These parameters are a word or a number: longer text is refused before it is parsed. */
 const MAX_SCALAR_CHARS = 1000;
@@ -18,20 +18,18 @@ const parseJsonOr = (raw: string, keep: string) => {
 };
 
 /** `true`, `false` or `"partial"` (FL 412); the last is sent as bare text. */
-export const IncludeSubscribers = coerce(
+export const IncludeSubscribers = fromText(
   define<boolean | 'partial'>('include_subscribers', (v) => typeof v === 'boolean' || v === 'partial' || 'Invalid {var}'),
-  string(),
   (raw) => parseJsonOr(raw, 'partial'),
 );
 
 /** Seconds, or `"mobile"` (FL 481). */
-const IdleQueueTimeout = coerce(
+const IdleQueueTimeout = fromText(
   define<number | 'mobile'>('idle_queue_timeout', (v) => {
     if (v === 'mobile') return true;
     if (!Number.isSafeInteger(v)) return '{var} is not an integer';
     return (v as number) > 0 || '{var} is too small';
   }),
-  string(),
   (raw) => parseJsonOr(raw, 'mobile'),
 );
 

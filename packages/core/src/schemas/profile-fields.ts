@@ -1,7 +1,7 @@
 /** Input of the custom profile field endpoints (API.md 4.7, 4.12; SHAPES.md 6.15). */
-import { coerce, define, optional, string, type } from 'superstruct';
+import { define, optional, type } from 'superstruct';
 import { ProfileDataEntry } from './users.js';
-import { Int, json, JsonBool, JsonInt, List, PathInt, Str } from './wire.js';
+import { fromText, Int, json, JsonBool, JsonInt, List, PathInt, Str } from './wire.js';
 
 /** A JSON object (the reference's check_dict): sent as an object or as JSON text. */
 const Dict = define<Record<string, unknown>>('dict', (v) => (typeof v === 'object' && v !== null && !Array.isArray(v)) || '{var} is not a dict');
@@ -11,7 +11,7 @@ const Dict = define<Record<string, unknown>>('dict', (v) => (typeof v === 'objec
  * "accept both on input"), so a client echoing a field back sends it double-encoded; `""` is
  * the reference's "no data".
  */
-const FieldData = json(coerce(Dict, string(), (text) => (text === '' ? {} : reparse(text))));
+const FieldData = json(fromText(Dict, (text) => (text === '' ? {} : reparse(text))));
 
 function reparse(text: string): unknown {
   try {

@@ -1,12 +1,12 @@
 /** Input of the user status endpoints (openapi update-status, get-user-status). */
-import { coerce, optional, string, type } from 'superstruct';
-import { JsonBool, PathInt, Str, Text } from './wire.js';
+import { optional, type } from 'superstruct';
+import { fromText, JsonBool, PathInt, Str, Text } from './wire.js';
 
 /** The reference's limit on a status text, in characters, counted once the text is stripped. */
 export const MAX_STATUS_TEXT_LENGTH = 60;
 
 /** Whitespace around a status text is dropped before its length is checked, as the reference does. */
-const StatusText = coerce(Text({ max: MAX_STATUS_TEXT_LENGTH }), string(), (text) => text.trim());
+const StatusText = fromText(Text({ max: MAX_STATUS_TEXT_LENGTH }), (text) => text.trim());
 
 /**
  * The fields of a status change; each is optional and an absent one is left as it is. The emoji

@@ -69,21 +69,24 @@ export class OversizedJson {
 }
 
 /**
+ * `struct`, with string input first mapped through `fromString` (when `coerce` is on): superstruct's
+ * `coerce(struct, string(), fn)` without its cost on values that are not strings. That one asks
+ * `is(value, string())`, which builds (and throws away) a StructError with a stack trace for every
+ * absent optional or defaulted boolean of every valid request.
+ */
+export function fromText<T, S>(struct: Struct<T, S>, fromString: (text: string) => unknown): Struct<T, S> {
+  return new Struct({
+    ...struct,
+    coercer: (value, ctx) => struct.coercer(typeof value === 'string' ? fromString(value) : value, ctx),
+  });
+}
+
+/**
  * A JSON-typed parameter: form text is parsed as JSON, then checked with `inner`. Text longer
  * than `maxChars` is refused unparsed ("{var} is too long").
  */
 export function json<T, S>(inner: Struct<T, S>, maxChars: number = MAX_JSON_TEXT_CHARS): Struct<T, S> {
-  return coerceText(inner, (text) => (text.length > maxChars ? new OversizedJson(maxChars) : parseJson(text)));
-}
-
-/**
- * superstruct's `coerce(inner, string(), fn)`, with the condition tested by `typeof` instead of
- * `is(value, string())`: `is` builds a StructError for every value that is not a string (an
- * absent optional parameter, an in-process caller's number), which was a tenth of a GET
- * /messages operation's time. Same semantics.
- */
-function coerceText<T, S>(inner: Struct<T, S>, fn: (text: string) => unknown): Struct<T, S> {
-  return new Struct({ ...inner, coercer: (value, ctx) => inner.coercer(typeof value === 'string' ? fn(value) : value, ctx) });
+  return fromText(inner, (text) => (text.length > maxChars ? new OversizedJson(maxChars) : parseJson(text)));
 }
 
 export const Int = define<number>('integer', (v) => Number.isSafeInteger(v) || '{var} is not an integer');
@@ -172,6 +175,6 @@ export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boole
   });
 
 /** Integer path parameter (`/users/{user_id}`): the router gives text. */
-export const PathInt = coerceText(Int, (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
+export const PathInt = fromText(Int, (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
 
 export { define, nullable, object, optional, record, union, enums };

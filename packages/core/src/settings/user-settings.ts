@@ -4,8 +4,8 @@
  * after parsing. The one list that PATCH /settings, the `user_settings` register section and
  * the `user_settings` events all read.
  */
-import { coerce, define, string, type Struct } from 'superstruct';
-import { json, JsonBool, JsonInt, Str } from '../schemas/wire.js';
+import { define, type Struct } from 'superstruct';
+import { fromText, json, JsonBool, JsonInt, Str } from '../schemas/wire.js';
 import type { EmailVisibility, SettingValue, User } from '../storage/types.js';
 import {
   EMOJISET_CHOICES,
@@ -49,12 +49,11 @@ const intRange = (min: number, max: number) =>
   );
 
 /** A raw IANA time zone name, stored under its current name (see time-zones.ts). */
-const TimeZoneName = coerce(
+const TimeZoneName = fromText(
   define<string>('string', (v) => {
     if (typeof v !== 'string') return '{var} is not a string';
     return isKnownTimeZone(v) || valueError('Not a recognized time zone');
   }),
-  string(),
   canonicalTimeZone,
 );
 

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { renderRealmDescription } from '../format/realm-description.js';
+import { realmDescriptionHtml, realmIconUrl } from '../format/realm-description.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
 import { defineStateSection } from './sections.js';
@@ -44,7 +43,7 @@ defineStateSection({
   key: 'realm',
   async fetch(ctx, _tx, { realm, user }) {
     const config = ctx.config;
-    const icon = `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.uuid).digest('hex')}?d=identicon`;
+    const icon = realmIconUrl(realm);
     return {
       max_message_length: config.maxMessageLength,
       max_topic_length: config.maxTopicLength,
@@ -70,7 +69,7 @@ defineStateSection({
       realm_mandatory_topics: realmSetting(realm, 'topics_policy') === 'disable_empty_topic',
       realm_allow_edit_history: realmSetting(realm, 'message_edit_history_visibility_policy') !== 'none',
       realm_name: realm.name,
-      realm_description: renderRealmDescription(realm, realm.description, new Date(ctx.clock.now())),
+      realm_description: realmDescriptionHtml(ctx, realm),
       realm_url: realm.url,
       realm_uri: realm.url,
       realm_date_created: realm.dateCreated,

@@ -45,77 +45,89 @@ export interface TxScope {
   readonly committed: readonly (() => void)[];
 }
 
+/** What every guarded method of one handle checks: the handle's own liveness and mode. */
+interface ScopeState {
+  live: boolean;
+  readonly mode: 'read' | 'write';
+  readonly committed: (() => void)[];
+}
+
+const STATE = Symbol('tx scope');
+
+type Method = (...args: unknown[]) => Promise<unknown>;
+/** One store's methods, listed once per stores object: name, the driver's method, whether it writes. */
+type MethodTable = readonly (readonly [name: string, method: Method, write: boolean])[];
+
+/** One prototype per driver stores object, built on first use (see scopeTx). */
+const prototypes = new WeakMap<Stores, object>();
+
 /**
  * Wraps a driver's stores in a handle that works only while its operation runs. A callback
  * that leaks `tx` (keeps it past its own settlement, for example in an un-awaited promise)
  * would otherwise run statements inside whatever operation holds the connection by then,
  * mixing its writes into another transaction. A `read` handle also refuses the write methods.
+ *
+ * What does not depend on the operation is built once per stores object: the list of each
+ * store's methods and a prototype whose getters build a store's guards on the handle's first use
+ * of that store. An operation pays for the stores it touches, not for all thirty. The guards of a
+ * handle close over that handle's own state, so revoking it cannot revive or end another, and
+ * guarded stores stay plain objects (their methods may be spread or called detached).
  */
 export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
-  let live = true;
-  const committed: (() => void)[] = [];
-  const guard = <K extends keyof Stores>(area: K): Stores[K] => {
-    const store = stores[area] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    const writes = WRITES[area] as readonly string[];
-    const out: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-    for (const name of Object.keys(store)) {
-      const write = writes.includes(name);
-      out[name] = (...args) => {
-        if (!live) {
-          return Promise.reject(new Error(`storage: tx.${area}.${name} called after its operation settled`));
-        }
-        if (write && mode === 'read') {
-          return Promise.reject(new Error(`storage: tx.${area}.${name} writes and cannot run inside read()`));
-        }
-        return store[name]!(...args);
-      };
-    }
-    return out as unknown as Stores[K];
+  let proto = prototypes.get(stores);
+  if (!proto) {
+    proto = txPrototype(stores);
+    prototypes.set(stores, proto);
+  }
+  const state: ScopeState = { live: true, mode, committed: [] };
+  const tx = Object.create(proto) as Tx & { [STATE]: ScopeState };
+  tx[STATE] = state;
+  tx.afterCommit = (callback) => {
+    if (!state.live) throw new Error('storage: tx.afterCommit called after its operation settled');
+    if (state.mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');
+    state.committed.push(callback);
   };
   return {
-    tx: {
-      realms: guard('realms'),
-      users: guard('users'),
-      outbox: guard('outbox'),
-      messages: guard('messages'),
-      reactions: guard('reactions'),
-      alertWords: guard('alertWords'),
-      linkifiers: guard('linkifiers'),
-      userGroups: guard('userGroups'),
-      drafts: guard('drafts'),
-      scheduledMessages: guard('scheduledMessages'),
-      realmEmoji: guard('realmEmoji'),
-      customProfileFields: guard('customProfileFields'),
-      navigationViews: guard('navigationViews'),
-      savedSnippets: guard('savedSnippets'),
-      push: guard('push'),
-      realmDomains: guard('realmDomains'),
-      attachments: guard('attachments'),
-      channelFolders: guard('channelFolders'),
-      streams: guard('streams'),
-      subscriptions: guard('subscriptions'),
-      defaultStreams: guard('defaultStreams'),
-      userTopics: guard('userTopics'),
-      invitations: guard('invitations'),
-      playgrounds: guard('playgrounds'),
-      botStorage: guard('botStorage'),
-      userStatuses: guard('userStatuses'),
-      mutedUsers: guard('mutedUsers'),
-      bots: guard('bots'),
-      presence: guard('presence'),
-      submessages: guard('submessages'),
-      afterCommit(callback) {
-        if (!live) throw new Error('storage: tx.afterCommit called after its operation settled');
-        if (mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');
-        committed.push(callback);
-      },
-    },
-    committed,
+    tx,
+    committed: state.committed,
     revoke: () => {
-      live = false;
+      state.live = false;
     },
     get live() {
-      return live;
+      return state.live;
     },
   };
+}
+
+function txPrototype(stores: Stores): object {
+  const proto = {};
+  for (const area of Object.keys(WRITES) as (keyof Stores)[]) {
+    const store = stores[area] as unknown as Record<string, Method>;
+    const writes = WRITES[area] as readonly string[];
+    const table: MethodTable = Object.keys(store).map((name) => [name, store[name]!.bind(store), writes.includes(name)] as const);
+    Object.defineProperty(proto, area, {
+      enumerable: true,
+      get(this: { [STATE]: ScopeState }) {
+        const guarded = guardStore(area, table, this[STATE]);
+        // Later uses of the same store in this handle find it on the handle itself.
+        Object.defineProperty(this, area, { value: guarded, enumerable: true, writable: true, configurable: true });
+        return guarded;
+      },
+    });
+  }
+  return proto;
+}
+
+function guardStore(area: string, table: MethodTable, state: ScopeState): Record<string, Method> {
+  const out: Record<string, Method> = {};
+  for (const [name, method, write] of table) {
+    out[name] = (...args) => {
+      if (!state.live) return Promise.reject(new Error(`storage: tx.${area}.${name} called after its operation settled`));
+      if (write && state.mode === 'read') {
+        return Promise.reject(new Error(`storage: tx.${area}.${name} writes and cannot run inside read()`));
+      }
+      return method(...args);
+    };
+  }
+  return out;
 }
