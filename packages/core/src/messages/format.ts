@@ -67,6 +67,24 @@ export function formatMessage(
   return record;
 }
 
+/**
+ * The fields of `formatMessage`'s record that each queue option changes, as they are with that
+ * option turned the other way from `view` (which has apply_markdown on, client_gravatar and
+ * empty_topic_name off): what a `message` event carries so that every queue's version is the
+ * one record with these fields put over it. Computed here, beside the record they vary, so the
+ * two cannot drift; a field added to the record that depends on an option belongs here too.
+ */
+export function optionDependentFields(message: Message, view: MessageView, record: Readonly<Record<string, unknown>>) {
+  const sender = view.users.get(message.senderId);
+  const emptyTopicName: Record<string, unknown> = { subject: message.type === 'stream' ? topicForClient(message.topic, true) : '' };
+  if ('edit_history' in record) emptyTopicName.edit_history = visibleEditHistory(message.editHistory, editHistoryPolicy(view.realm), true);
+  return {
+    rawMarkdown: { content: message.content, content_type: 'text/x-markdown' },
+    clientGravatar: { avatar_url: sender ? avatarUrl(view.realm, sender, true) : null },
+    emptyTopicName,
+  };
+}
+
 function displayRecipient(message: Message, view: MessageView): unknown {
   if (message.type === 'stream') return view.streamNames.get(message.streamId!) ?? '';
   return (message.dmKey ?? '')

@@ -4,7 +4,7 @@ import type { Tailoring } from '../events/bus.js';
 import type { MessageRecord } from '../events/union/messages.js';
 import type { Message, Realm, Submessage, Tx } from '../storage/types.js';
 import { flagNames } from './flags.js';
-import { formatMessage, type MessageView } from './format.js';
+import { formatMessage, type MessageView, optionDependentFields } from './format.js';
 
 export interface MessageEventOptions {
   /** The sender's queue that should get `local_message_id` (POST /messages queue_id + local_id). */
@@ -17,13 +17,6 @@ export interface MessageEventOptions {
   /** The message's submessages (a widget's first one, created with the message). */
   submessages?: readonly Submessage[];
 }
-
-/** The record's fields each queue option changes (formatMessage): the rest is the same for every queue. */
-const FIELDS_BY_OPTION = {
-  rawMarkdown: ['content', 'content_type'],
-  clientGravatar: ['avatar_url'],
-  emptyTopicName: ['subject', 'edit_history'],
-} as const;
 
 /**
  * `message` events for a new message: each recipient gets the message with their own flags,
@@ -40,17 +33,15 @@ export function announceMessage(
   flagsByUser: ReadonlyMap<number, number>,
   options: MessageEventOptions = {},
 ): void {
-  const format = (applyMarkdown: boolean, clientGravatar: boolean, emptyTopicName: boolean): MessageRecord =>
-    formatMessage(message, { ...view, applyMarkdown, clientGravatar, emptyTopicName }, [], options.submessages ?? []);
-  const record = format(true, false, false);
-  const pick = (other: MessageRecord, keys: readonly string[]) => Object.fromEntries(keys.filter((key) => key in record).map((key) => [key, other[key]]));
-  const messageFields: Tailoring['messageFields'] = {
-    rawMarkdown: pick(format(false, false, false), FIELDS_BY_OPTION.rawMarkdown),
-    clientGravatar: pick(format(true, true, false), FIELDS_BY_OPTION.clientGravatar),
-    emptyTopicName: pick(format(true, false, true), FIELDS_BY_OPTION.emptyTopicName),
-  };
+  const defaultView = { ...view, applyMarkdown: true, clientGravatar: false, emptyTopicName: false };
+  const record: MessageRecord = formatMessage(message, defaultView, [], options.submessages ?? []);
+  const messageFields: Tailoring['messageFields'] = optionDependentFields(message, defaultView, record);
   const groups = new Map<number, number[]>();
-  for (const [userId, flags] of flagsByUser) groups.set(flags, [...(groups.get(flags) ?? []), userId]);
+  for (const [userId, flags] of flagsByUser) {
+    const group = groups.get(flags);
+    if (group) group.push(userId);
+    else groups.set(flags, [userId]);
+  }
   const localEcho = options.localEcho ? { localEcho: options.localEcho } : {};
   for (const [flags, userIds] of groups) {
     publishOnCommit(ctx, tx, {
