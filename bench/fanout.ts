@@ -42,7 +42,11 @@ async function round({ startPolls, ready, trigger }: RoundSteps): Promise<Round>
   const polls = startPolls();
   let lastPoll = 0;
   let answered = 0;
-  const all = Promise.all(polls.map((p) => p.then((answer) => ((lastPoll = performance.now()), answered++, answer))));
+  const all = Promise.all(polls.map((p) => p.then((answer) => {
+    lastPoll = performance.now();
+    answered++;
+    return answer;
+  })));
   all.catch(() => undefined); // awaited below; a poll failing earlier must not end the process
   await sleep(SETTLE_MS);
   await ready();

@@ -61,7 +61,10 @@ const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 console.log(`load average at start: ${load()}`);
 let world: Promise<World> | undefined;
 const seeded = () => {
-  world ??= (progress('seeding the world (1,000 members, channels "fifty" and "everyone")'), seedWorld(tmp));
+  if (!world) {
+    progress('seeding the world (1,000 members, channels "fifty" and "everyone")');
+    world = seedWorld(tmp);
+  }
   return world;
 };
 const figures: Figure[] = [];

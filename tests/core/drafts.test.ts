@@ -3,7 +3,7 @@ import { doCreateDrafts, doDeleteDraft, doEditDraft, doUpdateSettings, getDrafts
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { queued, recipientsOf, register, type Snapshot } from './channel-helpers.js';
-import { expectBadRequest, expectError, fakeClock, reload, secondRealm, T0 } from './fixtures.js';
+import { expectBadRequest, expectError, type fakeClock, reload, secondRealm, T0 } from './fixtures.js';
 import { type MessageWorld, messageWorld } from './message-helpers.js';
 
 const T0_SECONDS = Math.trunc(T0 / 1000);

@@ -137,7 +137,7 @@ describe('answering the polls of a fan-out', () => {
     const polled = await Promise.all(answers);
 
     const texts = polled.map((answer) => toJson(answer));
-    texts.forEach((text, i) => expect(text).toBe(JSON.stringify(polled[i])));
+    for (const [i, text] of texts.entries()) expect(text).toBe(JSON.stringify(polled[i]));
     const messages = polled.map((answer) => answer.events[0]!);
     // Variants really differ: markdown or not, avatars, the sender's local echo, per-user flags.
     expect(messages[0]!.message).toMatchObject({ content: expect.stringContaining('<strong>') });
@@ -202,7 +202,7 @@ describe('shared queue options', () => {
     ];
     const queues = variants.map((options, i) => w.ctx.queues.create(w.realm.id, 2000 + i, options));
     expect(new Set(queues.map((queue) => queue.options)).size).toBe(variants.length);
-    queues.forEach((queue, i) => expect(queue.options).toEqual(variants[i]));
+    for (const [i, queue] of queues.entries()) expect(queue.options).toEqual(variants[i]);
   });
 
   it('options no queue holds any more are let go, even when a queue is deleted twice', async () => {

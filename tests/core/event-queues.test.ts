@@ -463,10 +463,10 @@ describe('scale', () => {
     expect(await settled(pending[0]!)).toBe(false);
     expect(await settled(pending[count - 1]!)).toBe(false);
     const start = performance.now();
-    queues.forEach((queue) => publish(w.ctx, w.realm.id, [queue.userId], { type: 'test', user: queue.userId }));
+    for (const queue of queues) publish(w.ctx, w.realm.id, [queue.userId], { type: 'test', user: queue.userId });
     const answers = await Promise.all(pending);
     expect(performance.now() - start).toBeLessThan(2000);
-    answers.forEach((answer, i) => expect(answer._unsafeUnwrap()).toEqual([{ type: 'test', user: 100_000 + i, id: 0 }]));
+    for (const [i, answer] of answers.entries()) expect(answer._unsafeUnwrap()).toEqual([{ type: 'test', user: 100_000 + i, id: 0 }]);
   });
 
   it('arms one timer for all of them, not one per poll', async () => {

@@ -55,7 +55,7 @@ describe('lists: the count before the items, and only the first failure', () => 
     const ids = IdList(100);
     const params = object({ ids });
     expectBadRequest(validateInput(params, { ids: `[${' '.repeat(3000)}1]` }), 'ids is too long (limit: 2464 characters)');
-    expectBadRequest(validateInput(object({ v: json(Text()) }), { v: '"' + 'x'.repeat(MAX_JSON_TEXT_CHARS) + '"' }), `v is too long (limit: ${MAX_JSON_TEXT_CHARS} characters)`);
+    expectBadRequest(validateInput(object({ v: json(Text()) }), { v: `"${'x'.repeat(MAX_JSON_TEXT_CHARS)}"` }), `v is too long (limit: ${MAX_JSON_TEXT_CHARS} characters)`);
   });
 });
 

@@ -39,7 +39,7 @@ function checkField(value: unknown, shape: FieldShape, path: string, problems: s
   }
   if ('list' in shape) {
     if (!Array.isArray(value)) return void problems.push(`${path}: expected array, got ${typeOf(value)}`);
-    value.forEach((item, i) => checkField(item, shape.list, `${path}[${i}]`, problems));
+    for (const [i, item] of value.entries()) checkField(item, shape.list, `${path}[${i}]`, problems);
     return;
   }
   if ('dict' in shape) {

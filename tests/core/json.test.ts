@@ -46,7 +46,7 @@ describe('toJson', () => {
     });
     const answer = (id: number) => withSharedParts({ events: [{ id, message, when: new Date(0), deep: [{ message }] }], queue_id: 'q' }, 3);
     const texts = [1, 2, 3].map((id) => toJson(answer(id)));
-    texts.forEach((text, i) => expect(text).toBe(JSON.stringify(answer(i + 1))));
+    for (const [i, text] of texts.entries()) expect(text).toBe(JSON.stringify(answer(i + 1)));
     // The three toJson calls read it once at level 3, and once each below it (`deep` is beyond
     // the marked levels, so it is serialized whole); each JSON.stringify above reads it twice.
     expect(reads).toBe(1 + 3 + 3 * 2);

@@ -36,8 +36,8 @@ describe('content edits', () => {
       content: 'hi @**Mo Moderator** and @**channel**',
       is_me_message: false,
     });
-    expect(update!.event.rendered_content).toContain('data-user-id="' + e.mod.id + '"');
-    expect(update!.event.orig_rendered_content).toContain('data-user-id="' + e.bob.id + '"');
+    expect(update!.event.rendered_content).toContain(`data-user-id="${e.mod.id}"`);
+    expect(update!.event.orig_rendered_content).toContain(`data-user-id="${e.bob.id}"`);
     expect(update!.event).not.toHaveProperty('propagate_mode');
 
     must(await doUpdateMessage(e.w.ctx, e.w.as(e.alice), { message_id: String(id), content: 'third' }));

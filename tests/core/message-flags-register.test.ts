@@ -98,7 +98,7 @@ describe('verify_action: snapshot + update_message_flags events = fresh snapshot
     await verify(f.bob, narrow({ op: 'add', flag: 'read', narrow: '[["is","unread"],["channel","general"]]' }));
     await verify(f.bob, narrow({ op: 'remove', flag: 'read', narrow: '[["channels","public"]]' }));
     await verify(f.bob, narrow({ op: 'add', flag: 'read', narrow: '[["is","dm"]]' }));
-    await verify(f.bob, narrow({ op: 'remove', flag: 'read', narrow: '[["dm-including",' + f.cat.id + ']]' }));
+    await verify(f.bob, narrow({ op: 'remove', flag: 'read', narrow: `[["dm-including",${f.cat.id}]]` }));
     await verify(f.bob, narrow({ op: 'add', flag: 'starred', narrow: '[["is","mentioned"]]' }));
   });
 

@@ -37,7 +37,10 @@ describe('the default cost', () => {
     try {
       // A timer set after the hash starts fires before it ends: the derivation does not hold the loop.
       const order: string[] = [];
-      const hashing = hashPassword(ctx, 'correct horse').then((hash) => (order.push('hash'), hash));
+      const hashing = hashPassword(ctx, 'correct horse').then((hash) => {
+        order.push('hash');
+        return hash;
+      });
       await new Promise((resolve) => setTimeout(resolve, 0)).then(() => order.push('timer'));
       const hash = await hashing;
       expect(order).toEqual(['timer', 'hash']);
@@ -53,7 +56,10 @@ describe('the default cost', () => {
 describe('rehash on login', () => {
   async function worldWithCounting() {
     const derivations: ScryptCost[] = [];
-    const scrypt: ScryptFn = (password, salt, cost) => (derivations.push(cost), nodeScrypt(password, salt, cost));
+    const scrypt: ScryptFn = (password, salt, cost) => {
+      derivations.push(cost);
+      return nodeScrypt(password, salt, cost);
+    };
     // The owner's password is hashed at a weaker cost than the one configured afterwards.
     const weak = { N: 256, r: 8, p: 1 };
     const w = await makeWorld({ scrypt, clock: fakeClock(), config: { passwordHashCost: weak } });

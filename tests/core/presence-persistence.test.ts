@@ -110,7 +110,11 @@ describe('presence persistence', () => {
     const inner = createSqliteStorage();
     let failNext = false;
     const storage: Storage = {
-      transaction: (fn) => (failNext ? ((failNext = false), Promise.reject(new Error('disk full'))) : inner.transaction(fn)),
+      transaction: (fn) => {
+        if (!failNext) return inner.transaction(fn);
+        failNext = false;
+        return Promise.reject(new Error('disk full'));
+      },
       read: (fn) => inner.read(fn),
       close: () => inner.close(),
     };

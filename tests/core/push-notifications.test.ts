@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { register, setSubscription, subscribe } from './channel-helpers.js';
 import { setAccessGroup } from './user-access-helpers.js';
-import { fakeClock, T0 } from './fixtures.js';
+import { type fakeClock, T0 } from './fixtures.js';
 import { general, pushWorld, sendChannel, sendDirect, triggers, type PushWorld } from './push-helpers.js';
 
 const settings = async (p: PushWorld, user: User, values: Record<string, boolean>) => {
@@ -163,7 +163,7 @@ describe('push notifications: who is notified', () => {
     const { w, member, other, admin } = p;
     const stream = await general(p);
     await sendChannel(p, member, 'news', '@**all** listen');
-    let { sent } = await p.settle();
+    const { sent } = await p.settle();
     expect(triggers(sent).sort()).toEqual([[admin.id, 'stream_wildcard_mentioned'], [other.id, 'stream_wildcard_mentioned']].sort());
     expect(sent[0]!.alert.subtitle).toBe('Mel Member mentioned everyone:');
 
@@ -268,7 +268,7 @@ describe('push notifications: who is notified', () => {
     await p.settle();
     const edit = async (messageId: number, content: string) => must(await doUpdateMessage(w.ctx, w.as(member), { message_id: String(messageId), content }));
     await edit(id, 'now @**Otto Other**');
-    let { sent } = await p.settle();
+    const { sent } = await p.settle();
     expect(triggers(sent)).toEqual([[other.id, 'mentioned']]);
     expect(sent[0]!.data).toMatchObject({ zulip_message_id: String(id), content: 'now @Otto Other' });
     // Still mentioned: no second notification. A DM edit never notifies.

@@ -3,7 +3,7 @@ import { doDeleteMessage, doMarkAllAsRead, doMuteUser, doSendMessage, doUpdateMe
 import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
-import { pushWorld, recordingNotifier, sendChannel, sendDirect, triggers } from './push-helpers.js';
+import { pushWorld, sendChannel, sendDirect, triggers } from './push-helpers.js';
 
 describe('push notification removals', () => {
   it('reading notified messages removes them from the devices, once; unnotified ones send nothing', async () => {

@@ -10,7 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { recipientsOf, register, setStream, type Snapshot } from './channel-helpers.js';
-import { expectBadRequest, expectError, fakeClock, T0 } from './fixtures.js';
+import { expectBadRequest, expectError, type fakeClock, T0 } from './fixtures.js';
 import { messageWorld } from './message-helpers.js';
 
 const LATER = Math.trunc(T0 / 1000) + 3600;

@@ -22,7 +22,11 @@ function countingStorage(): { storage: Storage; reads: number[] } {
     new Proxy(tx, {
       get(target, key) {
         if (key !== 'submessages') return target[key as keyof Tx];
-        return { ...target.submessages, forMessages: (...args: Parameters<Tx['submessages']['forMessages']>) => (reads.push(args[1].length), target.submessages.forMessages(...args)) };
+        return { ...target.submessages, forMessages: (...args: Parameters<Tx['submessages']['forMessages']>) => {
+            reads.push(args[1].length);
+            return target.submessages.forMessages(...args);
+          },
+        };
       },
     });
   return {

@@ -21,7 +21,10 @@ const ACKS_BEFORE_KILL = 150;
 const dir = mkdtempSync(join(tmpdir(), 'teamchat-group-commit-crash-'));
 const children = new Set<ChildProcess>();
 afterEach(async () => {
-  await Promise.all([...children].map((child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGKILL')))));
+  await Promise.all([...children].map((child) => new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGKILL');
+    })));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

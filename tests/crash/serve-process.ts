@@ -29,7 +29,10 @@ const children = new Set<ChildProcess>();
 export function startServe(dir: string, startMs = 15_000): Promise<ServeProcess> {
   const child = spawn('node', [CLI, 'serve', '--data', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => (children.delete(child), resolve())));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => {
+      children.delete(child);
+      resolve();
+    }));
   let output = '';
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
@@ -61,6 +64,9 @@ export async function crash(server: ServeProcess): Promise<void> {
 
 /** Kills every child this file started that is still running. */
 export async function killAll(): Promise<void> {
-  const waiting = [...children].map((child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGKILL'))));
+  const waiting = [...children].map((child) => new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGKILL');
+    }));
   await Promise.all(waiting);
 }

@@ -49,7 +49,7 @@ function fillPath(template: string): fc.Arbitrary<string> {
   if (names.length === 0) return fc.constant(template);
   return fc.tuple(...names.map(() => segment)).map((values) => {
     let path = template;
-    names.forEach((name, i) => (path = path.replace(name, () => values[i]!)));
+    for (const [i, name] of names.entries()) path = path.replace(name, () => values[i]!);
     return path;
   });
 }

@@ -32,7 +32,7 @@ const awkwardText = fc.constantFrom(
   '@**all**',
   '@*everyone*',
   '#**general>hello**',
-  '```\n' + '`'.repeat(100),
+  `\`\`\`\n${'`'.repeat(100)}`,
   '$$\\frac{1}{2}$$',
   '[x](javascript:alert(1))',
   'general',

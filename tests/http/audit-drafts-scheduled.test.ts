@@ -167,7 +167,7 @@ describe('scheduled messages (API.md 2.5, 3, 4.3)', () => {
   });
 
   it('errors: unknown channel (with stream_id), unknown user, unknown message, past time, nothing to change', async () => {
-    const { server, owner, member, general, secret, elsewhere, other, create, patch, list } = await scheduled();
+    const { server, owner, general, secret, elsewhere, other, create, patch, list } = await scheduled();
     const id = await create({ type: 'channel', to: String(general), topic: 't' });
     const dm = await create({ type: 'direct', to: JSON.stringify([owner.id]) });
     const before = await list();

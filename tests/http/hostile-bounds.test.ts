@@ -73,7 +73,7 @@ describe('hostile inputs are bounded', () => {
     expect(flags.bystanderResponse.status).toBe(200);
     expect(flags.stallMs).toBeLessThan(LOOP_STALL_BOUND_MS);
     const subs = await alongside(server, bystander, () =>
-      call(server, 'DELETE', '/users/me/subscriptions', { auth: attacker, body: form({ subscriptions: million.slice(0, 900_000) + ']' }) }),
+      call(server, 'DELETE', '/users/me/subscriptions', { auth: attacker, body: form({ subscriptions: `${million.slice(0, 900_000)}]` }) }),
     );
     expectError(subs.hostileResponse, 400, 'BAD_REQUEST', 'subscriptions has too many items (limit: 10000)');
     expect(subs.bystanderResponse.status).toBe(200);

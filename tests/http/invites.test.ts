@@ -47,7 +47,7 @@ it('POST /invites sends invitations; GET /invites lists them; resend and revoke 
 });
 
 it('POST /invites errors: INVITATION_FAILED with its fields, permissions, channels, bad JSON, no credentials', async () => {
-  const { world, member, guest, server } = await setup();
+  const { member, guest, server } = await setup();
   expectError(await call(server, 'POST', '/invites', { auth: member, body: form({ invitee_emails: 'fresh@example.com, mel@example.com', stream_ids: '[]' }) }), 400, 'INVITATION_FAILED', /We did send invitations to everyone else!$/, {
     errors: [['mel@example.com', 'Already has an account.', false]],
     sent_invitations: true,

@@ -40,16 +40,20 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
       return failure(internalError());
     },
   });
+  const answerInternalError = (error: unknown) => {
+    report(error);
+    return failure(internalError());
+  };
   for (const route of ROUTES) {
     const path = API_PREFIX + routerPath(route.path);
-    app.all(path, (event) => dispatch(ctx, route, event, bodyReadTimeoutMs).catch((error) => (report(error), failure(internalError()))));
+    app.all(path, (event) => dispatch(ctx, route, event, bodyReadTimeoutMs).catch(answerInternalError));
   }
   for (const route of FILE_ROUTES) {
     const path = routerPath(route.path);
-    app.all(path, (event) => serveFile(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
+    app.all(path, (event) => serveFile(ctx, route, event).catch(answerInternalError));
   }
   for (const route of REDIRECT_ROUTES) {
-    app.all(routerPath(route.path), (event) => serveRedirect(ctx, route, event).catch((error) => (report(error), failure(internalError()))));
+    app.all(routerPath(route.path), (event) => serveRedirect(ctx, route, event).catch(answerInternalError));
   }
   app.all('/**', () => failure(notFound()));
   return app;

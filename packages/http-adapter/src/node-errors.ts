@@ -31,7 +31,7 @@ function parseFailure(code: string | undefined): { error: ApiError; status?: num
  */
 export function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: ClientSocket): void {
   const answering = socket._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || (answering && answering.headersSent)) {
+  if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
     socket.destroy();
     return;
   }

@@ -65,7 +65,10 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
         answer = Promise.reject(error);
       }
       void Promise.resolve(answer)
-        .catch((error: unknown) => (report(error), failure(internalError())))
+        .catch((error: unknown) => {
+          report(error);
+          return failure(internalError());
+        })
         .then((webResponse) => {
           finished();
           // What can fail here is a write to a client already gone.

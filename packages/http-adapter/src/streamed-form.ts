@@ -54,7 +54,10 @@ export async function startStreamedForm(request: Request, params: Params, limit:
   const firstFileOrEnd = new Promise<void>((resolve) => (started = resolve));
   let parsed!: () => void;
   let parseFailed!: (error: Error) => void;
-  const bodyParsed = new Promise<void>((resolve, reject) => ((parsed = resolve), (parseFailed = reject)));
+  const bodyParsed = new Promise<void>((resolve, reject) => {
+    parsed = resolve;
+    parseFailed = reject;
+  });
   bodyParsed.catch(() => undefined);
 
   const fail = (error: ApiError) => {
@@ -155,6 +158,7 @@ async function fieldText(stream: Readable, limit: number): Promise<string | unde
   return size > limit ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
+// biome-ignore lint/correctness/useYield: a stream whose first read fails, as a second file's does
 async function* unreadable(): AsyncGenerator<Uint8Array> {
   throw new Error('only the first file of a streamed form can be read');
 }

@@ -59,7 +59,7 @@ export const canAdminUser = (user: User, target: User) =>
  */
 export async function accessBotById(tx: Tx, actor: Actor, botId: number): Promise<Result<User, ApiError>> {
   const target = await tx.users.byId(actor.realm.id, botId);
-  if (!target || !target.isBot || target.isSystemBot) return err(badRequest('No such bot'));
+  if (!target?.isBot || target.isSystemBot) return err(badRequest('No such bot'));
   if (!canAdminUser(actor.user, target)) return err(insufficientPermission());
   if (target.canCreateUsers && !isOwner(actor.user)) return err(mustBeOwner());
   return ok(target);

@@ -4,7 +4,7 @@
  * the user is subscribed; every endpoint and every event audience goes through them.
  */
 import { CHANNEL_GROUP_PERMISSIONS } from '../settings/realm-group-permissions.js';
-import type { Realm, Stream, StoredGroupSetting, User } from '../storage/types.js';
+import type { Realm, Stream, StoredGroupSetting } from '../storage/types.js';
 import { hasRealmPermission } from './realm-rules.js';
 import { isAdmin, isGuest } from './roles.js';
 import { type GroupMember, inGroupSetting } from './system-groups.js';

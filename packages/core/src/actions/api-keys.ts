@@ -36,7 +36,7 @@ export const doFetchApiKey = publicOperation(FetchApiKeyParams, async (ctx, call
   if (params.password.length > 2 * USER_LIMITS.passwordMax) return err(authenticationFailed());
 
   const user = await ctx.storage.read((tx) => tx.users.byDeliveryEmail(realm.id, email));
-  const canLogIn = user !== undefined && user !== null && user.isActive && !user.isBot && !realm.deactivated;
+  const canLogIn = user?.isActive && !user.isBot && !realm.deactivated;
   const check = await checkPassword(ctx, params.password, canLogIn ? user.passwordHash : null);
   if (user && !user.isActive) return err(userDeactivated());
   if (realm.deactivated) return err(realmDeactivated());

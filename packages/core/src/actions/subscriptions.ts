@@ -8,7 +8,7 @@ import {
 } from '../access/channel-rules.js';
 import { accessStreamById, activeUsers } from '../access/channels.js';
 import { controlsUser, resolvePrincipals } from '../access/principals.js';
-import { isAdmin, isGuest } from '../access/roles.js';
+import { isGuest } from '../access/roles.js';
 import { type ApiError, badRequest, insufficientPermission, notAllowedForGuests, streamDoesNotExist } from '../errors.js';
 import { NOTIFICATION_FIELDS, type NotificationSetting } from '../format/channel.js';
 import { apiEmail } from '../format/user.js';
@@ -23,7 +23,6 @@ import { bulkAddSubscriptions, bulkRemoveSubscriptions, type Membership } from '
 import { transactionAs } from '../transaction.js';
 import { announceNewChannels } from '../system-bots/new-channels.js';
 
-type SubscribeInput = (typeof SubscribeParams)['TYPE'];
 
 /** check_color: `#` and three to six hex digits. */
 const HEX_COLOR = /^#[0-9a-fA-F]{3,6}$/;

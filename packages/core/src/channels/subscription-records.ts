@@ -41,7 +41,7 @@ export function pickColors(used: Iterable<string>, requested: ReadonlyMap<number
     }
   }
   const available = CHANNEL_COLORS.filter((c) => !taken.has(c));
-  others.forEach((id, i) => result.set(id, available[i] ?? CHANNEL_COLORS[id % CHANNEL_COLORS.length]!));
+  for (const [i, id] of others.entries()) result.set(id, available[i] ?? CHANNEL_COLORS[id % CHANNEL_COLORS.length]!);
   return result;
 }
 

@@ -59,11 +59,20 @@ function checkExamples(fields: LinkifierFields, groupNames: readonly string[], f
   const groups = fields.exampleInput === null ? null : fullMatchGroups(fields.pattern, fields.exampleInput);
   if (fields.exampleInput !== null && groups === null) fail('example_input', 'Example input does not match the linkifier pattern.');
   if (fields.reverseTemplate === null) return;
-  if (fields.exampleInput === null) return fail('reverse_template', 'A reverse template requires an example input.');
+  if (fields.exampleInput === null) {
+    fail('reverse_template', 'A reverse template requires an example input.');
+    return;
+  }
   const parts = parseReverseTemplate(fields.reverseTemplate);
-  if (parts === null) return fail('reverse_template', 'Invalid reverse template.');
+  if (parts === null) {
+    fail('reverse_template', 'Invalid reverse template.');
+    return;
+  }
   const missing = parts.flatMap((p) => ('variable' in p && !groupNames.includes(p.variable) ? [p.variable] : []));
-  if (missing.length > 0) return fail('reverse_template', `Group ${quoted(smallest(missing)!)} in reverse template is not present in linkifier pattern.`);
+  if (missing.length > 0) {
+    fail('reverse_template', `Group ${quoted(smallest(missing)!)} in reverse template is not present in linkifier pattern.`);
+    return;
+  }
   if (groups === null) return;
   const reversed = applyReverseTemplate(parts, groups);
   if (reversed !== fields.exampleInput) {

@@ -54,7 +54,7 @@ export function addImagePreviews(tokens: Token[], previews: ImagePreviews, Token
       list.push(preview);
       after.set(c.anchor, list);
     }
-    if (c.alone && c.where === 'after-paragraph') [c.anchor - 2, c.anchor - 1, c.anchor].forEach((i) => removed.add(i));
+    if (c.alone && c.where === 'after-paragraph') for (const i of [c.anchor - 2, c.anchor - 1, c.anchor]) removed.add(i);
     if (c.alone && c.where === 'end-of-item') c.inline.children = [];
   }
   const result: Token[] = [];

@@ -25,13 +25,17 @@ export async function renderAs(tx: Tx, realm: Realm, sender: User, content: stri
   for (;;) {
     const missed = { users: false, channels: false, userGroups: false, realmEmoji: false };
     const full = renderContextFor(realm, users ?? [], linkable ?? [], new Date(nowMs), realmEmoji ?? [], linkifiers, userGroups ?? []);
+    const miss = (directory: keyof typeof missed) => {
+      missed[directory] = true;
+      return null;
+    };
     const context: RenderContext = {
       ...full,
-      userByName: users ? full.userByName : () => ((missed.users = true), null),
-      userById: users ? full.userById : () => ((missed.users = true), null),
-      channelByName: linkable ? full.channelByName : () => ((missed.channels = true), null),
-      groupByName: userGroups ? full.groupByName : () => ((missed.userGroups = true), null),
-      emojiByName: realmEmoji ? full.emojiByName : () => ((missed.realmEmoji = true), null),
+      userByName: users ? full.userByName : () => miss('users'),
+      userById: users ? full.userById : () => miss('users'),
+      channelByName: linkable ? full.channelByName : () => miss('channels'),
+      groupByName: userGroups ? full.groupByName : () => miss('userGroups'),
+      emojiByName: realmEmoji ? full.emojiByName : () => miss('realmEmoji'),
     };
     const rendered = renderMessage(content, context);
     if (!missed.users && !missed.channels && !missed.userGroups && !missed.realmEmoji) return rendered;

@@ -12,7 +12,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** The push key: base64 of 33 bytes, a 0x31 prefix (libsodium's secretbox) then the key. Answers it canonical. */
 export function checkPushKey(pushKey: string): Result<string, ApiError> {
   const bytes = BASE64.test(pushKey) ? Buffer.from(pushKey, 'base64') : undefined;
-  if (!bytes || bytes.length !== 33 || bytes[0] !== 0x31) return err(badRequest('Invalid `push_key`'));
+  if (bytes?.length !== 33 || bytes[0] !== 0x31) return err(badRequest('Invalid `push_key`'));
   return ok(bytes.toString('base64'));
 }
 

@@ -29,7 +29,7 @@ export function schedulePushForEdit(ctx: Ctx, tx: Tx, edited: EditedForPush): vo
       // The message as committed (the same edit may have moved it), read after the edit.
       const found = await ctx.storage.read(async (tx) => {
         const [message] = await tx.messages.byIds(edited.realm.id, [edited.messageId]);
-        if (!message || message.type !== 'stream') return undefined;
+        if (message?.type !== 'stream') return undefined;
         const sender = await tx.users.byId(edited.realm.id, message.senderId);
         const stream = await tx.streams.byId(edited.realm.id, message.streamId!);
         const policies = new Map((await tx.userTopics.forTopic(edited.realm.id, message.streamId!, message.topic)).map((r) => [r.userId, r.visibilityPolicy as number]));

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type Struct, type StructError, validate as runStruct } from 'superstruct';
-import { ApiError, badRequest, missingArgument } from '../errors.js';
+import { type ApiError, badRequest, missingArgument } from '../errors.js';
 import { INVALID_JSON, OversizedJson } from './wire.js';
 
 /** The reference's display name for a nested parameter: `to[0]`, `drafts[0]["content"]`. */

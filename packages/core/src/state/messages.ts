@@ -8,7 +8,7 @@ import { defineStateSection } from './sections.js';
  */
 defineStateSection({
   key: 'message',
-  async fetch(_ctx, tx, { realm, user }, options) {
+  async fetch(_ctx, tx, { user }, options) {
     if (!user) return { max_message_id: -1 };
     const state: Record<string, unknown> = { max_message_id: await tx.messages.maxMessageId(user.id) };
     if (options.wanted && !options.wanted.has('update_message_flags')) return state;

@@ -23,7 +23,7 @@ defineStateSection({
 defineStateSection({
   key: 'muted_topics',
   async fetch(_ctx, tx, { user }, options) {
-    if (options.wanted && options.wanted.has('user_topic')) return {};
+    if (options.wanted?.has('user_topic')) return {};
     return { muted_topics: user ? await legacyMutedTopics(tx, user) : [] };
   },
 });

@@ -49,7 +49,7 @@ export function channelFolderStore(q: Statements): ChannelFolderStore {
       return changes === 1;
     },
     async reorder(realmId, ids) {
-      ids.forEach((id, index) => q.run('UPDATE channel_folder SET sort_order = ? WHERE realm_id = ? AND id = ?', index, realmId, id));
+      for (const [index, id] of ids.entries()) q.run('UPDATE channel_folder SET sort_order = ? WHERE realm_id = ? AND id = ?', index, realmId, id);
     },
   };
 }

@@ -39,7 +39,7 @@ export function linkifierStore(q: Statements): LinkifierStore {
       return q.run('DELETE FROM realm_linkifier WHERE realm_id = ? AND id = ?', realmId, id).changes > 0;
     },
     async reorder(realmId, ids) {
-      ids.forEach((id, index) => q.run('UPDATE realm_linkifier SET sort_order = ? WHERE realm_id = ? AND id = ?', index, realmId, id));
+      for (const [index, id] of ids.entries()) q.run('UPDATE realm_linkifier SET sort_order = ? WHERE realm_id = ? AND id = ?', index, realmId, id);
     },
   };
 }

@@ -37,7 +37,7 @@ export function customProfileFieldStore(q: Statements): CustomProfileFieldStore 
       q.run('DELETE FROM custom_profile_field WHERE realm_id = ? AND id = ?', realmId, id);
     },
     async reorder(realmId, ids) {
-      ids.forEach((id, index) => q.run('UPDATE custom_profile_field SET "order" = ? WHERE realm_id = ? AND id = ?', index, realmId, id));
+      for (const [index, id] of ids.entries()) q.run('UPDATE custom_profile_field SET "order" = ? WHERE realm_id = ? AND id = ?', index, realmId, id);
     },
     async values(realmId, userIds) {
       const base = `SELECT ${VALUE_COLUMNS} FROM custom_profile_field_value v JOIN custom_profile_field f ON f.id = v.field_id WHERE f.realm_id = ?`;
