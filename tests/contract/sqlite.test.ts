@@ -12,3 +12,9 @@ const dir = mkdtempSync(join(tmpdir(), 'teamchat-contract-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 testStorageDriver('sqlite file', () => createSqliteStorage({ filename: join(dir, `db${++files}.sqlite`) }));
+
+// What `teamchat serve` runs: the same contract without the nested-call check's promise hook.
+testStorageDriver('sqlite file, nested-call check off', () => createSqliteStorage({ filename: join(dir, `db${++files}.sqlite`), detectNestedCalls: false }), {
+  reason: 'detectNestedCalls: false turns that check off on purpose; the server never nests storage calls',
+  tests: ['an operation started inside a callback rejects instead of waiting forever'],
+});

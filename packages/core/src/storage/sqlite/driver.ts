@@ -31,6 +31,13 @@ export interface SqliteOptions {
    */
   searchRowBudget?: number;
   /**
+   * Refuse at once an operation started from inside another operation's callback, which would
+   * otherwise wait for that callback forever (default true). It tracks the running callback
+   * through AsyncLocalStorage, which in Node 20 puts a hook on every promise of the process;
+   * `teamchat serve` turns it off, since every operation it runs is tested with it on.
+   */
+  detectNestedCalls?: boolean;
+  /**
    * Bounds of group commit (DEFAULT_BATCH_LIMITS): how many transactions, and for how long,
    * one batch takes before its COMMIT. For tests and tuning; the defaults suit a server.
    */
@@ -120,8 +127,10 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
     snapshot: reader.db.prepare('SELECT 1 FROM sqlite_master LIMIT 1'),
     rollback: reader.db.prepare('ROLLBACK'),
   };
-  // The handle of the operation whose callback this async context runs in, if any.
-  const running = new AsyncLocalStorage<TxScope>();
+  // The handle of the operation whose callback this async context runs in, if any. Tracking it
+  // turns on Node's promise hooks for the whole process (a cost on every promise), so a server
+  // whose operations are known not to nest may turn it off.
+  const running = options.detectNestedCalls === false ? null : new AsyncLocalStorage<TxScope>();
   let closing: Promise<void> | undefined;
 
   const nestedError = (what: string) =>
@@ -129,7 +138,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
 
   /** Why an operation cannot start now, if it cannot. */
   function refusal(what: string): Error | undefined {
-    if (running.getStore()?.live) return nestedError(what);
+    if (running?.getStore()?.live) return nestedError(what);
     if (closing) return new Error(`storage: ${what}() called after close()`);
     return undefined;
   }
@@ -143,7 +152,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
   /** Runs a callback with a fresh handle and ends the handle as soon as the callback settles. */
   async function callback<T>(scope: TxScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      return await running.run(scope, () => fn(scope.tx));
+      return await (running ? running.run(scope, () => fn(scope.tx)) : fn(scope.tx));
     } finally {
       scope.revoke();
     }
@@ -177,7 +186,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
       return exclusive('pragma', writer, async () => writer.db.pragma(name, { simple: true }));
     },
     close() {
-      if (running.getStore()?.live) return Promise.reject(nestedError('close'));
+      if (running?.getStore()?.live) return Promise.reject(nestedError('close'));
       // Operations started before close() finish first (every queued transaction, then what
       // waits for either lock); later ones are refused.
       closing ??= (async () => {
