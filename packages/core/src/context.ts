@@ -79,6 +79,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const clock = options.clock ?? systemClock;
   const events = options.events ?? createEventBus();
+  const logger = options.logger ?? consoleLogger;
   const queues = new QueueRegistry(clock, {
     heartbeatSecs: config.heartbeatSeconds,
     heartbeatJitterSecs: config.heartbeatJitterSeconds,
@@ -88,10 +89,11 @@ export function createContext(options: ContextOptions = {}): Ctx {
     maxQueuesPerUser: config.maxQueuesPerUser,
     fanoutBatchSize: config.eventFanoutBatchSize,
     timers: config.timers,
+    logger,
   });
   events.subscribe((published) => queues.deliver(published));
   return {
-    storage: options.storage ?? createSqliteStorage({ ...options.sqlite, filename: options.databaseFile }),
+    storage: options.storage ?? createSqliteStorage({ logger, ...options.sqlite, filename: options.databaseFile }),
     events,
     queues,
     clock,
@@ -102,7 +104,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     uploads: options.uploads ?? memoryBlobStore(),
     outgoingWebhooks: options.outgoingWebhooks,
     pushNotifier: options.pushNotifier ?? null,
-    logger: options.logger ?? consoleLogger,
+    logger,
     realmMemo: new RealmMemo(),
     loginLimits: new LoginLimiter(clock, config),
     passwords: createPasswordHasher({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { serializeOnce } from '../format/json.js';
 import type { PublishedEvent } from './bus.js';
 import { type Delivery, Fanout } from './fanout.js';
@@ -27,6 +28,8 @@ export interface QueueSettings {
   fanoutBatchSize: number;
   /** Arm a real timer for heartbeats and collection; tests drive `sweep` with a fake clock instead. */
   timers: boolean;
+  /** Where a failed delivery is reported (the queue is ended, so its client re-registers). */
+  logger: Logger;
 }
 
 /** What the registry holds, for bounds checks and monitoring. */
@@ -300,7 +303,7 @@ export class QueueRegistry {
       event = eventForQueue(queue, published);
     } catch (error) {
       // The queue would silently miss this event: end it, so that its client re-registers.
-      console.error('teamchat: delivering an event to a queue failed; the queue is ended', error);
+      this.settings.logger.error({ err: error, queueId: queue.id }, 'delivering an event to a queue failed; the queue is ended');
       this.end(queue);
       return;
     }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { Result } from 'neverthrow';
+import { consoleLogger, type Logger } from '../../logger.js';
 import { Mutex } from '../mutex.js';
 import { scopeTx, type TxScope } from '../scoped-tx.js';
 import type { Storage, Stores, Tx } from '../types.js';
@@ -37,6 +38,8 @@ export interface SqliteOptions {
    * `teamchat serve` turns it off, since every operation it runs is tested with it on.
    */
   detectNestedCalls?: boolean;
+  /** Where failures no caller can be told of are reported (an after-commit callback that threw); the console by default. */
+  logger?: Logger;
   /**
    * Bounds of group commit (DEFAULT_BATCH_LIMITS): how many transactions, and for how long,
    * one batch takes before its COMMIT. For tests and tuning; the defaults suit a server.
@@ -120,7 +123,7 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
       throw error;
     }
   }
-  const batches = groupCommit(writer.db, writer.lock, options.batchLimits ?? DEFAULT_BATCH_LIMITS);
+  const batches = groupCommit(writer.db, writer.lock, options.batchLimits ?? DEFAULT_BATCH_LIMITS, options.logger ?? consoleLogger);
   const readSql = {
     begin: reader.db.prepare('BEGIN'),
     // Any statement that reads a table starts the WAL read transaction, fixing its snapshot.

@@ -15,6 +15,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Result } from 'neverthrow';
+import { consoleLogger, type Logger } from '../../logger.js';
 import type { Mutex } from '../mutex.js';
 
 /** What one transaction's callback produced: its result and the callbacks to run after its commit. */
@@ -77,7 +78,7 @@ type Finished =
  * BEGIN to its last answer (so nothing else uses the write connection meanwhile; with an
  * in-memory database the reads take the same lock).
  */
-export function groupCommit(db: Database.Database, lock: Mutex, limits: BatchLimits = DEFAULT_BATCH_LIMITS): GroupCommit {
+export function groupCommit(db: Database.Database, lock: Mutex, limits: BatchLimits = DEFAULT_BATCH_LIMITS, logger: Logger = consoleLogger): GroupCommit {
   const sql = {
     begin: db.prepare('BEGIN IMMEDIATE'),
     commit: db.prepare('COMMIT'),
@@ -180,7 +181,7 @@ export function groupCommit(db: Database.Database, lock: Mutex, limits: BatchLim
     }
     // The COMMIT and the after-commit callbacks of the whole batch are one synchronous step:
     // no read snapshot, no other operation and no I/O callback runs between them.
-    for (const f of done) if (f.kind === 'ok') runAfterCommit(f.afterCommit);
+    for (const f of done) if (f.kind === 'ok') runAfterCommit(f.afterCommit, logger);
     for (const f of done) settle(f);
   }
 
@@ -194,7 +195,7 @@ export function groupCommit(db: Database.Database, lock: Mutex, limits: BatchLim
     try {
       sql.rollback.run();
     } catch (error) {
-      console.error('storage: ROLLBACK of a failed batch failed', error);
+      logger.error({ err: error }, 'storage: ROLLBACK of a failed batch failed');
     }
   }
 
@@ -213,7 +214,7 @@ export function groupCommit(db: Database.Database, lock: Mutex, limits: BatchLim
       try {
         await runBatch();
       } catch (error) {
-        console.error('storage: a write batch failed unexpectedly', error);
+        logger.error({ err: error }, 'storage: a write batch failed unexpectedly');
       }
       // Decided while the lock is held, so a transaction submitted from now on either joins
       // the queue of the batch scheduled here or schedules its own: none waits unscheduled.
@@ -243,12 +244,12 @@ export function groupCommit(db: Database.Database, lock: Mutex, limits: BatchLim
 }
 
 /** Runs after-commit callbacks; one that throws is reported and does not stop the others. */
-function runAfterCommit(callbacks: readonly (() => void)[]): void {
+function runAfterCommit(callbacks: readonly (() => void)[], logger: Logger): void {
   for (const callback of callbacks) {
     try {
       callback();
     } catch (error) {
-      console.error('storage: an after-commit callback failed', error);
+      logger.error({ err: error }, 'storage: an after-commit callback failed');
     }
   }
 }
