@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { subscribe } from './channel-helpers.js';
 import { fakeClock } from './fixtures.js';
-import { type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
+import { QUEUE_OPTIONS, type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
 
 type Polled = { events: QueuedEvent[]; queue_id: string };
 
@@ -166,21 +166,12 @@ describe('answering the polls of a fan-out', () => {
   });
 });
 
-const OPTIONS: QueueOptions = {
-  eventTypes: null,
-  narrow: [],
-  capabilities: new Set(),
-  clientGravatar: true,
-  applyMarkdown: false,
-  allPublicStreams: false,
-  idleTimeoutSecs: 600,
-};
 
 describe('shared queue options', () => {
   it('queues registered with equal options share one object, whatever order their Sets were filled in', async () => {
     const w = await world();
-    const a = w.ctx.queues.create(w.realm.id, 1000, { ...OPTIONS, eventTypes: new Set(['message', 'typing']), capabilities: new Set(['empty_topic_name', 'user_settings_object']) });
-    const b = w.ctx.queues.create(w.realm.id, 1001, { ...OPTIONS, eventTypes: new Set(['typing', 'message']), capabilities: new Set(['user_settings_object', 'empty_topic_name']) });
+    const a = w.ctx.queues.create(w.realm.id, 1000, { ...QUEUE_OPTIONS, eventTypes: new Set(['message', 'typing']), capabilities: new Set(['empty_topic_name', 'user_settings_object']) });
+    const b = w.ctx.queues.create(w.realm.id, 1001, { ...QUEUE_OPTIONS, eventTypes: new Set(['typing', 'message']), capabilities: new Set(['user_settings_object', 'empty_topic_name']) });
     expect(b.options).toBe(a.options);
     expect(w.ctx.queues.distinctOptions).toBe(1);
   });
@@ -188,17 +179,17 @@ describe('shared queue options', () => {
   it('options that differ in any field are not shared', async () => {
     const w = await world();
     const variants: QueueOptions[] = [
-      OPTIONS,
-      { ...OPTIONS, eventTypes: new Set(['message']) },
-      { ...OPTIONS, eventTypes: new Set() },
-      { ...OPTIONS, narrow: [['stream', 'design']] },
-      { ...OPTIONS, narrow: [['-stream', 'design']] },
-      { ...OPTIONS, narrow: [['stream', 'design'], ['topic', 'x']] },
-      { ...OPTIONS, capabilities: new Set(['empty_topic_name']) },
-      { ...OPTIONS, clientGravatar: false },
-      { ...OPTIONS, applyMarkdown: true },
-      { ...OPTIONS, allPublicStreams: true },
-      { ...OPTIONS, idleTimeoutSecs: 60 },
+      QUEUE_OPTIONS,
+      { ...QUEUE_OPTIONS, eventTypes: new Set(['message']) },
+      { ...QUEUE_OPTIONS, eventTypes: new Set() },
+      { ...QUEUE_OPTIONS, narrow: [['stream', 'design']] },
+      { ...QUEUE_OPTIONS, narrow: [['-stream', 'design']] },
+      { ...QUEUE_OPTIONS, narrow: [['stream', 'design'], ['topic', 'x']] },
+      { ...QUEUE_OPTIONS, capabilities: new Set(['empty_topic_name']) },
+      { ...QUEUE_OPTIONS, clientGravatar: false },
+      { ...QUEUE_OPTIONS, applyMarkdown: true },
+      { ...QUEUE_OPTIONS, allPublicStreams: true },
+      { ...QUEUE_OPTIONS, idleTimeoutSecs: 60 },
     ];
     const queues = variants.map((options, i) => w.ctx.queues.create(w.realm.id, 2000 + i, options));
     expect(new Set(queues.map((queue) => queue.options)).size).toBe(variants.length);
@@ -207,9 +198,9 @@ describe('shared queue options', () => {
 
   it('options no queue holds any more are let go, even when a queue is deleted twice', async () => {
     const w = await world();
-    const first = w.ctx.queues.create(w.realm.id, 3000, { ...OPTIONS, narrow: [['stream', 'one-off']] });
-    const second = w.ctx.queues.create(w.realm.id, 3001, { ...OPTIONS, narrow: [['stream', 'one-off']] });
-    const other = w.ctx.queues.create(w.realm.id, 3002, OPTIONS);
+    const first = w.ctx.queues.create(w.realm.id, 3000, { ...QUEUE_OPTIONS, narrow: [['stream', 'one-off']] });
+    const second = w.ctx.queues.create(w.realm.id, 3001, { ...QUEUE_OPTIONS, narrow: [['stream', 'one-off']] });
+    const other = w.ctx.queues.create(w.realm.id, 3002, QUEUE_OPTIONS);
     expect(w.ctx.queues.distinctOptions).toBe(2);
     w.ctx.queues.delete(first);
     w.ctx.queues.delete(first);
@@ -217,10 +208,10 @@ describe('shared queue options', () => {
     w.ctx.queues.end(second);
     expect(w.ctx.queues.distinctOptions).toBe(1);
     // A later registration with those options gets them afresh, not the object let go.
-    const later = w.ctx.queues.create(w.realm.id, 3003, { ...OPTIONS, narrow: [['stream', 'one-off']] });
+    const later = w.ctx.queues.create(w.realm.id, 3003, { ...QUEUE_OPTIONS, narrow: [['stream', 'one-off']] });
     expect(later.options).toEqual(second.options);
     expect(w.ctx.queues.distinctOptions).toBe(2);
-    expect(other.options).toEqual(OPTIONS);
+    expect(other.options).toEqual(QUEUE_OPTIONS);
   });
 });
 

@@ -7,27 +7,17 @@
  */
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { type Ctx, doRegister, doSendMessage, type EventQueue, type QueueOptions, type ServerConfig, silentLogger, type User } from '@teamchat/core';
+import { type Ctx, doRegister, doSendMessage, type EventQueue, type ServerConfig, silentLogger, type User } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { subscribe } from './channel-helpers.js';
 import { fakeClock } from './fixtures.js';
-import { type LooseQueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
+import { QUEUE_OPTIONS, type LooseQueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
 
 type Config = Partial<ServerConfig>;
 
 const world = (config: Config = {}) => makeWorld({ clock: fakeClock(), config: { timers: false, ...config } });
 
-/** What register gives a queue with no parameters. */
-const QUEUE_OPTIONS: QueueOptions = {
-  eventTypes: null,
-  narrow: [],
-  capabilities: new Set(),
-  clientGravatar: true,
-  applyMarkdown: false,
-  allPublicStreams: false,
-  idleTimeoutSecs: 600,
-};
 
 const publish = (ctx: Ctx, realmId: number, userIds: number[], event: TestEvent) => ctx.events.publish({ realmId, userIds, event: untypedEvent(event) });
 

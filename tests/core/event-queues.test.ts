@@ -12,10 +12,9 @@ import {
   doRegister,
   doUpdateUser,
   getEvents,
-  type QueueOptions,
   type User,
 } from '@teamchat/core';
-import { type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
+import { QUEUE_OPTIONS, type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
 import { describe, expect, it, vi } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { expectBadRequest, expectError, fakeClock } from './fixtures.js';
@@ -51,16 +50,6 @@ function publish(ctx: Ctx, realmId: number, userIds: number[], event: TestEvent)
   ctx.events.publish({ realmId, userIds, event: untypedEvent(event) });
 }
 
-/** What register gives a queue with no parameters. */
-const QUEUE_OPTIONS: QueueOptions = {
-  eventTypes: null,
-  narrow: [],
-  capabilities: new Set(),
-  clientGravatar: true,
-  applyMarkdown: false,
-  allPublicStreams: false,
-  idleTimeoutSecs: 600,
-};
 
 /** Whether a promise has settled, after letting pending callbacks run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {

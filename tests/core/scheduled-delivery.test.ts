@@ -3,6 +3,7 @@ import { doSubscribe, getMessages, startScheduledDelivery } from '@teamchat/core
 import { afterEach, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
 import { doCreateScheduledMessage } from '@teamchat/core';
+import { scheduleOverdue } from './scheduled-helpers.js';
 
 const stops: Array<() => void> = [];
 afterEach(() => {
@@ -14,14 +15,8 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 it('delivers a message at its time, armed by the creation event, and overdue ones at start', async () => {
   const w = await makeWorld();
   must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"general"}]' }));
-  const now = Math.floor(Date.now() / 1000);
-  // Overdue before the scheduler starts (the server was down): written straight to storage.
-  must(await doCreateScheduledMessage(w.ctx, w.as(w.owner), { type: 'stream', to: '1', topic: 't', content: 'late', scheduled_delivery_timestamp: String(now + 1) }));
-  await w.ctx.storage.transaction(async (tx) => {
-    const [message] = await tx.scheduledMessages.list(w.realm.id, w.owner.id);
-    await tx.scheduledMessages.update(w.realm.id, w.owner.id, message!.id, { ...message!, deliveryTimestamp: now - 60 });
-    return (await import('neverthrow')).ok(undefined);
-  });
+  // Overdue before the scheduler starts (the server was down).
+  await scheduleOverdue(w, 'late');
   const scheduler = startScheduledDelivery(w.ctx);
   stops.push(() => scheduler.stop());
   await scheduler.idle();

@@ -3,7 +3,7 @@
  * (reducers, recipient lists), where narrowing each by `type` and `op` would only repeat the
  * assertion that follows. Tests of one event type use the union from @teamchat/core.
  */
-import type { ApiEvent, PublishedEvent, QueuedEvent } from '@teamchat/core';
+import type { ApiEvent, PublishedEvent, QueuedEvent, QueueOptions } from '@teamchat/core';
 
 /** A queued event whose fields are read without narrowing it first. */
 // biome-ignore lint/suspicious/noExplicitAny: any field of any event type, as the assertion that follows checks it
@@ -20,3 +20,14 @@ export type LoosePublishedEvent = PublishedEvent & { event: ApiEvent & Record<st
 export const untypedEvent = (event: TestEvent): ApiEvent => event as unknown as ApiEvent;
 
 export type TestEvent = { type: string } & Record<string, unknown>;
+
+/** What register gives a queue with no parameters, for tests that create queues directly. */
+export const QUEUE_OPTIONS: QueueOptions = {
+  eventTypes: null,
+  narrow: [],
+  capabilities: new Set(),
+  clientGravatar: true,
+  applyMarkdown: false,
+  allPublicStreams: false,
+  idleTimeoutSecs: 600,
+};

@@ -4,6 +4,7 @@ import { isValidEmail } from '../access/user-input.js';
 import { type ApiError, badRequest } from '../errors.js';
 import { codePointCount } from '../text/length.js';
 import type { Realm, Tx } from '../storage/types.js';
+import { realmHostname } from '../format/realm-host.js';
 
 /** An RFC 5322 dot-atom: the local parts the reference's Address(...) accepts unquoted. */
 const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
@@ -17,7 +18,7 @@ export function botEmail(realm: Realm, rawShortName: string): Result<{ shortName
   const shortName = rawShortName.trim();
   const bad = err(badRequest('Bad name or username'));
   if (shortName === '' || !DOT_ATOM.test(`${shortName}-bot`)) return bad;
-  const email = `${shortName}-bot@${new URL(realm.url).hostname}`;
+  const email = `${shortName}-bot@${realmHostname(realm.url)}`;
   return isValidEmail(email) ? ok({ shortName, email }) : bad;
 }
 

@@ -3,6 +3,7 @@ import type { Realm, User } from '../storage/types.js';
 import { avatarUrl } from './avatar.js';
 import type { ProfileData } from './profile-field.js';
 import { ROLE, isAdmin, isGuest, isOwner } from '../access/roles.js';
+import { realmHostname } from './realm-host.js';
 
 export interface UserView {
   /** The requesting user; null for spectators. */
@@ -16,7 +17,7 @@ export interface UserView {
 /** A user's API email: the real address when everyone may see it, else a stable dummy address. */
 export function apiEmail(realm: Realm, user: User): string {
   if (user.isBot || user.emailAddressVisibility === 1) return user.deliveryEmail;
-  return `user${user.id}@${new URL(realm.url).hostname}`;
+  return `user${user.id}@${realmHostname(realm.url)}`;
 }
 
 /** The user record of API.md 2.2, as `viewer` may see it. */
@@ -66,7 +67,7 @@ export const INACCESSIBLE_USER_NAME = 'Unknown user';
 export function formatInaccessibleUser(realm: Realm, userId: number): Record<string, unknown> {
   return {
     user_id: userId,
-    email: `user${userId}@${new URL(realm.url).hostname}`,
+    email: `user${userId}@${realmHostname(realm.url)}`,
     delivery_email: null,
     full_name: INACCESSIBLE_USER_NAME,
     avatar_url: `${realm.url}/static/images/unknown-user-avatar.png`,

@@ -10,6 +10,7 @@ import { topicForClient } from '../messages/normalize.js';
 import type { Message, Realm, Stream, User } from '../storage/types.js';
 import { mobilePushContent } from './content.js';
 import type { E2eePushData, PushAlert, PushData, PushTrigger } from './notifier.js';
+import { realmHostname } from '../format/realm-host.js';
 
 /** What a message's payload shows besides the message: its sender, channel and participants. */
 export interface PushMessageView {
@@ -29,7 +30,7 @@ export interface PushMessageView {
 /** The sender as the recipient may see them (the reference's can_access_sender). */
 function shownSender({ realm, sender, senderHidden }: PushMessageView) {
   if (senderHidden) {
-    return { name: INACCESSIBLE_USER_NAME, email: `user${sender.id}@${new URL(realm.url).hostname}`, avatar: `${realm.url}/static/images/unknown-user-avatar.png` };
+    return { name: INACCESSIBLE_USER_NAME, email: `user${sender.id}@${realmHostname(realm.url)}`, avatar: `${realm.url}/static/images/unknown-user-avatar.png` };
   }
   const url = avatarUrl(realm, sender, false, true) ?? '';
   return { name: sender.fullName, email: apiEmail(realm, sender), avatar: url.startsWith('/') ? `${realm.url}${url}` : url };
