@@ -8,6 +8,7 @@ export default defineConfig({
     alias: {
       '@teamchat/core': src('core'),
       '@teamchat/http-adapter': src('http-adapter'),
+      '@teamchat/client': src('client'),
     },
   },
   test: {

@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  // Browsers and Node 20+: nothing Node-specific is used.
+  platform: 'neutral',
+  target: 'es2022',
+  clean: true,
+  dts: true,
+});
