@@ -21,7 +21,8 @@ describe('generated endpoints', () => {
     const specs = Object.values(ENDPOINTS);
     const routes = [
       ...ROUTES.flatMap((r) => Object.keys(r.methods).map((method) => ({ method, path: r.path, response: 'json' }))),
-      ...[...FILE_ROUTES, ...REDIRECT_ROUTES].map((r) => ({ method: 'GET', path: r.path, response: 'file' })),
+      ...FILE_ROUTES.map((r) => ({ method: 'GET', path: r.path, response: 'file' })),
+      ...REDIRECT_ROUTES.map((r) => ({ method: 'GET', path: r.path, response: 'redirect' })),
     ];
     for (const route of routes) {
       expect(specs.filter((s) => s.method === route.method && s.path === route.path && s.response === route.response), `${route.method} ${route.path}`).toHaveLength(1);

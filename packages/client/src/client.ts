@@ -63,9 +63,9 @@ export function createClient(options: ClientOptions): Client {
   const methods: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(ENDPOINTS)) {
     methods[name] =
-      spec.response === 'file'
-        ? (params?: object, call?: CallOptions) => callFile(connection, spec, params, call)
-        : (params?: object, call?: CallOptions) => callJson(connection, spec, params, call);
+      spec.response === 'json'
+        ? (params?: object, call?: CallOptions) => callJson(connection, spec, params, call)
+        : (params?: object, call?: CallOptions) => callFile(connection, spec, params, call);
   }
   const client = {
     ...methods,

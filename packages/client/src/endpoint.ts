@@ -9,13 +9,18 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** What a request needs to know about an endpoint at run time. */
 export interface EndpointSpec {
   readonly method: HttpMethod;
-  /** Path template: under /api/v1 for `json` endpoints, from the server root for `file` ones. */
+  /** Path template: under /api/v1 for `json` endpoints, from the server root for the others. */
   readonly path: string;
   readonly pathParams: readonly string[];
   /** Parameters sent as JSON text, as the server parses them; other strings go as they are. */
   readonly json: readonly string[];
   readonly auth: 'required' | 'optional' | 'none';
-  readonly response: 'json' | 'file';
+  /**
+   * `json`: the API's envelope. `file`: bytes, answered as the Response. `redirect`: a 302 to
+   * where the file is, answered as the unfollowed Response (its Location header; browsers give
+   * an opaque one, where the endpoint's URL itself serves as an image source).
+   */
+  readonly response: 'json' | 'file' | 'redirect';
 }
 
 /** `T` with the keys `K` made optional: parameters the server defaults when absent. */
@@ -40,7 +45,7 @@ export interface Endpoint<Op, Defaulted extends string, Path extends string> {
   result: ResultOf<Op>;
 }
 
-/** A file or redirect endpoint: typed parameters, answered with the raw Response. */
+/** A file or redirect endpoint: typed parameters, answered with the Response itself. */
 export interface FileEndpoint<Op, Defaulted extends string, Path extends string> {
   input: CallerInput<Op, Defaulted, Path>;
   result: Response;

@@ -82,7 +82,8 @@ export function buildRequest(connection: Connection, spec: EndpointSpec, params:
   } else {
     body = new URLSearchParams(fields);
   }
-  return new Request(url, { method: spec.method, headers, body, signal: options.signal });
+  const redirect = spec.response === 'redirect' ? 'manual' : 'follow';
+  return new Request(url, { method: spec.method, headers, body, signal: options.signal, redirect });
 }
 
 /** Sends a request, turning a failure to get any answer into ConnectionError (an abort stays an abort). */
@@ -125,7 +126,7 @@ export async function callJson(connection: Connection, spec: EndpointSpec, param
   throw new ConnectionError(`${request.method} ${request.url}: HTTP ${response.status}, not an API answer`, response.status);
 }
 
-/** Calls a file or redirect endpoint (redirects followed): the Response when it is 2xx, else throws. */
+/** Calls a file or redirect endpoint: the Response when it is 2xx (or the redirect itself), else throws. */
 export async function callFile(connection: Connection, spec: EndpointSpec, params?: object, options?: CallOptions): Promise<Response> {
   const request = buildRequest(connection, spec, params, options);
   return readFile(connection, request);
@@ -143,6 +144,8 @@ export async function fetchUrl(connection: Connection, url: string, options: { s
 
 async function readFile(connection: Connection, request: Request): Promise<Response> {
   const response = await send(connection, request);
-  if (response.ok) return response;
+  // A redirect asked not to be followed: 3xx, or in browsers an opaque 0.
+  const unfollowed = request.redirect === 'manual' && (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400));
+  if (response.ok || unfollowed) return response;
   throw await failureOf(response, request);
 }

@@ -166,8 +166,8 @@ export const ENDPOINTS = {
   getTemporaryFile: { method: 'GET', path: '/user_uploads/temporary/{token}/{filename}', pathParams: ['token', 'filename'], json: [], auth: 'none', response: 'file' },
   getServerEmojiData: { method: 'GET', path: '/static/generated/emoji/{file}', pathParams: ['file'], json: [], auth: 'none', response: 'file' },
   getAvatarImage: { method: 'GET', path: '/user_avatars/{realm_id}/{file}', pathParams: ['realm_id', 'file'], json: [], auth: 'optional', response: 'file' },
-  getAvatarRedirect: { method: 'GET', path: '/avatar/{user_id_or_email}', pathParams: ['user_id_or_email'], json: [], auth: 'optional', response: 'file' },
-  getMediumAvatarRedirect: { method: 'GET', path: '/avatar/{user_id_or_email}/medium', pathParams: ['user_id_or_email'], json: [], auth: 'optional', response: 'file' },
+  getAvatarRedirect: { method: 'GET', path: '/avatar/{user_id_or_email}', pathParams: ['user_id_or_email'], json: [], auth: 'optional', response: 'redirect' },
+  getMediumAvatarRedirect: { method: 'GET', path: '/avatar/{user_id_or_email}/medium', pathParams: ['user_id_or_email'], json: [], auth: 'optional', response: 'redirect' },
 } as const satisfies Record<string, EndpointSpec>;
 
 /** Input and result types of each endpoint, from its core operation (type-only). */
