@@ -91,10 +91,17 @@ export class EventQueue implements AsyncIterable<QueueItem> {
     this.wakeAll();
   }
 
-  /** Items from now on, until `stop()`; throws the error that ended the loop. Starts the queue if needed. */
-  async *[Symbol.asyncIterator](): AsyncIterator<QueueItem> {
+  /**
+   * Items from the moment this is called until `stop()`, buffered until read; throws the error
+   * that ended the loop. The first read starts the queue if `start()` was not called.
+   */
+  [Symbol.asyncIterator](): AsyncIterator<QueueItem> {
     const consumer: Consumer = { items: [], wake: undefined };
     this.consumers.add(consumer);
+    return this.drain(consumer);
+  }
+
+  private async *drain(consumer: Consumer): AsyncGenerator<QueueItem> {
     try {
       if (!this.running) await this.start();
       for (;;) {
