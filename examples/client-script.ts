@@ -18,18 +18,12 @@ export interface ClientScriptOptions {
   listenMs?: number;
 }
 
-export interface ClientScriptOutput {
-  userId: number;
-  messageId: number;
-  /** The message's Markdown source, read back from the server. */
-  readBack: string;
-  /** The events the queue delivered: the message, then the reaction. */
-  received: QueueItem[];
-}
-
-export async function main(options: ClientScriptOptions): Promise<ClientScriptOutput> {
+/**
+ * Answers the message's ID, its Markdown source as read back from the server (`readBack`), and
+ * the events the queue delivered: the message, then the reaction.
+ */
+export async function main(options: ClientScriptOptions) {
   const client = createClient({ url: options.url, email: options.email, apiKey: options.apiKey, userAgent: 'client-script-example/1.0' });
-  const me = await client.getOwnUser();
 
   // Register first, so that the events of what we do next are queued for us.
   const queue = client.eventQueue({ register: { event_types: ['message', 'reaction'] } });
@@ -42,14 +36,15 @@ export async function main(options: ClientScriptOptions): Promise<ClientScriptOu
     }
   })();
 
-  const sent = await client.sendMessage({ type: 'direct', to: JSON.stringify([me.user_id]), content: 'Hello from **@teamchat/client**' });
+  // A direct message to yourself: `to` takes user IDs (a JSON list) or emails.
+  const sent = await client.sendMessage({ type: 'direct', to: options.email, content: 'Hello from **@teamchat/client**' });
   const { message } = await client.getMessage({ message_id: sent.id, apply_markdown: false });
   await client.addReaction({ message_id: sent.id, emoji_name: 'wave' });
 
   const timeout = new Promise<void>((resolve) => setTimeout(resolve, options.listenMs ?? 5000).unref());
   await Promise.race([listening, timeout]);
   await queue.stop();
-  return { userId: me.user_id, messageId: sent.id, readBack: message.content, received };
+  return { messageId: sent.id, readBack: message.content, received };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -59,6 +54,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(2);
   }
   const output = await main({ url, email, apiKey });
-  console.log(`sent message ${output.messageId} as user ${output.userId}; read back: ${output.readBack}`);
+  console.log(`sent message ${output.messageId}; read back: ${output.readBack}`);
   for (const item of output.received) console.log(`event: ${JSON.stringify(item)}`);
 }

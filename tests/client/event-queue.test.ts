@@ -24,7 +24,7 @@ async function next(iterator: AsyncIterator<QueueItem>, ms = 5000): Promise<Queu
 }
 
 /** A message's content from a queue item that must be a message event. */
-function messageContent(item: QueueItem): string {
+function messageContent(item: QueueItem) {
   if (item.type !== 'message') throw new Error(`expected a message event, got ${item.type}`);
   return item.message.content;
 }
