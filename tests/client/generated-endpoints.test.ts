@@ -13,7 +13,7 @@ describe('generated endpoints', () => {
   it('the committed src/generated/endpoints.ts is what the generator writes from the current routes', () => {
     const committed = readFileSync(ENDPOINTS_FILE, 'utf8');
     // toBe's diff shows what changed; the message says how to fix it.
-    expect(committed, 'packages/client/src/generated/endpoints.ts is stale: run pnpm --filter @teamchat/client generate').toBe(renderEndpoints());
+    expect(committed, 'packages/client/src/generated/endpoints.ts is stale: run `npx -y pnpm@10 run generate` (pnpm generate) and commit the result').toBe(renderEndpoints());
   });
 
   it('every method of every API, file and redirect route has a client method with its path and method', () => {
