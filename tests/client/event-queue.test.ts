@@ -118,6 +118,30 @@ describe('@teamchat/client event queue', () => {
     await queue.stop();
   });
 
+  it('waits out RATE_LIMIT_HIT for its retry-after before polling again', async () => {
+    const { server, world, owner } = await clientWorld();
+    let limited = false;
+    const limiting: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.method === 'GET' && new URL(request.url).pathname === '/api/v1/events' && !limited) {
+        limited = true;
+        const body = { result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT', 'retry-after': 0.05 };
+        return Response.json(body, { status: 429, headers: { 'retry-after': '0.05' } });
+      }
+      return fetch(request);
+    };
+    const flo = clientFor(server, await world.addUser({ email: 'flo@example.com', fullName: 'Flo' }), limiting);
+    const retries: { attempt: number; delayMs: number; error: unknown }[] = [];
+    const queue = flo.eventQueue({ register: { event_types: ['message'] }, onRetry: (retry) => retries.push(retry) });
+    const items = queue[Symbol.asyncIterator]();
+    const first = next(items);
+    await expect.poll(() => retries.length).toBe(1);
+    expect(retries[0]).toMatchObject({ delayMs: 50, error: { code: 'RATE_LIMIT_HIT', retryAfter: 0.05 } });
+    await owner.sendMessage({ type: 'direct', to: 'flo@example.com', content: 'patience' });
+    expect(messageContent(await first)).toBe('patience');
+    await queue.stop();
+  });
+
   it('re-registers when the server answers BAD_EVENT_QUEUE_ID, tells the caller to refetch, and receives on the new queue', async () => {
     const { owner, mel } = await clientWorld();
     const queue = mel.eventQueue({ register: { event_types: ['message'] } });
@@ -139,19 +163,27 @@ describe('@teamchat/client event queue', () => {
     await queue.stop();
   });
 
-  it('a fatal error (the API key was regenerated) ends the loop: onError, and the iterator throws it', async () => {
-    const { mel, owner } = await clientWorld();
+  it('a fatal error (credentials refused mid-stream) ends the loop: onError, and the iterator throws it', async () => {
+    const { server, world, owner } = await clientWorld();
+    // From the second poll on, the key sent is one the server no longer accepts (as after a key regeneration elsewhere).
+    let polls = 0;
+    const revoking: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.method === 'GET' && new URL(request.url).pathname === '/api/v1/events' && ++polls > 1) {
+        request.headers.set('authorization', `Basic ${btoa('flo@example.com:revoked')}`);
+      }
+      return fetch(request);
+    };
+    const flo = clientFor(server, await world.addUser({ email: 'flo@example.com', fullName: 'Flo' }), revoking);
     const errors: unknown[] = [];
-    const queue = mel.eventQueue({ onError: (error) => errors.push(error) });
+    const queue = flo.eventQueue({ register: { event_types: ['message'] }, onError: (error) => errors.push(error) });
     const items = queue[Symbol.asyncIterator]();
-    const woken = items.next();
-    await expect.poll(() => queue.queueId).toBeDefined();
-    await mel.regenerateApiKey();
-    // The blocked poll was let in with the old key; an event answers it, and the next poll is refused.
-    await owner.sendMessage({ type: 'direct', to: 'mel@example.com', content: 'wake up' });
-    expect(messageContent((await woken).value as QueueItem)).toBe('wake up');
+    const first = next(items);
+    await expect.poll(() => polls).toBe(1);
+    await owner.sendMessage({ type: 'direct', to: 'flo@example.com', content: 'last one' });
+    expect(messageContent(await first)).toBe('last one');
     await expect(items.next()).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
-    expect(errors).toHaveLength(1);
+    expect(errors).toMatchObject([{ code: 'UNAUTHORIZED' }]);
     await queue.stop();
   });
 

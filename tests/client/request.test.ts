@@ -70,6 +70,25 @@ describe('@teamchat/client requests', () => {
     ]);
   });
 
+  it('parameters are checked at compile time: a misspelled or missing one, or a wrong type, does not compile', async () => {
+    const { client, requests } = capturing();
+    const wrong = [
+      // @ts-expect-error `contnt` is not a parameter, and `content` is missing.
+      () => client.sendMessage({ type: 'stream', to: 'general', topic: 't', contnt: 'hi' }),
+      // @ts-expect-error `type` is one of the API's message types.
+      () => client.sendMessage({ type: 'channel-ish', to: 'general', content: 'hi' }),
+      // @ts-expect-error num_before is a number.
+      () => client.getMessages({ anchor: 'newest', num_before: 'five' }),
+      // @ts-expect-error message_id (a path parameter) is required.
+      () => client.addReaction({ emoji_name: 'smile' }),
+    ];
+    expect(wrong).toHaveLength(4);
+    // Defaulted parameters may be left out; path parameters take numbers or text.
+    await client.getMessages({ anchor: 'newest', num_before: 1, num_after: 0 });
+    await client.addReaction({ message_id: '12', emoji_name: 'smile' });
+    expect(requests).toHaveLength(2);
+  });
+
   it('no credentials given: no Authorization header', async () => {
     const { client, requests } = capturing({});
     await client.getServerSettings();
