@@ -174,7 +174,8 @@ describe('@teamchat/client event queue', () => {
       }
       return fetch(request);
     };
-    const flo = clientFor(server, await world.addUser({ email: 'flo@example.com', fullName: 'Flo' }), revoking);
+    const floUser = await world.addUser({ email: 'flo@example.com', fullName: 'Flo' });
+    const flo = clientFor(server, floUser, revoking);
     const errors: unknown[] = [];
     const queue = flo.eventQueue({ register: { event_types: ['message'] }, onError: (error) => errors.push(error) });
     const items = queue[Symbol.asyncIterator]();
@@ -184,7 +185,10 @@ describe('@teamchat/client event queue', () => {
     expect(messageContent(await first)).toBe('last one');
     await expect(items.next()).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
     expect(errors).toMatchObject([{ code: 'UNAUTHORIZED' }]);
+    // stop() still deletes the server's queue.
+    const queueId = queue.queueId!;
     await queue.stop();
+    await expect(clientFor(server, floUser).getEvents({ queue_id: queueId, dont_block: true })).rejects.toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
   });
 
   it('backoffDelay doubles its ceiling per attempt up to maxMs and draws from the upper half', () => {

@@ -71,7 +71,7 @@ export class EventQueue implements AsyncIterable<QueueItem> {
 
   /** Registers the queue and starts polling; answers the initial state. Throws if registering fails. */
   async start(): Promise<RegisterState> {
-    if (this.running) throw new Error('this event queue was started already');
+    if (this.running || this.stopped) throw new Error('an event queue starts once');
     this.running = Promise.resolve();
     const state = await this.register();
     this.running = this.loop();
@@ -183,9 +183,9 @@ export class EventQueue implements AsyncIterable<QueueItem> {
     this.wakeAll();
   }
 
+  /** Ends the loop on an error retrying cannot mend; `stop()` still deletes the queue. */
   private fail(error: unknown): void {
     this.failure = error;
-    this.stopped = true;
     this.options.onError?.(error);
     this.wakeAll();
   }
