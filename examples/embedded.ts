@@ -5,7 +5,6 @@
  */
 import {
   closeContext,
-  createContext,
   createRealm,
   createUserAsOperator,
   doSendTyping,
@@ -13,6 +12,7 @@ import {
   getUsers,
   openEventStream,
 } from '@teamchat/core';
+import { createSqliteContext } from '@teamchat/core/sqlite';
 
 export interface ExampleOutput {
   users: Array<{ user_id: number; full_name: string; role: number }>;
@@ -22,7 +22,7 @@ export interface ExampleOutput {
 
 export async function main(): Promise<ExampleOutput> {
   // An in-memory SQLite database; pass { databaseFile: 'chat.db' } to keep data.
-  const ctx = createContext();
+  const ctx = createSqliteContext();
   try {
     const created = await createRealm(ctx, {
       name: 'Example Org',
