@@ -11,13 +11,14 @@ import {
   doUpdateUser,
   getUsers,
   openEventStream,
+  type TypingEvent,
 } from '@teamchat/core';
 import { createSqliteContext } from '@teamchat/core/sqlite';
 
 export interface ExampleOutput {
   users: Array<{ user_id: number; full_name: string; role: number }>;
   /** The event Bob's in-process subscription received. */
-  received: Record<string, unknown>;
+  received: TypingEvent & { id: number };
 }
 
 export async function main(): Promise<ExampleOutput> {
@@ -56,8 +57,9 @@ export async function main(): Promise<ExampleOutput> {
 
     const typed = await doSendTyping(ctx, asOwner, { op: 'start', to: [bob.id] });
     if (typed.isErr()) throw new Error(typed.error.msg);
-    const received = (await next).value as Record<string, unknown>;
+    const { value: received } = await next;
     stream.value.close();
+    if (received?.type !== 'typing') throw new Error('the stream ended without a typing event');
     return { users, received };
   } finally {
     await closeContext(ctx);
