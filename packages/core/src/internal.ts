@@ -77,7 +77,7 @@ export { retentionDays, sweepExpiredMessages } from './retention/sweep.js';
 export { startRetentionSweeps } from './retention/timer.js';
 export { type PeriodicJob, startPeriodicJob } from './jobs/periodic.js';
 export { startUploadSweep, sweepUnusedUploads } from './uploads/sweep.js';
-export { flushPresence, unsavedPresenceCount } from './presence/memory.js';
+export { unsavedPresenceCount } from './presence/memory.js';
 export { startPresenceFlush } from './presence/flush.js';
 export { pushJobsSettled } from './push/background.js';
 export { outgoingWebhooksSettled, stopOutgoingWebhooks } from './bots/outgoing/runner.js';

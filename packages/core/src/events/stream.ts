@@ -44,9 +44,11 @@ export async function openEventStream(ctx: Ctx, caller: Caller, params: Record<s
   const queue = found.value;
   let closed = false;
   let error: ApiError | null = null;
+  // Taken at registration, not when iteration starts: events committed in between (the
+  // caller's own operations, typically) belong to the stream too.
+  let lastEventId = queue.lastEventId;
 
   async function* events(): AsyncGenerator<StreamedEvent> {
-    let lastEventId = queue.lastEventId;
     while (!closed && ctx.queues.isLive(queue)) {
       const polled = await ctx.queues.poll(queue, lastEventId, false);
       if (polled.isErr()) break;

@@ -1,0 +1,14 @@
+import { closeContext, createRealm, createUserAsOperator, doSendMessage, doSubscribe, openEventStream } from '@teamchat/core';
+import { createSqliteContext } from '@teamchat/core/sqlite';
+const ctx = createSqliteContext({});
+const { realm, owner } = (await createRealm(ctx, { name: 'E', url: 'http://localhost:9991', owner: { email: 'owner@example.org', fullName: 'Olivia', password: 'correct horse' } }))._unsafeUnwrap();
+const bob = (await createUserAsOperator(ctx, realm, { email: 'bob@example.org', fullName: 'Bob' }))._unsafeUnwrap();
+await doSubscribe(ctx, { realm, user: owner }, { subscriptions: [{ name: 'general' }], principals: [owner.id, bob.id] });
+const stream = (await openEventStream(ctx, { realm, user: bob }, { event_types: ['message'] }))._unsafeUnwrap();
+console.log(ctx.queues.size);
+const it = stream[Symbol.asyncIterator]();
+const next = it.next();
+await doSendMessage(ctx, { realm, user: owner }, { type: 'stream', to: 'general', topic: 'hi', content: 'Hello Bob' });
+setTimeout(() => console.log('timeout'), 2000);
+console.log(await next);
+await closeContext(ctx);
