@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as Core from '../packages/core/src/index.js';
+import type * as CoreSqlite from '../packages/core/src/sqlite.js';
 
 const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 50);
 const sends = Number(process.env.BENCH_SENDS ?? 2000);
@@ -34,12 +35,18 @@ const splitCommit = process.env.BENCH_SPLIT_COMMIT === '1';
 const synchronous = (process.env.BENCH_SYNCHRONOUS ?? 'full') as 'full' | 'normal';
 
 // BENCH_CORE names another copy of core's src/index.ts (say, an older commit's) to compare in turns.
-const core = (await import(process.env.BENCH_CORE ?? '../packages/core/src/index.js')) as typeof Core;
-const { closeContext, createContext, createRealm, createUserAsOperator, doSendMessage, doSubscribe } = core;
+const coreEntry = process.env.BENCH_CORE ?? '../packages/core/src/index.js';
+const core = (await import(coreEntry)) as typeof Core;
+// The SQLite driver's entry beside it; a copy from before that entry existed opened SQLite itself.
+const createSqliteContext = await import(coreEntry.replace(/index\.(ts|js)$/, 'sqlite.$1')).then(
+  (sqlite: typeof CoreSqlite) => sqlite.createSqliteContext,
+  () => core.createContext as unknown as typeof CoreSqlite.createSqliteContext,
+);
+const { closeContext, createRealm, createUserAsOperator, doSendMessage, doSubscribe } = core;
 const counts = countStatements();
 const tmp = mkdtempSync(join(tmpdir(), 'teamchat-profile-send-'));
 try {
-  const ctx = createContext({ databaseFile: join(tmp, 'send.db'), config: { timers: false }, sqlite: { synchronous } });
+  const ctx = createSqliteContext({ databaseFile: join(tmp, 'send.db'), config: { timers: false }, sqlite: { synchronous } });
   const created = await createRealm(ctx, {
     name: 'Bench Org',
     url: 'http://127.0.0.1',

@@ -5,24 +5,25 @@
  */
 import {
   closeContext,
-  createContext,
   createRealm,
   createUserAsOperator,
   doSendTyping,
   doUpdateUser,
   getUsers,
   openEventStream,
+  type TypingEvent,
 } from '@teamchat/core';
+import { createSqliteContext } from '@teamchat/core/sqlite';
 
 export interface ExampleOutput {
   users: Array<{ user_id: number; full_name: string; role: number }>;
   /** The event Bob's in-process subscription received. */
-  received: Record<string, unknown>;
+  received: TypingEvent & { id: number };
 }
 
 export async function main(): Promise<ExampleOutput> {
   // An in-memory SQLite database; pass { databaseFile: 'chat.db' } to keep data.
-  const ctx = createContext();
+  const ctx = createSqliteContext();
   try {
     const created = await createRealm(ctx, {
       name: 'Example Org',
@@ -56,8 +57,9 @@ export async function main(): Promise<ExampleOutput> {
 
     const typed = await doSendTyping(ctx, asOwner, { op: 'start', to: [bob.id] });
     if (typed.isErr()) throw new Error(typed.error.msg);
-    const received = (await next).value as Record<string, unknown>;
+    const { value: received } = await next;
     stream.value.close();
+    if (received?.type !== 'typing') throw new Error('the stream ended without a typing event');
     return { users, received };
   } finally {
     await closeContext(ctx);

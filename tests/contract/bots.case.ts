@@ -1,5 +1,5 @@
 /** The bot store of the storage contract (bot-types.ts), run by storage.case.ts for every driver. */
-import { type BotProfile, defaultBotProfile, type Storage } from '@teamchat/core';
+import { type BotProfile, defaultBotProfile, type Storage } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { commit, seed } from './fixtures.js';
 

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStorage, silentLogger, type User } from '@teamchat/core';
+import { silentLogger, type User } from '@teamchat/core';
+import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { type RunningServer, serve } from '@teamchat/http-adapter';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makeWorld, type World } from '../helpers/core.js';

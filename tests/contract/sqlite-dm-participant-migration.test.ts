@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStorage } from '@teamchat/core';
+import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DM_PARTICIPANTS_MIGRATION } from '../../packages/core/src/storage/sqlite/dm-participant-schema.js';
 import { MIGRATIONS } from '../../packages/core/src/storage/sqlite/migrations.js';

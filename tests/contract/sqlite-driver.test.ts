@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStorage, type UserPatch } from '@teamchat/core';
+import type { UserPatch } from '@teamchat/core';
+import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../packages/core/src/storage/sqlite/migrations.js';
 import { ok, openRaw } from './core-deps.js';

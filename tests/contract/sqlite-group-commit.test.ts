@@ -6,7 +6,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStorage, type Realm } from '@teamchat/core';
+import type { Realm } from '@teamchat/core';
+import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Mutex } from '../../packages/core/src/storage/mutex.js';
 import { groupCommit } from '../../packages/core/src/storage/sqlite/group-commit.js';

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStorage } from '@teamchat/core';
+import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { afterAll } from 'vitest';
 import { testStorageDriver } from './storage.case.js';
 

@@ -1,5 +1,5 @@
 /** DELETE /attachments/{id}, the unused-upload sweep and its timer, in the core. */
-import { doCreateScheduledMessage, doDeleteAttachment, doUpdateMessage, memoryBlobStore, startUploadSweep, sweepUnusedUploads } from '@teamchat/core';
+import { doCreateScheduledMessage, doDeleteAttachment, doUpdateMessage, memoryBlobStore, startUploadSweep, sweepUnusedUploads } from '@teamchat/core/internal';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { must } from '../helpers/core.js';
 import { recipientsOf } from './channel-helpers.js';

@@ -4,7 +4,7 @@
  * makes the target message the first of its new topic as its sender sees it, follows (or, in a
  * muted channel, unmutes) that topic for the sender whose settings say "on initiation".
  */
-import { doSubscribe, doUpdateMessage, doUpdateSettings, doUpdateSubscriptionProperties, doUpdateUserTopic, sendNotificationBotMessageNow, type User } from '@teamchat/core';
+import { doSubscribe, doUpdateMessage, doUpdateSettings, doUpdateSubscriptionProperties, doUpdateUserTopic, sendNotificationBotMessageNow, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { NEVER, ON_INITIATION, ON_PARTICIPATION, ON_SEND, userTopicEvents } from './automatic-policy-helpers.js';

@@ -4,7 +4,7 @@
  * automatically_unmute_topics_in_muted_streams_policy, and POST /messages'
  * automatic_new_visibility_policy.
  */
-import { doSendMessage, doSubscribe, doUpdateSettings, doUpdateUserTopic, sendNotificationBotMessageNow } from '@teamchat/core';
+import { doSendMessage, doSubscribe, doUpdateSettings, doUpdateUserTopic, sendNotificationBotMessageNow } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { automatic, muteChannel, NEVER, ON_INITIATION, ON_PARTICIPATION, ON_SEND, policyOf, sendTo, userTopicEvents } from './automatic-policy-helpers.js';

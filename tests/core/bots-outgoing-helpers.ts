@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeContext, getMessages, type OutgoingWebhookOptions, outgoingWebhooksSettled, type User } from '@teamchat/core';
+import { closeContext, getMessages, type OutgoingWebhookOptions, outgoingWebhooksSettled, type User } from '@teamchat/core/internal';
 import { must } from '../helpers/core.js';
 import { botWorld } from './bot-helpers.js';
 

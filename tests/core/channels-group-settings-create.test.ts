@@ -3,7 +3,7 @@
  * reference's defaults, plain group-setting values of every kind, and its errors; a refused
  * request creates and announces nothing.
  */
-import { doCreateUserGroup, doSubscribe, doUpdateRealm, systemGroupId, type User } from '@teamchat/core';
+import { doCreateUserGroup, doSubscribe, doUpdateRealm, systemGroupId, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channel, channelWorld, names, recipientsOf, register, subscribe } from './channel-helpers.js';

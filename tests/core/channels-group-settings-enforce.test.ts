@@ -3,7 +3,7 @@
  * them: posting, starting topics, moving within and out of the channel, resolving, deleting,
  * and subscribing others.
  */
-import { doDeleteMessage, doSendMessage, doSubscribe, doUpdateMessage, doUpdateRealm, doUpdateStream, type Stream, systemGroupId, type User } from '@teamchat/core';
+import { doDeleteMessage, doSendMessage, doSubscribe, doUpdateMessage, doUpdateRealm, doUpdateStream, type Stream, systemGroupId, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { channel, subscribe } from './channel-helpers.js';

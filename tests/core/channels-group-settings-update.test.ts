@@ -3,7 +3,7 @@
  * who may change them, the reference's errors, the stored values and the stream/update events
  * with their recipients; unchanged and refused values write and announce nothing.
  */
-import { doCreateUserGroup, doUpdateRealm, doUpdateStream, systemGroupId, type User } from '@teamchat/core';
+import { doCreateUserGroup, doUpdateRealm, doUpdateStream, systemGroupId, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channel, channelWorld, ids, recipientsOf, register, subscribe } from './channel-helpers.js';

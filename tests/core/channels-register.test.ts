@@ -18,7 +18,7 @@ import {
   systemGroupId,
   updateRealmAsOperator,
   type User,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must, type World } from '../helpers/core.js';
 import { applyChannelEvents, normalizedChannels } from './apply-channel-events.js';

@@ -3,7 +3,7 @@
  * channel's retention (or the realm's) through the deletion path, with delete_message events to
  * those who held them; the timer sweeps at start and then at its interval. Time is a fake clock.
  */
-import { doSendMessage, doUpdateStream, startRetentionSweeps, sweepExpiredMessages } from '@teamchat/core';
+import { doSendMessage, doUpdateStream, startRetentionSweeps, sweepExpiredMessages } from '@teamchat/core/internal';
 import { describe, expect, it, vi } from 'vitest';
 import { must } from '../helpers/core.js';
 import { channel, channelWorld, ids, subscribe } from './channel-helpers.js';

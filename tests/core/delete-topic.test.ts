@@ -1,5 +1,5 @@
 /** POST /streams/{id}/delete_topic (batches, budget, permissions) and GET /users/me/{stream_id}/topics. */
-import { DELETE_TOPIC_BATCH_SIZE, doDeleteTopic, doSendEditTyping, doSubscribe, getStreamTopics } from '@teamchat/core';
+import { DELETE_TOPIC_BATCH_SIZE, doDeleteTopic, doSendEditTyping, doSubscribe, getStreamTopics } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { editWorld, ofType } from './message-edit-helpers.js';

@@ -8,7 +8,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { doRegister, doSendMessage, getEvents, type QueueOptions, toJson, type User } from '@teamchat/core';
+import { doRegister, doSendMessage, getEvents, type QueueOptions, toJson, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { subscribe } from './channel-helpers.js';

@@ -7,7 +7,7 @@
  */
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { type Ctx, doRegister, doSendMessage, type EventQueue, type ServerConfig, silentLogger, type User } from '@teamchat/core';
+import { type Ctx, doRegister, doSendMessage, type EventQueue, type ServerConfig, silentLogger, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { subscribe } from './channel-helpers.js';

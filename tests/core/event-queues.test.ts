@@ -7,13 +7,13 @@
  */
 import {
   type Ctx,
-  defineStateSection,
   doDeleteQueue,
   doRegister,
   doUpdateUser,
   getEvents,
+  STATE_SECTIONS,
   type User,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import { QUEUE_OPTIONS, type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
 import { describe, expect, it, vi } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
@@ -521,18 +521,16 @@ describe('GET /events without queue_id', () => {
 
   it('fetches no snapshot section: only the queue is answered', async () => {
     const { w, member } = await world();
-    let fetched = 0;
-    defineStateSection({
-      key: 'test_probe',
-      async fetch() {
-        fetched++;
-        return {};
-      },
-    });
-    must(await poll(w, member, { dont_block: true }));
-    expect(fetched).toBe(0);
-    must(await doRegister(w.ctx, w.as(member), {}));
-    expect(fetched).toBe(1);
+    // Every section of the table is spied on: polling fetches none, registering all of them.
+    const fetches = STATE_SECTIONS.map((section) => vi.spyOn(section, 'fetch'));
+    try {
+      must(await poll(w, member, { dont_block: true }));
+      expect(fetches.every((fetch) => fetch.mock.calls.length === 0)).toBe(true);
+      must(await doRegister(w.ctx, w.as(member), {}));
+      expect(fetches.every((fetch) => fetch.mock.calls.length === 1)).toBe(true);
+    } finally {
+      for (const fetch of fetches) fetch.mockRestore();
+    }
   });
 
   it('registers also without dont_block (API.md 4.2; the reference requires dont_block) and answers at once', async () => {

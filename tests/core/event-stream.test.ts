@@ -33,6 +33,20 @@ describe('openEventStream', () => {
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 
+  it('yields the events committed between opening it and starting to iterate', async () => {
+    const w = await makeWorld({ config: { timers: false } });
+    const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
+    const stream = must(await openEventStream(w.ctx, w.as(member), { event_types: ['realm_user'] }));
+    must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'Melanie' }));
+    const received: QueuedEvent[] = [];
+    for await (const event of stream) {
+      received.push(event);
+      break;
+    }
+    expect(received).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Melanie' }, id: 0 }]);
+    stream.close();
+  });
+
   it('filters by event_types like a registered HTTP queue and skips heartbeats', async () => {
     const w = await makeWorld({ config: { timers: false, heartbeatSeconds: 1, heartbeatJitterSeconds: 0 } });
     const stream = must(await openEventStream(w.ctx, w.as(w.owner), { event_types: '["realm_bot"]' }));

@@ -53,7 +53,7 @@ import {
   type QueueOptions,
   systemGroupId,
   type Tailoring,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { eventForQueue, type QueueView } from '../../packages/core/src/events/rules.js';
 import { makeWorld, must } from '../helpers/core.js';

@@ -2,7 +2,7 @@
  * Shared pieces of the message flag tests: a realm with channels of every kind and messages in
  * them, the stored flags of a user, and what was published.
  */
-import { doSendMessage, doSubscribe, FLAG_BITS, type PublishedEvent, type User } from '@teamchat/core';
+import { doSendMessage, doSubscribe, FLAG_BITS, type PublishedEvent, type User } from '@teamchat/core/internal';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { fakeClock } from './fixtures.js';
 import type { LoosePublishedEvent } from '../helpers/events.js';

@@ -11,7 +11,7 @@ import {
   resolveGroupSetting,
   type StoredUserGroup,
   systemGroupId,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { expectBadRequest, expectError } from './fixtures.js';

@@ -3,7 +3,7 @@
  * is counted with a counting item struct rather than timed: a list over its limit checks no item,
  * a list of bad items checks only up to the first, and the error names only that one.
  */
-import { validateInput } from '@teamchat/core';
+import { validateInput } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { MAX_NARROW_TERMS, MAX_SEARCH_CHARS, MAX_SEARCH_WORDS, canonicalNarrow } from '../../packages/core/src/messages/narrow.js';
 import { RegisterParams } from '../../packages/core/src/schemas/events.js';

@@ -1,5 +1,5 @@
 /** POST /invites and POST /invites/multiuse: API.md 4.5, 4.6, 7, 8; FACTS.md 6.4, 8.2. */
-import { doInviteUsers, parseInviteeEmails } from '@teamchat/core';
+import { doInviteUsers, parseInviteeEmails } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { queued, recipientsOf, register } from './channel-helpers.js';

@@ -1,4 +1,4 @@
-import { serializeOnce, toJson, withSharedParts } from '@teamchat/core';
+import { serializeOnce, toJson, withSharedParts } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 
 describe('toJson', () => {

@@ -1,5 +1,5 @@
 /** POST /messages/{message_id}/report: the Notification Bot's report in the moderation channel, and every refusal. */
-import { doReportMessage, doUpdateRealm, NOTIFICATION_BOT_EMAIL } from '@teamchat/core';
+import { doReportMessage, doUpdateRealm, NOTIFICATION_BOT_EMAIL } from '@teamchat/core/internal';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { channel, ids, recipientsOf, register, setStream, subscribe } from './channel-helpers.js';

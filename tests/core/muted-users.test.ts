@@ -1,5 +1,5 @@
 /** POST and DELETE /users/me/muted_users/{muted_user_id}: the list, its events, the read flags muting sets, and the errors. */
-import { doMuteUser, doUnmuteUser, ensureNotificationBots, FLAG_BITS, NOTIFICATION_BOT_EMAIL, type User } from '@teamchat/core';
+import { doMuteUser, doUnmuteUser, ensureNotificationBots, FLAG_BITS, NOTIFICATION_BOT_EMAIL, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { queued, recipientsOf, register } from './channel-helpers.js';

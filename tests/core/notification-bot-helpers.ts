@@ -1,5 +1,5 @@
 /** Shared pieces of the Notification Bot tests: queues, message reads, realm settings written directly. */
-import { doRegister, getEvents, getMessages, NOTIFICATION_BOT_EMAIL, type Realm, type SettingValue, type User } from '@teamchat/core';
+import { doRegister, getEvents, getMessages, NOTIFICATION_BOT_EMAIL, type Realm, type SettingValue, type User } from '@teamchat/core/internal';
 import { must, type World } from '../helpers/core.js';
 
 export const COMMIT = { isOk: () => true, isErr: () => false, value: undefined } as never;

@@ -1,5 +1,5 @@
 /** The Notification Bot's breadcrumbs for topic and channel moves, and its resolve/unresolve notices. */
-import { doUpdateMessage, doUpdateSettings, NOTIFICATION_BOT_EMAIL } from '@teamchat/core';
+import { doUpdateMessage, doUpdateSettings, NOTIFICATION_BOT_EMAIL } from '@teamchat/core/internal';
 import { expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { editWorld } from './message-edit-helpers.js';

@@ -1,5 +1,5 @@
 /** A scheduled message that cannot be delivered: failed: true, and a Notification Bot DM telling its sender why. */
-import { deliverDueScheduledMessages, doArchiveStream, doCreateScheduledMessage, doDeactivateUser, doSubscribe } from '@teamchat/core';
+import { deliverDueScheduledMessages, doArchiveStream, doCreateScheduledMessage, doDeactivateUser, doSubscribe } from '@teamchat/core/internal';
 import { expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
 import { fakeClock, T0 } from './fixtures.js';

@@ -15,7 +15,7 @@ import {
   sendNotificationBotMessage,
   sendNotificationBotMessageNow,
   type User,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import { expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { expectBadRequest, expectError, secondRealm } from './fixtures.js';

@@ -1,7 +1,6 @@
 /** What only the operator does: realms, users without an acting user, special permissions; realm resolution. */
 import {
   changeUserAsOperator,
-  createContext,
   createRealm,
   createUserAsOperator,
   doFetchApiKey,
@@ -9,13 +8,14 @@ import {
   resolveRealm,
   updateRealmAsOperator,
 } from '@teamchat/core';
+import { createSqliteContext } from '@teamchat/core/sqlite';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
 import { expectBadRequest, expectError, fakeClock, isoAt, reload, secondRealm, snapshot, T0 } from './fixtures.js';
 
 describe('createRealm', () => {
   it('stores the realm and its first owner', async () => {
-    const ctx = createContext({ clock: fakeClock() });
+    const ctx = createSqliteContext({ clock: fakeClock() });
     const { realm, owner } = must(
       await createRealm(ctx, {
         name: 'Acme',
@@ -58,7 +58,7 @@ describe('createRealm', () => {
   });
 
   it('lets the operator withhold or grant the special permissions', async () => {
-    const ctx = createContext();
+    const ctx = createSqliteContext();
     const { owner } = must(
       await createRealm(ctx, {
         name: 'Acme',
@@ -80,7 +80,7 @@ describe('createRealm', () => {
   });
 
   it('checks the first owner', async () => {
-    const ctx = createContext();
+    const ctx = createSqliteContext();
     const realm = (owner: { email: string; fullName: string; password?: string }) =>
       createRealm(ctx, { name: 'Acme', url: 'http://acme.example.com', owner });
     expectBadRequest(await realm({ email: 'not-an-email', fullName: 'The Boss' }), "Invalid email address 'not-an-email'");

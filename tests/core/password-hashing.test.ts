@@ -6,14 +6,14 @@
 import {
   addressKey,
   checkPassword,
-  createContext,
   DEFAULT_CONFIG,
   doFetchApiKey,
   hashPassword,
   nodeScrypt,
   type ScryptCost,
   type ScryptFn,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
+import { createSqliteContext } from '@teamchat/core/sqlite';
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../packages/core/src/auth/rate-limit.js';
 import { makeWorld, must, TEST_PASSWORD_HASH_COST } from '../helpers/core.js';
@@ -33,7 +33,7 @@ describe('the default cost', () => {
     expect(N).toBeGreaterThanOrEqual(OWASP_MINIMUM.N);
     expect(r).toBeGreaterThanOrEqual(OWASP_MINIMUM.r);
     expect(p).toBeGreaterThanOrEqual(OWASP_MINIMUM.p);
-    const ctx = createContext({ config: { timers: false } });
+    const ctx = createSqliteContext({ config: { timers: false } });
     try {
       // A timer set after the hash starts fires before it ends: the derivation does not hold the loop.
       const order: string[] = [];

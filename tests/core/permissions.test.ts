@@ -3,7 +3,7 @@
  * channel creation, subscribing others, direct messages, user groups, and user-defined groups
  * named by a setting.
  */
-import { doCreateUserGroup, doRegister, doSendMessage, doSubscribe, doUpdateRealm, systemGroupId, type User } from '@teamchat/core';
+import { doCreateUserGroup, doRegister, doSendMessage, doSubscribe, doUpdateRealm, systemGroupId, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
 import { expectBadRequest } from './fixtures.js';

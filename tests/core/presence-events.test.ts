@@ -4,7 +4,7 @@
  * simplified_presence_events shape, to the users who may access them; never for routine
  * reports, in a realm that disabled presence, or past the realm-size limit.
  */
-import { apiEmail, doRegister, doUpdateSettings, getEvents, type User } from '@teamchat/core';
+import { apiEmail, doRegister, doUpdateSettings, getEvents, type User } from '@teamchat/core/internal';
 import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
@@ -96,7 +96,7 @@ describe('presence events', () => {
     await ping(p.w, p.guest);
     expect(p.drain().map((e) => [...e.userIds].sort((a, b) => a - b))).toEqual([everyone(p)]);
     // A direct message makes the member accessible to the guest.
-    const { doSendMessage } = await import('@teamchat/core');
+    const { doSendMessage } = await import('@teamchat/core/internal');
     must(await doSendMessage(p.w.ctx, await as(p.w, p.other), { type: 'private', to: JSON.stringify([p.guest.id]), content: 'hi' }));
     await ping(p.w, p.other);
     expect(p.drain().map((e) => [...e.userIds].sort((a, b) => a - b))).toEqual([everyone(p)]);

@@ -3,8 +3,8 @@
  * clock, a caller that reads the realm as stored (presence_disabled and the access group are
  * realm settings), and one-line reports.
  */
-import { type Caller, type ContextOptions, doUpdatePresence, doUpdateRealm, type PublishedEvent, systemGroupId, type User } from '@teamchat/core';
-import { makeWorld, must, type World } from '../helpers/core.js';
+import { type Caller, doUpdatePresence, doUpdateRealm, type PublishedEvent, systemGroupId, type User } from '@teamchat/core/internal';
+import { makeWorld, must, type World, type WorldOptions } from '../helpers/core.js';
 import { fakeClock, T0 } from './fixtures.js';
 import type { LoosePublishedEvent } from '../helpers/events.js';
 
@@ -13,7 +13,7 @@ type LooseEvent = LoosePublishedEvent['event'];
 /** Unix seconds of the fake clock's start. */
 export const S0 = Math.floor(T0 / 1000);
 
-export async function presenceWorld(options: ContextOptions = {}) {
+export async function presenceWorld(options: WorldOptions = {}) {
   const clock = fakeClock();
   const w = await makeWorld({ clock, ...options, config: { timers: false, ...options.config } });
   const admin = await w.addUser({ email: 'ada@example.com', fullName: 'Ada Admin', role: 200 });

@@ -8,8 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   closeContext,
-  createContext,
-  createSqliteStorage,
   type Ctx,
   doRegister,
   doUpdatePresence,
@@ -19,7 +17,9 @@ import {
   startPresenceFlush,
   unsavedPresenceCount,
   type User,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
+import { createSqliteContext } from '@teamchat/core/sqlite';
+import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { fakeClock } from './fixtures.js';
@@ -55,7 +55,7 @@ describe('presence persistence', () => {
     // Not flushed by hand: closeContext writes it.
     await closeContext(p.w.ctx);
 
-    const reopened = createContext({ databaseFile: file, clock: p.clock, config: { timers: false } });
+    const reopened = createSqliteContext({ databaseFile: file, clock: p.clock, config: { timers: false } });
     try {
       const answer = await slimPresences(reopened, p.admin, { last_update_id: '-1' });
       expect(answer.presences).toEqual({
@@ -77,7 +77,7 @@ describe('presence persistence', () => {
     await flushPresence(p.w.ctx);
     await ping(p.w, p.other);
     await p.w.ctx.storage.close();
-    const reopened = createContext({ databaseFile: file, clock: p.clock, config: { timers: false } });
+    const reopened = createSqliteContext({ databaseFile: file, clock: p.clock, config: { timers: false } });
     try {
       const answer = await slimPresences(reopened, p.admin, { history_limit_days: '1' });
       expect(Object.keys(answer.presences).sort()).toEqual([p.member.id, p.admin.id].map(String).sort());
@@ -92,7 +92,7 @@ describe('presence persistence', () => {
     await ping(p.w, p.member);
     await closeContext(p.w.ctx);
     for (const first of ['parallel requests', 'register'] as const) {
-      const ctx = createContext({ databaseFile: file, clock: p.clock, config: { timers: false } });
+      const ctx = createSqliteContext({ databaseFile: file, clock: p.clock, config: { timers: false } });
       const caller = await callerIn(ctx, p.w.realm.id, p.other.id);
       if (first === 'register') {
         const state = must(await doRegister(ctx, caller, { fetch_event_types: '["presence"]', slim_presence: 'true' })) as { presences: object };

@@ -3,7 +3,7 @@
  * get-presence, get-user-presence), the register `presence` section, and the realm's
  * presence_disabled setting.
  */
-import { apiEmail, doRegister, doUpdateRealm, getRealmPresence, getUserPresence, type User } from '@teamchat/core';
+import { apiEmail, doRegister, doUpdateRealm, getRealmPresence, getUserPresence, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { expectBadRequest, expectError, secondRealm, setUser, T0 } from './fixtures.js';
@@ -82,7 +82,7 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     // A system bot (the Notification Bot) is no user of the realm, as in the reference.
     const systemBot = await setUser(p.w.ctx, await p.w.addUser({ email: 'system-bot@example.com', bot: true }), { isSystemBot: true });
     expectBadRequest(await userPresence(p, p.other, systemBot.id), 'No such user');
-    const { doDeactivateUser } = await import('@teamchat/core');
+    const { doDeactivateUser } = await import('@teamchat/core/internal');
     must(await doDeactivateUser(p.w.ctx, await as(p.w, p.w.owner), { user_id: String(p.member.id) }));
     expectBadRequest(await userPresence(p, p.other, p.member.id), 'No such user');
     expectBadRequest(await userPresence(p, p.other, 'mel@example.com'), 'No such user');

@@ -3,7 +3,7 @@
  * zerver/views/presence.py and actions/presence.py): what a report stores, the legacy and
  * modern answers, incremental fetches by last_update_id, the history window and bad input.
  */
-import { apiEmail, doUpdatePresence, unsavedPresenceCount } from '@teamchat/core';
+import { apiEmail, doUpdatePresence, unsavedPresenceCount } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { expectBadRequest, expectError, T0 } from './fixtures.js';
@@ -107,7 +107,7 @@ describe('POST /users/me/presence', () => {
     const p = await presenceWorld();
     await ping(p.w, p.member);
     await ping(p.w, p.other);
-    const { doDeactivateUser } = await import('@teamchat/core');
+    const { doDeactivateUser } = await import('@teamchat/core/internal');
     must(await doDeactivateUser(p.w.ctx, await as(p.w, p.w.owner), { user_id: String(p.other.id) }));
     expect(Object.keys((await ping(p.w, p.admin, 'active', { slim_presence: 'true' })).presences).sort()).toEqual([p.admin.id, p.member.id].map(String).sort());
   });

@@ -1,5 +1,5 @@
 /** Custom profile field definitions: create, update, delete, reorder, their events and register. */
-import { doCreateProfileField, doDeleteProfileField, doReorderProfileFields, doUpdateProfileField, FIELD_TYPES } from '@teamchat/core';
+import { doCreateProfileField, doDeleteProfileField, doReorderProfileFields, doUpdateProfileField, FIELD_TYPES } from '@teamchat/core/internal';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, ids, queued, recipientsOf, register } from './channel-helpers.js';
@@ -196,7 +196,7 @@ describe('DELETE and reorder', () => {
     await addField(c.w, 'A', 1);
     const other = await secondRealm(c.w.ctx);
     expect((await register(c.w, c.member, { fetch_event_types: '["custom_profile_fields"]' })).custom_profile_fields).toHaveLength(1);
-    const { getProfileFields } = await import('@teamchat/core');
+    const { getProfileFields } = await import('@teamchat/core/internal');
     expect(must(await getProfileFields(c.w.ctx, { realm: other.realm, user: other.owner }, {})).custom_fields).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import {
   type PushRegistrationOutcome,
   pushJobsSettled,
   type User,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, queued, register } from './channel-helpers.js';

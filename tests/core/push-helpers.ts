@@ -1,5 +1,5 @@
 /** A recording push notifier and a realm where messages go out, for the push notification tests. */
-import { type MessagePushNotification, type PushNotifier, type PushRemoval, type PushTestNotification, pushJobsSettled, doSendMessage, type User } from '@teamchat/core';
+import { type MessagePushNotification, type PushNotifier, type PushRemoval, type PushTestNotification, pushJobsSettled, doSendMessage, type User } from '@teamchat/core/internal';
 import { must, type World } from '../helpers/core.js';
 import { type ChannelWorld, channel, channelWorld, subscribe } from './channel-helpers.js';
 

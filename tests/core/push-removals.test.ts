@@ -1,5 +1,5 @@
 /** Taking notifications back when messages are read or deleted, and a notifier that fails or hangs. */
-import { doDeleteMessage, doMarkAllAsRead, doMuteUser, doSendMessage, doUpdateMessageFlags, getMessages, pushJobsSettled } from '@teamchat/core';
+import { doDeleteMessage, doMarkAllAsRead, doMuteUser, doSendMessage, doUpdateMessageFlags, getMessages, pushJobsSettled } from '@teamchat/core/internal';
 import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';

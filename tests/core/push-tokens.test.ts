@@ -1,5 +1,5 @@
 /** POST/DELETE /users/me/android_gcm_reg_id and /users/me/apns_device_token: validation, idempotence, isolation. */
-import { doAddApnsToken, doAddFcmToken, doRemoveApnsToken, doRemoveFcmToken, doSendTestPushNotification, type PushTestNotification, pushJobsSettled, type User } from '@teamchat/core';
+import { doAddApnsToken, doAddFcmToken, doRemoveApnsToken, doRemoveFcmToken, doSendTestPushNotification, type PushTestNotification, pushJobsSettled, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld } from './channel-helpers.js';

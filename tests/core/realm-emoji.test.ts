@@ -1,5 +1,5 @@
 /** Custom emoji in the core: upload, list, register, events, deactivation, images, rendering. */
-import { doAddRealmEmoji, doDeactivateRealmEmoji, doUpdateMessage, getMessage, getRealmEmoji, getRealmEmojiImage, MAX_EMOJI_FILE_SIZE_MIB } from '@teamchat/core';
+import { doAddRealmEmoji, doDeactivateRealmEmoji, doUpdateMessage, getMessage, getRealmEmoji, getRealmEmojiImage, MAX_EMOJI_FILE_SIZE_MIB } from '@teamchat/core/internal';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, ids, queued, recipientsOf, register, subscribe } from './channel-helpers.js';

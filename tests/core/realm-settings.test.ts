@@ -2,7 +2,7 @@
  * Realm settings: defaults for realms that never changed them, stored values where they did,
  * and the permission check over a realm group setting (guests never in a members-only setting).
  */
-import { doRegister, hasRealmPermission, systemGroupId } from '@teamchat/core';
+import { doRegister, hasRealmPermission, systemGroupId } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
 

@@ -3,7 +3,7 @@
  * user, register reflecting the stored values, and the reference's errors (nothing written or
  * published on failure).
  */
-import { doRegister, doSubscribe, doUpdateRealm, systemGroupId } from '@teamchat/core';
+import { doRegister, doSubscribe, doUpdateRealm, systemGroupId } from '@teamchat/core/internal';
 import type { LoosePublishedEvent as PublishedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';

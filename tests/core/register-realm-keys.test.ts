@@ -4,7 +4,7 @@
  * legacy integer policies derived from group settings, the fixed server keys, and the section
  * names the reference accepts in fetch_event_types.
  */
-import { doRegister, doUpdateRealm, type PublishedEvent, type User, serverEmojiDataFile, systemGroupId } from '@teamchat/core';
+import { doRegister, doUpdateRealm, type PublishedEvent, type User, serverEmojiDataFile, systemGroupId } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { expectBadRequest, expectError } from './fixtures.js';

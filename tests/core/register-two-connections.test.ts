@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeContext, createSqliteStorage, doRegister, doUpdateUser, getEvents, type QueuedEvent, type User } from '@teamchat/core';
+import { closeContext, doRegister, doUpdateUser, getEvents, type QueuedEvent, type User } from '@teamchat/core';
+import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { applyEvents, normalized } from './apply-events.js';

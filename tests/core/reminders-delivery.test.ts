@@ -1,5 +1,5 @@
 /** Reminder delivery by the one durable scheduler, with an injected clock: text, events, late and unreadable cases. */
-import { deliverDueScheduledMessages, doDeactivateUser, doDeleteReminder, doUnsubscribe, getReminders, startScheduledDelivery } from '@teamchat/core';
+import { deliverDueScheduledMessages, doDeactivateUser, doDeleteReminder, doUnsubscribe, getReminders, startScheduledDelivery } from '@teamchat/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { drain, history, messageQueue, storedBot } from './notification-bot-helpers.js';
@@ -38,7 +38,7 @@ describe('reminder delivery', () => {
 
   it('never quotes a message the owner can no longer read (deleted); one still in their history is quoted', async () => {
     const r = await reminderWorld();
-    const { doSubscribe, doDeleteMessage } = await import('@teamchat/core');
+    const { doSubscribe, doDeleteMessage } = await import('@teamchat/core/internal');
     must(await doSubscribe(r.w.ctx, r.w.as(r.bob), { subscriptions: '[{"name":"hideout"}]', invite_only: 'true', principals: `[${r.bob.id},${r.cleo.id}]` }));
     const kept = await r.send(r.bob, { type: 'stream', to: 'hideout', topic: 'plans', content: 'still mine' });
     const gone = await r.send(r.bob, { type: 'stream', to: 'general', topic: 'old', content: 'deleted soon' });

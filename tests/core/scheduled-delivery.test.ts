@@ -1,8 +1,8 @@
 /** The scheduler: one timer for the next due scheduled message, re-armed by new messages. */
-import { doSubscribe, getMessages, startScheduledDelivery } from '@teamchat/core';
+import { doSubscribe, getMessages, startScheduledDelivery } from '@teamchat/core/internal';
 import { afterEach, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
-import { doCreateScheduledMessage } from '@teamchat/core';
+import { doCreateScheduledMessage } from '@teamchat/core/internal';
 import { scheduleOverdue } from './scheduled-helpers.js';
 
 const stops: Array<() => void> = [];

@@ -6,7 +6,7 @@ import {
   doEditScheduledMessage,
   getScheduledMessages,
   type User,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { recipientsOf, register, setStream, type Snapshot } from './channel-helpers.js';

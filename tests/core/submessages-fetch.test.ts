@@ -3,7 +3,8 @@
  * submessage rides on the message event), fetched pages read every message's submessages in
  * one query, a widget's content cannot be edited, and voting is participation.
  */
-import { createSqliteStorage, doUpdateMessage, getMessages, type Storage, type Tx } from '@teamchat/core';
+import { doUpdateMessage, getMessages, type Storage, type Tx } from '@teamchat/core';
+import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { automatic, NEVER, ON_PARTICIPATION, sendTo, userTopicEvents } from './automatic-policy-helpers.js';

@@ -13,7 +13,7 @@ import {
   type QueuedEvent,
   systemGroupId,
   type User,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import { makeWorld, must, type World } from '../helpers/core.js';
 import { fakeClock } from './fixtures.js';
 

@@ -13,7 +13,7 @@ import {
   doUnsubscribe,
   getIsUserGroupMember,
   systemGroupId,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { expectBadRequest } from './fixtures.js';

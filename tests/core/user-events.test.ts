@@ -19,7 +19,7 @@ import {
   publishOnCommit,
   type User,
   systemGroupId,
-} from '@teamchat/core';
+} from '@teamchat/core/internal';
 import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { applyUserChange } from '../../packages/core/src/users/changes.js';

@@ -2,7 +2,7 @@
  * Input validation with the reference's texts (FACTS 2.2, 2.3): form text is JSON for typed
  * parameters and raw for strings; in-process callers may pass real values.
  */
-import { validateInput, varName } from '@teamchat/core';
+import { validateInput, varName } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import {
   CreateUserParams,

@@ -1,5 +1,5 @@
 /** Video calls in the core: the built-in provider, token-requiring providers, the register section and its event. */
-import { announceVideoProviderToken, createLinkVideoCallProvider, doCreateVideoCall, doRegister, getEvents, type User, type VideoCallProvider } from '@teamchat/core';
+import { announceVideoProviderToken, createLinkVideoCallProvider, doCreateVideoCall, doRegister, getEvents, type User, type VideoCallProvider } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
 import { expectError } from './fixtures.js';

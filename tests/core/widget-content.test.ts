@@ -1,5 +1,5 @@
 /** Which messages become widgets and the first submessage they start from (the reference's widget.py). */
-import { widgetFromContent } from '@teamchat/core';
+import { widgetFromContent } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { pythonJson } from '../../packages/core/src/widgets/python-json.js';
 import { widgetSubmessageContent } from '../../packages/core/src/widgets/content.js';

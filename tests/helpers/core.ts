@@ -1,19 +1,27 @@
 import {
   type Caller,
-  type ContextOptions,
   type Ctx,
   createContext,
   createRealm,
   createUserAsOperator,
   type NewUserInput,
   type Realm,
+  type Storage,
   type User,
 } from '@teamchat/core';
+import { createSqliteContext, type SqliteContextOptions } from '@teamchat/core/sqlite';
 
 /** Unwraps an Ok result or fails the test with the error. */
 export function must<T>(result: { isOk(): boolean; value?: T; error?: unknown }): T {
   if (!result.isOk()) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
   return result.value as T;
+}
+
+/** A context with the tests' cheap password hashing: on `options.storage` when given, else on SQLite. */
+export function testContext(options: SqliteContextOptions & { storage?: Storage } = {}): Ctx {
+  const { storage, ...rest } = options;
+  const config = { passwordHashCost: TEST_PASSWORD_HASH_COST, ...rest.config };
+  return storage ? createContext({ ...rest, storage, config }) : createSqliteContext({ ...rest, config });
 }
 
 export interface World {
@@ -30,9 +38,12 @@ export interface World {
  */
 export const TEST_PASSWORD_HASH_COST = { N: 1024, r: 8, p: 1 };
 
-/** A fresh in-memory server with one realm and its owner. */
-export async function makeWorld(options: ContextOptions & { realmUrl?: string; subdomain?: string } = {}): Promise<World> {
-  const ctx = createContext({ ...options, config: { passwordHashCost: TEST_PASSWORD_HASH_COST, ...options.config } });
+/** What makeWorld builds from: a SQLite context's options, or another driver as `storage`. */
+export type WorldOptions = SqliteContextOptions & { storage?: Storage; realmUrl?: string; subdomain?: string };
+
+/** A fresh server (in-memory SQLite unless `databaseFile` or `storage` is given) with one realm and its owner. */
+export async function makeWorld(options: WorldOptions = {}): Promise<World> {
+  const ctx = testContext(options);
   const { realm, owner } = must(
     await createRealm(ctx, {
       name: 'Test Org',

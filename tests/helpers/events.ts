@@ -3,7 +3,7 @@
  * (reducers, recipient lists), where narrowing each by `type` and `op` would only repeat the
  * assertion that follows. Tests of one event type use the union from @teamchat/core.
  */
-import type { ApiEvent, PublishedEvent, QueuedEvent, QueueOptions } from '@teamchat/core';
+import type { ApiEvent, PublishedEvent, QueuedEvent, QueueOptions } from '@teamchat/core/internal';
 
 /** A queued event whose fields are read without narrowing it first. */
 // biome-ignore lint/suspicious/noExplicitAny: any field of any event type, as the assertion that follows checks it

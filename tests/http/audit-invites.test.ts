@@ -3,7 +3,7 @@
  * each parameter and default, the role rule, channel and group permissions, the error's extra
  * fields, invites_changed events, and garbage input.
  */
-import { doAddDefaultStream, doDeactivateUser, doSubscribe, doUpdateRealm, systemGroupId, type User } from '@teamchat/core';
+import { doAddDefaultStream, doDeactivateUser, doSubscribe, doUpdateRealm, systemGroupId, type User } from '@teamchat/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditWorld, expect4xx, listen, UNAUTH } from '../helpers/audit.js';
 import { must } from '../helpers/core.js';

@@ -1,5 +1,5 @@
 /** The bot endpoints over HTTP: form and multipart input, envelopes and statuses, a bot's own credentials, and an outgoing webhook end to end. */
-import { outgoingWebhooksSettled } from '@teamchat/core';
+import { outgoingWebhooksSettled } from '@teamchat/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorld } from '../helpers/core.js';
 import { basicAuth, call, closeServers, expectError, expectSuccess, form, multipart, startServer } from '../helpers/http.js';

@@ -2,7 +2,7 @@
  * The channel `can_*_group` settings over HTTP: plain JSON values in the multipart creation
  * request, `{new, old}` JSON in the PATCH form body, and the error envelopes.
  */
-import { systemGroupId } from '@teamchat/core';
+import { systemGroupId } from '@teamchat/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorld } from '../helpers/core.js';
 import { call, closeServers, expectError, expectSuccess, form, multipart, startServer } from '../helpers/http.js';

@@ -7,7 +7,7 @@
  * checked with monitorEventLoopDelay, never against a timing of this machine's own speed.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { doSubscribe, FLAG_BITS, type User } from '@teamchat/core';
+import { doSubscribe, FLAG_BITS, type User } from '@teamchat/core/internal';
 import { ok } from 'neverthrow';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';

@@ -1,5 +1,5 @@
 /** POST /messages/{message_id}/report over HTTP: the report posted by the Notification Bot, refusals, garbage input. */
-import { doSendMessage, doSubscribe, doUpdateRealm, NOTIFICATION_BOT_EMAIL } from '@teamchat/core';
+import { doSendMessage, doSubscribe, doUpdateRealm, NOTIFICATION_BOT_EMAIL } from '@teamchat/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditWorld, expect4xx, listen } from '../helpers/audit.js';
 import { must } from '../helpers/core.js';

@@ -1,5 +1,5 @@
 /** The Notification Bot over HTTP: cross_realm_bots, no login, announce=true and move breadcrumbs. */
-import { doSubscribe, NOTIFICATION_BOT_EMAIL } from '@teamchat/core';
+import { doSubscribe, NOTIFICATION_BOT_EMAIL } from '@teamchat/core/internal';
 import { afterEach, expect, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
 import { basicAuth, call, closeServers, expectError, expectSuccess, form, startServer } from '../helpers/http.js';

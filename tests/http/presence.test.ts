@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unsavedPresenceCount } from '@teamchat/core';
+import { unsavedPresenceCount } from '@teamchat/core/internal';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makeWorld } from '../helpers/core.js';
 import { call, closeServers, expectError, expectSuccess, form, startServer } from '../helpers/http.js';
@@ -65,8 +65,8 @@ describe('presence over HTTP', () => {
     expectSuccess(await call(server, 'POST', '/users/me/presence', { auth: world.owner, body: form({ status: 'idle', ping_only: 'true' }) }));
     await server.close();
 
-    const { createContext } = await import('@teamchat/core');
-    const again = startServer({ ...world, ctx: createContext({ databaseFile: file, config: { timers: false } }) });
+    const { createSqliteContext } = await import('@teamchat/core/sqlite');
+    const again = startServer({ ...world, ctx: createSqliteContext({ databaseFile: file, config: { timers: false } }) });
     const answer = expectSuccess(await call(await again, 'GET', '/realm/presence', { auth: member }));
     expect(Object.keys(answer.presences).sort()).toEqual(['mel@example.com', 'owner@example.com']);
   });

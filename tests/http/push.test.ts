@@ -1,5 +1,5 @@
 /** Push registration over HTTP, and a notification reaching a plugged-in notifier from a request. */
-import { type MessagePushNotification, pushJobsSettled } from '@teamchat/core';
+import { type MessagePushNotification, pushJobsSettled } from '@teamchat/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorld } from '../helpers/core.js';
 import { call, closeServers, expectError, expectSuccess, form, startServer } from '../helpers/http.js';

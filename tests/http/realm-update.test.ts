@@ -1,5 +1,5 @@
 /** PATCH /realm over HTTP: form values (JSON inside them), the success body, and the error envelopes. */
-import { systemGroupId } from '@teamchat/core';
+import { systemGroupId } from '@teamchat/core/internal';
 import { afterEach, expect, it } from 'vitest';
 import { makeWorld } from '../helpers/core.js';
 import { call, closeServers, expectError, expectSuccess, form, startServer } from '../helpers/http.js';

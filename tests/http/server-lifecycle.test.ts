@@ -1,5 +1,6 @@
 /** serve(): ephemeral port, graceful close (in-flight requests finish, then the database closes). */
-import { createSqliteStorage, type Storage } from '@teamchat/core';
+import type { Storage } from '@teamchat/core';
+import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorld } from '../helpers/core.js';
 import { call, closeServers, expectSuccess, form, startServer } from '../helpers/http.js';

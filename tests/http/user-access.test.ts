@@ -1,5 +1,5 @@
 /** can_access_all_users_group over HTTP: set by PATCH /realm, enforced by GET /users and GET /users/{id}. */
-import { systemGroupId } from '@teamchat/core';
+import { systemGroupId } from '@teamchat/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, closeServers, expectError, expectSuccess, form, startServer } from '../helpers/http.js';
 

@@ -1,5 +1,5 @@
 /** Video calls over HTTP: the built-in provider, missing provider or token, authentication, register section and event. */
-import { announceVideoProviderToken, createLinkVideoCallProvider, type VideoCallProvider } from '@teamchat/core';
+import { announceVideoProviderToken, createLinkVideoCallProvider, type VideoCallProvider } from '@teamchat/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorld } from '../helpers/core.js';
 import { call, closeServers, expectError, expectSuccess, form, startServer } from '../helpers/http.js';

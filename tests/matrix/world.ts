@@ -4,7 +4,8 @@
  * objects of every kind the route table names by ID, built through the API itself. The second
  * realm's names all carry the word "bravo", so a response that contains it leaked that realm.
  */
-import { type Ctx, createContext, createLinkVideoCallProvider, createRealm, createUserAsOperator, pushJobsSettled, type Role, type User } from '@teamchat/core';
+import { type Ctx, createLinkVideoCallProvider, createRealm, createUserAsOperator, pushJobsSettled, type Role, type User } from '@teamchat/core/internal';
+import { createSqliteContext } from '@teamchat/core/sqlite';
 import { must } from '../helpers/core.js';
 import { type Credentials, type MatrixRequest, type Send, sender } from './client.js';
 
@@ -92,7 +93,7 @@ const PNG_1X1 = new Uint8Array(
 
 /** Builds both realms; every step goes through the API and must succeed. */
 export async function buildMatrixWorld(): Promise<MatrixWorld> {
-  const ctx = createContext({
+  const ctx = createSqliteContext({
     config: { timers: false },
     videoCalls: createLinkVideoCallProvider('https://meet.example.com/r'),
     // A notifier that accepts E2EE registrations, so devices can complete them.

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type ContextOptions, type Ctx, createContext, fileSystemBlobStore, findRealm, type Realm } from '@teamchat/core';
+import { type Ctx, fileSystemBlobStore, findRealm, type Realm } from '@teamchat/core';
+import { createSqliteContext, type SqliteContextOptions } from '@teamchat/core/sqlite';
 
 export const DEFAULT_DATA_DIR = './teamchat-data';
 export const DATABASE_FILE = 'teamchat.db';
@@ -31,9 +32,9 @@ export function makeDataDirPrivate(dir: string): void {
 }
 
 /** Opens (creating if needed) the data directory's database and uploads; `options` configure the rest of the context. */
-export function openDataDir(dir: string, options: Omit<ContextOptions, 'databaseFile' | 'storage' | 'uploads'> = {}): Ctx {
+export function openDataDir(dir: string, options: Omit<SqliteContextOptions, 'databaseFile' | 'uploads'> = {}): Ctx {
   makeDataDirPrivate(dir);
-  return createContext({ ...options, databaseFile: databasePath(dir), uploads: fileSystemBlobStore(uploadsPath(dir)) });
+  return createSqliteContext({ ...options, databaseFile: databasePath(dir), uploads: fileSystemBlobStore(uploadsPath(dir)) });
 }
 
 export const isInitialised = async (ctx: Ctx) => (await findRealm(ctx)) !== undefined;

@@ -2,7 +2,7 @@
  * `teamchat serve --push-notifier MODULE`: the push notifier comes from a module the operator
  * provides (a relay to their push service, a Web Push sender, ...), since the reference's
  * bouncer is not reachable from here. The module's default export is a notifier, or a function
- * given `{ dataDir }` that returns (or resolves to) one.
+ * given `{ dataDir }` that returns (or resolves to) one: a `PushNotifierModule` (index.ts).
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

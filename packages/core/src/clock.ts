@@ -4,6 +4,7 @@ export interface Clock {
   now(): number;
 }
 
+/** The real time (`Date.now()`): the default clock. */
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** Unix seconds. */

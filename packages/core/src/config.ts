@@ -109,6 +109,7 @@ export interface ServerConfig {
   presenceEventUserLimit: number;
 }
 
+/** The configuration a context has unless `createContext({ config })` overrides fields of it. */
 export const DEFAULT_CONFIG: ServerConfig = {
   featureLevel: 512,
   version: '13.0-dev-teamchat-0.1.0',

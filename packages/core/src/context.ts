@@ -9,7 +9,6 @@ import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { flushPresence } from './presence/memory.js';
-import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
 import type { PushNotifier } from './push/notifier.js';
@@ -48,12 +47,14 @@ export interface Ctx {
   realmMemo: RealmMemo;
 }
 
+/** What `createContext` is built from: a storage driver, and everything else optional. */
 export interface ContextOptions {
-  storage?: Storage;
-  /** SQLite file for the default driver; ':memory:' when omitted. */
-  databaseFile?: string;
-  /** Further options of the default driver (for example `synchronous`); ignored with `storage`. */
-  sqlite?: Omit<SqliteOptions, 'filename'>;
+  /**
+   * The storage driver. Core loads no driver itself, so that an application pays only for the
+   * one it uses: `@teamchat/core/sqlite` has `createSqliteStorage` (and `createSqliteContext`,
+   * which opens it for you).
+   */
+  storage: Storage;
   clock?: Clock;
   config?: Partial<ServerConfig>;
   mailer?: Mailer | null;
@@ -74,8 +75,21 @@ export interface ContextOptions {
   logger?: Logger;
 }
 
-/** Builds a context; with no storage given it opens the embedded SQLite driver. */
-export function createContext(options: ContextOptions = {}): Ctx {
+/**
+ * Builds the context every operation takes first: the storage driver given, an event bus with
+ * its per-client queues, the clock, configuration and the integrations (mail, uploads, push,
+ * video calls). It starts no background work: see `startBackgroundWork`.
+ *
+ * ```ts
+ * import { closeContext, createContext } from '@teamchat/core';
+ * import { createSqliteStorage } from '@teamchat/core/sqlite';
+ *
+ * const ctx = createContext({ storage: createSqliteStorage({ filename: 'chat.db' }) });
+ * // … call operations with ctx …
+ * await closeContext(ctx);
+ * ```
+ */
+export function createContext(options: ContextOptions): Ctx {
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const clock = options.clock ?? systemClock;
   const events = options.events ?? createEventBus();
@@ -93,7 +107,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
   });
   events.subscribe((published) => queues.deliver(published));
   return {
-    storage: options.storage ?? createSqliteStorage({ logger, ...options.sqlite, filename: options.databaseFile }),
+    storage: options.storage,
     events,
     queues,
     clock,

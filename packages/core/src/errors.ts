@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'NO_ACTIVE_PUSH_DEVICE',
 ] as const;
 
+/** The `code` of an error response: one of ERROR_CODES. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
@@ -83,6 +84,7 @@ export const accessDenied = (msg = 'Access denied') => new ApiError('BAD_REQUEST
 export const missingArgument = (name: string) =>
   new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
 
+/** No usable identity: not logged in, or credentials the realm does not accept (HTTP 401). */
 export const unauthorized = (msg = 'Not logged in: API authentication or user session required') =>
   new ApiError('UNAUTHORIZED', msg);
 
@@ -95,12 +97,16 @@ export const authenticationFailed = () =>
 export const userDeactivated = () => new ApiError('USER_DEACTIVATED', 'Account is deactivated');
 export const realmDeactivated = () => new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated');
 
+/** No such endpoint or resource (code NOT_FOUND, HTTP 404). */
 export const notFound = (msg = 'Not found') => new ApiError('NOT_FOUND', msg);
+/** The endpoint exists, not with this HTTP method (HTTP 405). */
 export const methodNotAllowed = () => new ApiError('METHOD_NOT_ALLOWED', 'Method Not Allowed');
+/** A request body over the configured limit (HTTP 413). */
 export const payloadTooLarge = (limitBytes: number) =>
   new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large (limit: ${limitBytes} bytes)`);
 /** The client took too long to send its request (HTTP 408 in the adapter). */
 export const requestTimeout = () => new ApiError('BAD_REQUEST', 'Request timeout', {}, 'timeout');
+/** An unexpected failure, reported to the logger and answered without details (HTTP 500). */
 export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error');
 
 export const noSuchUser = () => badRequest('No such user');

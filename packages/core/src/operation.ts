@@ -33,6 +33,12 @@ export type AuthMode = 'required' | 'optional' | 'none';
  * auth) for transports. `input` is an object of parameters, either typed values or form text.
  * It always resolves, to a Result: an unexpected exception becomes INTERNAL_SERVER_ERROR and
  * is reported to `ctx.logger`.
+ *
+ * ```ts
+ * const caller = { realm, user };   // user: null for a spectator of a web-public realm
+ * const result = await doAddReaction(ctx, caller, { message_id: 42, emoji_name: 'tada' });
+ * if (result.isErr()) console.error(result.error.code, result.error.msg); // an ApiError, as the REST API answers it
+ * ```
  */
 export interface Operation<P, R> {
   (ctx: Ctx, caller: Caller, input?: unknown): Promise<Result<R, ApiError>>;

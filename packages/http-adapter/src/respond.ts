@@ -1,5 +1,5 @@
 /** The one map from core results to HTTP responses: the envelope of API.md 2.1. */
-import { type ApiError, toJson } from '@teamchat/core';
+import { type ApiError, toJson } from '@teamchat/core/internal';
 import { httpStatus } from './status.js';
 import { FastResponse } from 'srvx';
 

@@ -15,6 +15,7 @@ import { applyUserChange } from '../users/changes.js';
 import { insertUser } from '../users/records.js';
 import { ROLE } from '../access/roles.js';
 
+/** A person or bot to create as the server operator (no acting user, so no permission check). */
 export interface NewUserInput {
   email: string;
   fullName: string;
@@ -26,6 +27,7 @@ export interface NewUserInput {
   canChangeUserEmails?: boolean;
 }
 
+/** A new organization and its first owner (`createRealm`). */
 export interface NewRealmInput {
   name: string;
   /** Canonical URL of the realm, for example `http://127.0.0.1:9991`. */
@@ -83,6 +85,7 @@ export async function createUserAsOperator(ctx: Ctx, realm: Realm, input: NewUse
   );
 }
 
+/** What `changeUserAsOperator` may change; absent fields stay as they are. */
 export interface OperatorUserChange {
   role?: Role;
   password?: string;

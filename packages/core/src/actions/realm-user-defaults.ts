@@ -14,6 +14,7 @@ import { type SettingDefinition, USER_SETTINGS, withSetting } from '../settings/
 import type { SettingValue } from '../storage/types.js';
 import { transactionAs } from '../transaction.js';
 
+/** PATCH /realm/user_settings_defaults: the settings new users start with (administrators only). */
 export const doUpdateRealmUserDefaults = userOperation(UpdateRealmUserDefaultsParams, async (ctx, requester: Actor, params) => {
   if (!isAdmin(requester.user)) return err(mustBeAdmin());
   const given = REALM_DEFAULTABLE_SETTINGS.filter((name) => params[name] !== undefined);

@@ -17,6 +17,7 @@ import { transactionAs } from '../transaction.js';
 
 const oneFileOnly = () => badRequest('You may only upload one file at a time');
 
+/** POST /user_uploads: stores one file and answers the URL a message links it by. */
 export const doUploadFile = userOperation(UploadFileParams, async (ctx, requester: Actor, params) => {
   const files = inputFiles(params);
   if (files.length === 0) return err(badRequest('You must specify a file to upload'));

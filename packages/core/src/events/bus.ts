@@ -45,14 +45,20 @@ export interface PublishedEvent<E extends ApiEvent = ApiEvent> {
   tailoring?: Tailoring;
 }
 
+/** Called with every published event, synchronously, in publishing order. */
 export type EventListener = (published: PublishedEvent) => void;
 
+/**
+ * Where committed operations publish their events and queues (or any listener) take them. The
+ * default is in process; pass another (`createContext({ events })`) to carry events elsewhere.
+ */
 export interface EventBus {
   publish(published: PublishedEvent): void;
   /** Returns a function that removes the listener. */
   subscribe(listener: EventListener): () => void;
 }
 
+/** An in-process bus: each published event goes to every listener at once. */
 export function createEventBus(): EventBus {
   const listeners = new Set<EventListener>();
   return {

@@ -30,7 +30,16 @@ export interface EventStream extends AsyncIterable<StreamedEvent> {
  * parameters (same filtering: event_types, narrow, client capabilities) and long-polls it.
  * Heartbeats, which only keep HTTP connections alive, are not yielded. The iteration ends on
  * `close()`, when the queue is deleted or ended (then `error` says so), or when the server
- * shuts down.
+ * shuts down. Events committed after it opened are never missed, however late iteration starts.
+ *
+ * ```ts
+ * const opened = await openEventStream(ctx, { realm, user }, { event_types: ['message', 'reaction'] });
+ * if (opened.isErr()) throw new Error(opened.error.msg);
+ * for await (const event of opened.value) {
+ *   if (event.type === 'message') console.log(event.message.sender_full_name, event.message.content);
+ * }
+ * // Here the stream was closed, the server shut down, or opened.value.error says why it ended.
+ * ```
  */
 export async function openEventStream(ctx: Ctx, caller: Caller, params: Record<string, unknown> = {}): Promise<Result<EventStream, ApiError>> {
   const registered = await doRegister(ctx, caller, params);
@@ -44,9 +53,11 @@ export async function openEventStream(ctx: Ctx, caller: Caller, params: Record<s
   const queue = found.value;
   let closed = false;
   let error: ApiError | null = null;
+  // Taken at registration, not when iteration starts: events committed in between (the
+  // caller's own operations, typically) belong to the stream too.
+  let lastEventId = queue.lastEventId;
 
   async function* events(): AsyncGenerator<StreamedEvent> {
-    let lastEventId = queue.lastEventId;
     while (!closed && ctx.queues.isLive(queue)) {
       const polled = await ctx.queues.poll(queue, lastEventId, false);
       if (polled.isErr()) break;

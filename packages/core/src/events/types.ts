@@ -21,6 +21,7 @@ export const CLIENT_CAPABILITIES = [
   'individual_emoji_changes',
 ] as const;
 
+/** A `client_capabilities` flag a client may register with: one of CLIENT_CAPABILITIES. */
 export type ClientCapability = (typeof CLIENT_CAPABILITIES)[number];
 
 /** How a queue was registered: what it accepts and how its events are shaped. */

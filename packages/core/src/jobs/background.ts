@@ -18,7 +18,7 @@ export interface BackgroundWork {
  * context, and calls `stop` before `closeContext`.
  *
  * ```ts
- * const ctx = createContext({ databaseFile: 'chat.db' });
+ * const ctx = createSqliteContext({ databaseFile: 'chat.db' }); // from '@teamchat/core/sqlite'
  * const work = startBackgroundWork(ctx);
  * // … serve or embed …
  * await work.stop();

@@ -1,9 +1,9 @@
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /** The `alert_words` section (SHAPES.md 2.4): the user's words; none for a spectator. */
-defineStateSection({
+export const alertWordsSection: StateSection = {
   key: 'alert_words',
   async fetch(_ctx, tx, { realm, user }) {
     return { alert_words: user ? await tx.alertWords.list(realm.id, user.id) : [] };
   },
-});
+};

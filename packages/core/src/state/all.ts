@@ -1,34 +1,76 @@
 /**
- * Every register snapshot section. Each area defines its sections in its own module
- * (defineStateSection); importing them here is what registers them, in the order the snapshot
- * is assembled.
+ * Every register snapshot section, in the order the snapshot is assembled. Each area's module
+ * exports its sections; this table is the one place that lists them (fetchInitialState reads it).
  */
-import './realm.js';
-import './realm-user.js';
-import './realm-bot.js';
-import './user-settings.js';
-import './channels.js';
-import './messages.js';
-import './realm-emoji.js';
-import './starred-messages.js';
-import './alert-words.js';
-import './profile-fields.js';
-import './navigation-views.js';
-import './drafts.js';
-import './linkifiers.js';
-import './video-calls.js';
-import './user-groups.js';
-import './scheduled-messages.js';
-import './saved-snippets.js';
-import './devices.js';
-import './realm-user-settings-defaults.js';
-import './realm-domains.js';
-import './user-topics.js';
-import './channel-folders.js';
-import './reminders.js';
-import './playgrounds.js';
-import './user-status.js';
-import './muted-users.js';
-import './recent-dm-conversations.js';
-import './server-features.js';
-import './presence.js';
+import type { StateSection } from './sections.js';
+import { alertWordsSection } from './alert-words.js';
+import { channelFoldersSection } from './channel-folders.js';
+import { defaultStreamsSection, streamSection, subscriptionSection } from './channels.js';
+import { deviceSection } from './devices.js';
+import { draftsSection } from './drafts.js';
+import { realmFiltersSection, realmLinkifiersSection } from './linkifiers.js';
+import { messageSection } from './messages.js';
+import { mutedUsersSection } from './muted-users.js';
+import { navigationViewsSection } from './navigation-views.js';
+import { realmPlaygroundsSection } from './playgrounds.js';
+import { presenceSection } from './presence.js';
+import { customProfileFieldsSection } from './profile-fields.js';
+import { realmBotSection } from './realm-bot.js';
+import { realmDomainsSection } from './realm-domains.js';
+import { realmEmojiSection } from './realm-emoji.js';
+import { realmUserSettingsDefaultsSection } from './realm-user-settings-defaults.js';
+import { realmUserSection } from './realm-user.js';
+import { realmSection } from './realm.js';
+import { recentPrivateConversationsSection } from './recent-dm-conversations.js';
+import { remindersSection } from './reminders.js';
+import { savedSnippetsSection } from './saved-snippets.js';
+import { scheduledMessagesSection } from './scheduled-messages.js';
+import { defaultStreamGroupsSection, giphySection, onboardingStepsSection, realmBillingSection, realmEmbeddedBotsSection, realmIncomingWebhookBotsSection, stopWordsSection } from './server-features.js';
+import { starredMessagesSection } from './starred-messages.js';
+import { realmUserGroupsSection } from './user-groups.js';
+import { userSettingsSection } from './user-settings.js';
+import { userStatusSection } from './user-status.js';
+import { mutedTopicsSection, userTopicSection } from './user-topics.js';
+import { videoCallsSection } from './video-calls.js';
+
+export const STATE_SECTIONS: readonly StateSection[] = [
+  realmSection,
+  realmUserSection,
+  realmBotSection,
+  userSettingsSection,
+  subscriptionSection,
+  streamSection,
+  defaultStreamsSection,
+  messageSection,
+  realmEmojiSection,
+  starredMessagesSection,
+  alertWordsSection,
+  customProfileFieldsSection,
+  navigationViewsSection,
+  draftsSection,
+  realmLinkifiersSection,
+  realmFiltersSection,
+  videoCallsSection,
+  realmUserGroupsSection,
+  scheduledMessagesSection,
+  savedSnippetsSection,
+  deviceSection,
+  realmUserSettingsDefaultsSection,
+  realmDomainsSection,
+  userTopicSection,
+  mutedTopicsSection,
+  channelFoldersSection,
+  remindersSection,
+  realmPlaygroundsSection,
+  userStatusSection,
+  mutedUsersSection,
+  recentPrivateConversationsSection,
+  stopWordsSection,
+  defaultStreamGroupsSection,
+  onboardingStepsSection,
+  realmEmbeddedBotsSection,
+  realmIncomingWebhookBotsSection,
+  realmBillingSection,
+  giphySection,
+  presenceSection,
+];

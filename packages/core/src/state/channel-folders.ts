@@ -1,5 +1,5 @@
 import { formatChannelFolder } from '../format/channel-folder.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /**
  * The `channel_folders` section: every folder of the realm, archived ones included, so that
@@ -7,7 +7,7 @@ import { defineStateSection } from './sections.js';
  * A spectator sees only the folders holding a web-public channel (the reference's
  * get_channel_folders_for_spectators).
  */
-defineStateSection({
+export const channelFoldersSection: StateSection = {
   key: 'channel_folders',
   eventTypes: ['channel_folder'],
   async fetch(_ctx, tx, { realm, user }) {
@@ -18,4 +18,4 @@ defineStateSection({
     }
     return { channel_folders: folders.map(formatChannelFolder) };
   },
-});
+};

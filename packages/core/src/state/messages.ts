@@ -1,12 +1,12 @@
 import { topicForClient } from '../messages/normalize.js';
 import { isUnreadMention, mutedConversations } from '../messages/unread.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /**
  * The `message` section: max_message_id, and unread_msgs when update_message_flags is requested
  * too (SHAPES.md 2.4, 2.7).
  */
-defineStateSection({
+export const messageSection: StateSection = {
   key: 'message',
   async fetch(_ctx, tx, { user }, options) {
     if (!user) return { max_message_id: -1 };
@@ -51,7 +51,7 @@ defineStateSection({
     };
     return state;
   },
-});
+};
 
 /** Plain text order (code units), as the reference sorts its keys, not the locale's. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,10 +1,10 @@
 import { mutedUsersOf } from '../muting/muted-users.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /** The `muted_users` section (SHAPES.md 2.4): `[{id, timestamp}]`, oldest mute first; `[]` for spectators. */
-defineStateSection({
+export const mutedUsersSection: StateSection = {
   key: 'muted_users',
   async fetch(_ctx, tx, { user }) {
     return { muted_users: user ? await mutedUsersOf(tx, user) : [] };
   },
-});
+};

@@ -1,5 +1,5 @@
 import { presenceForViewer } from '../presence/read.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /**
  * The `presence` section (SHAPES.md 2.4): what the viewer may see of everyone's presence, keyed
@@ -7,7 +7,7 @@ import { defineStateSection } from './sections.js';
  * otherwise, within `presence_history_limit_days` (14 by default). Kept current by `presence`
  * events and by the client's POST /users/me/presence with `presence_last_update_id`.
  */
-defineStateSection({
+export const presenceSection: StateSection = {
   key: 'presence',
   async fetch(ctx, tx, { realm, user }, options) {
     if (!user) return { presences: {}, presence_last_update_id: -1, server_timestamp: ctx.clock.now() / 1000 };
@@ -18,4 +18,4 @@ defineStateSection({
       })),
     };
   },
-});
+};

@@ -1,9 +1,9 @@
 import { formatProfileField } from '../format/profile-field.js';
 import { FIELD_TYPES } from '../profile-fields/types.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /** The `custom_profile_fields` section (SHAPES.md 2.4): the fields in order and the type table. */
-defineStateSection({
+export const customProfileFieldsSection: StateSection = {
   key: 'custom_profile_fields',
   async fetch(_ctx, tx, { realm }) {
     return {
@@ -11,4 +11,4 @@ defineStateSection({
       custom_profile_field_types: FIELD_TYPES,
     };
   },
-});
+};

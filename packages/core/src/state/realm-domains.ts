@@ -1,10 +1,10 @@
 import { formatRealmDomain } from '../queries/realm-domains.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /** The `realm_domains` section: the realm's email domains. */
-defineStateSection({
+export const realmDomainsSection: StateSection = {
   key: 'realm_domains',
   async fetch(_ctx, tx, { realm }) {
     return { realm_domains: (await tx.realmDomains.list(realm.id)).map(formatRealmDomain) };
   },
-});
+};

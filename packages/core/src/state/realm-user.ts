@@ -12,7 +12,7 @@ import { avatarUrl } from '../format/avatar.js';
 import { profileDataByUser } from '../format/profile-field.js';
 import { apiEmail, formatInaccessibleUser, formatUser } from '../format/user.js';
 import type { User } from '../storage/types.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /**
  * The `realm_user` section (SHAPES.md 2.6): active and deactivated users, the cross-realm
@@ -21,7 +21,7 @@ import { defineStateSection } from './sections.js';
  * placeholders (all active, so in realm_users, as in the reference), or not at all with the
  * user_list_incomplete capability.
  */
-defineStateSection({
+export const realmUserSection: StateSection = {
   key: 'realm_user',
   async fetch(_ctx, tx, { realm, user: viewer }, options) {
     const everyone = await tx.users.list(realm.id);
@@ -71,4 +71,4 @@ defineStateSection({
       can_invite_others_to_realm: hasRealmPermission(me, realm, 'can_invite_users_group'),
     };
   },
-});
+};

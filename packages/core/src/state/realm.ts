@@ -1,7 +1,7 @@
 import { realmDescriptionHtml, realmIconUrl } from '../format/realm-description.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 import { realmFixedKeys } from './realm-fixed-keys.js';
 import { pushNotificationsEnabled } from '../push/enabled.js';
 import { legacyRealmPolicies } from '../settings/legacy-policies.js';
@@ -39,7 +39,7 @@ function serverGeneration(ctx: Ctx): number {
 }
 
 /** The `realm` section: realm settings and the server's limits (SHAPES.md 2.5). */
-defineStateSection({
+export const realmSection: StateSection = {
   key: 'realm',
   async fetch(ctx, _tx, { realm, user }) {
     const config = ctx.config;
@@ -104,4 +104,4 @@ defineStateSection({
       ...(user ? {} : { realm_presence_disabled: true, realm_allow_message_editing: false }),
     };
   },
-});
+};

@@ -1,11 +1,11 @@
 import { formatReminder } from '../scheduled/reminder-fields.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /** The `reminders` section: the user's undelivered reminders, earliest first; none for a spectator. */
-defineStateSection({
+export const remindersSection: StateSection = {
   key: 'reminders',
   async fetch(_ctx, tx, { realm, user }) {
     if (!user) return { reminders: [] };
     return { reminders: (await tx.scheduledMessages.list(realm.id, user.id, 'remind')).map(formatReminder) };
   },
-});
+};

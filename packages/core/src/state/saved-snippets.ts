@@ -1,10 +1,10 @@
 import { formatSavedSnippet } from '../queries/saved-snippets.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /** The `saved_snippets` section: the user's snippets; none for a spectator. */
-defineStateSection({
+export const savedSnippetsSection: StateSection = {
   key: 'saved_snippets',
   async fetch(_ctx, tx, { realm, user }) {
     return { saved_snippets: user ? (await tx.savedSnippets.list(realm.id, user.id)).map(formatSavedSnippet) : [] };
   },
-});
+};

@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import type { ClientCapability } from '../events/types.js';
 import type { Caller } from '../operation.js';
 import type { Tx } from '../storage/types.js';
+import { STATE_SECTIONS } from './all.js';
 
 /** Register parameters that shape the initial state. */
 export interface StateOptions {
@@ -17,8 +18,8 @@ export interface StateOptions {
 }
 
 /**
- * One part of the POST /register snapshot. Each area defines its sections in its own module;
- * a section is fetched when its `key` is among the requested fetch_event_types (or when all are).
+ * One part of the POST /register snapshot. Each area defines its sections in its own module,
+ * and state/all.ts lists them all (STATE_SECTIONS); a section is fetched when its `key` is among the requested fetch_event_types (or when all are).
  */
 export interface StateSection {
   /** The reference's fetch_event_types name for the section. */
@@ -30,13 +31,6 @@ export interface StateSection {
   fetch(ctx: Ctx, tx: Tx, caller: Caller, options: StateOptions): Promise<Record<string, unknown>>;
 }
 
-const SECTIONS = new Map<string, StateSection>();
-
-/** Registers a section; the module that calls this must be imported from state/all.ts. */
-export function defineStateSection(section: StateSection): void {
-  SECTIONS.set(section.key, section);
-}
-
 /** The snapshot for the requested section keys (null: every section), in one consistent read. */
 export async function fetchInitialState(
   ctx: Ctx,
@@ -46,7 +40,7 @@ export async function fetchInitialState(
   options: StateOptions,
 ): Promise<Record<string, unknown>> {
   const state: Record<string, unknown> = {};
-  for (const section of SECTIONS.values()) {
+  for (const section of STATE_SECTIONS) {
     if (wanted !== null && !wanted.has(section.key) && !section.aliases?.some((alias) => wanted.has(alias))) continue;
     Object.assign(state, await section.fetch(ctx, tx, caller, { ...options, wanted }));
   }

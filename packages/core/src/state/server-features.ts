@@ -3,33 +3,33 @@
  * that has none of them: clients that ask (or fetch everything) get the key with an empty
  * value rather than a missing key, which the official clients treat as a failed load.
  */
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /** Full-text search here ignores no words (FTS5 without a stop list), so clients need not either. */
-defineStateSection({ key: 'stop_words', async fetch() { return { stop_words: [] }; } });
+export const stopWordsSection: StateSection = { key: 'stop_words', async fetch() { return { stop_words: [] }; } };
 
 /** No default channel groups can be configured (default channels themselves are `default_streams`). */
-defineStateSection({ key: 'default_stream_groups', async fetch() { return { realm_default_stream_groups: [] }; } });
+export const defaultStreamGroupsSection: StateSection = { key: 'default_stream_groups', async fetch() { return { realm_default_stream_groups: [] }; } };
 
 /** No onboarding steps or tour video: clients show no hints. */
-defineStateSection({
+export const onboardingStepsSection: StateSection = {
   key: 'onboarding_steps',
   async fetch() {
     return { onboarding_steps: [], navigation_tour_video_url: null };
   },
-});
+};
 
 /** No embedded bots or incoming-webhook integrations ship with this server. */
-defineStateSection({ key: 'realm_embedded_bots', async fetch() { return { realm_embedded_bots: [] }; } });
-defineStateSection({ key: 'realm_incoming_webhook_bots', async fetch() { return { realm_incoming_webhook_bots: [] }; } });
+export const realmEmbeddedBotsSection: StateSection = { key: 'realm_embedded_bots', async fetch() { return { realm_embedded_bots: [] }; } };
+export const realmIncomingWebhookBotsSection: StateSection = { key: 'realm_incoming_webhook_bots', async fetch() { return { realm_incoming_webhook_bots: [] }; } };
 
 /** No billing: no sponsorship request can be pending. */
-defineStateSection({
+export const realmBillingSection: StateSection = {
   key: 'realm_billing',
   async fetch() {
     return { realm_billing: { has_pending_sponsorship_request: false } };
   },
-});
+};
 
 /** No GIPHY integration: the reference sends "" when it has no key. */
-defineStateSection({ key: 'giphy', async fetch() { return { giphy_api_key: '' }; } });
+export const giphySection: StateSection = { key: 'giphy', async fetch() { return { giphy_api_key: '' }; } };

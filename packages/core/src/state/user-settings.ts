@@ -1,12 +1,12 @@
 import { formatUserSettings, LEGACY_TOP_LEVEL_SETTINGS } from '../settings/user-settings.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /**
  * The `user_settings` section (SHAPES.md 2.9): the requester's settings, the defaults for a
  * spectator. Clients without the `user_settings_object` capability also get the pre-FL 89
  * settings at the top level, as the reference sends them.
  */
-defineStateSection({
+export const userSettingsSection: StateSection = {
   key: 'user_settings',
   // The pre-FL 89 names of the legacy keys below.
   aliases: ['update_display_settings', 'update_global_notifications'],
@@ -22,4 +22,4 @@ defineStateSection({
     }
     return state;
   },
-});
+};

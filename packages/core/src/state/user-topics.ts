@@ -1,9 +1,9 @@
 import { legacyMutedTopics, visibleUserTopics } from '../messages/user-topic-policy.js';
 import { topicForClient } from '../messages/normalize.js';
-import { defineStateSection } from './sections.js';
+import type { StateSection } from './sections.js';
 
 /** The `user_topic` section (SHAPES.md 2.4): the user's topic visibility policies. */
-defineStateSection({
+export const userTopicSection: StateSection = {
   key: 'user_topic',
   async fetch(_ctx, tx, { user }, options) {
     if (!user) return { user_topics: [] };
@@ -17,13 +17,13 @@ defineStateSection({
       })),
     };
   },
-});
+};
 
 /** The legacy `muted_topics` (openapi register): only for clients that did not ask for `user_topic` by name. */
-defineStateSection({
+export const mutedTopicsSection: StateSection = {
   key: 'muted_topics',
   async fetch(_ctx, tx, { user }, options) {
     if (options.wanted?.has('user_topic')) return {};
     return { muted_topics: user ? await legacyMutedTopics(tx, user) : [] };
   },
-});
+};

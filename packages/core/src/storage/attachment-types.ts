@@ -21,8 +21,10 @@ export interface Attachment {
   createTime: number;
 }
 
+/** An uploaded file to record. */
 export type NewAttachment = Omit<Attachment, 'id'>;
 
+/** Uploaded files' records and the messages that link them (the bytes are in the context's BlobStore). */
 export interface AttachmentStore {
   /** Stores a record; a `pathId` already stored (in any realm) throws. */
   insert(attachment: NewAttachment): Promise<Attachment>;

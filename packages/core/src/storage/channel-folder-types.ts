@@ -26,6 +26,7 @@ export type NewChannelFolder = Omit<ChannelFolder, 'id' | 'order'>;
 /** Fields PATCH /channel_folders/{id} may change; undefined fields are left alone. */
 export type ChannelFolderPatch = Partial<Pick<ChannelFolder, 'name' | 'description' | 'renderedDescription' | 'isArchived'>>;
 
+/** A realm's channel folders. */
 export interface ChannelFolderStore {
   /** The realm's folders, archived ones included, by `order` then ID. */
   list(realmId: number): Promise<ChannelFolder[]>;

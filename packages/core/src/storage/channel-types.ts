@@ -51,7 +51,9 @@ export interface Stream {
   groupSettings: StreamGroupSettings;
 }
 
+/** A channel to insert. */
 export type NewStream = Omit<Stream, 'id'>;
+/** Fields of a channel to change; absent fields stay as they are. */
 export type StreamPatch = Partial<Omit<Stream, 'id' | 'realmId'>>;
 
 /**
@@ -75,8 +77,10 @@ export interface Subscription {
   wildcardMentionsNotify: boolean | null;
 }
 
+/** Fields of a subscription to change (its properties, whether it is active). */
 export type SubscriptionPatch = Partial<Omit<Subscription, 'realmId' | 'userId' | 'streamId'>>;
 
+/** A realm's channels. */
 export interface StreamStore {
   /** Refuses (throws) a name another channel of the realm has in any case. */
   insert(stream: NewStream): Promise<Stream>;
@@ -99,6 +103,7 @@ export interface StreamStore {
   update(realmId: number, id: number, patch: StreamPatch): Promise<void>;
 }
 
+/** Who is subscribed to which channel, with each subscription's settings. */
 export interface SubscriptionStore {
   /** The user's subscription row for the channel, active or not. */
   get(realmId: number, userId: number, streamId: number): Promise<Subscription | undefined>;

@@ -18,12 +18,14 @@ export interface DraftFields {
   lastEditTime: number;
 }
 
+/** A stored draft: its fields, its owner and its ID. */
 export interface Draft extends DraftFields {
   id: number;
   realmId: number;
   userId: number;
 }
 
+/** Users' drafts. */
 export interface DraftStore {
   /**
    * The user's drafts by last edit time (ties by ID): oldest first, or newest first with

@@ -15,8 +15,10 @@ export interface RealmEmoji {
   contentType: string;
 }
 
+/** A custom emoji to insert. */
 export type NewRealmEmoji = Omit<RealmEmoji, 'id'>;
 
+/** A realm's custom emoji. */
 export interface RealmEmojiStore {
   /**
    * Stores an emoji and its image. At most one emoji per realm and name is active: inserting

@@ -30,6 +30,7 @@ export interface InvitationFields {
   key: string;
 }
 
+/** A stored invitation (by email, or a multiuse link): its fields, ID and status. */
 export interface Invitation extends InvitationFields {
   id: number;
   realmId: number;
@@ -37,8 +38,10 @@ export interface Invitation extends InvitationFields {
   status: InvitationStatus;
 }
 
+/** What changes on an invitation when it is revoked or resent. */
 export type InvitationPatch = Partial<Pick<Invitation, 'status' | 'invitedAt' | 'expiresAt'>>;
 
+/** Email and multiuse invitations. */
 export interface InvitationStore {
   /** Adds a pending invitation; undefined (nothing written) when the referrer is not a user of the realm. */
   insert(realmId: number, fields: InvitationFields): Promise<Invitation | undefined>;

@@ -15,8 +15,10 @@ export interface StoredLinkifier {
   alternativeUrlTemplates: string[];
 }
 
+/** A linkifier's fields, as added or updated. */
 export type LinkifierChange = Omit<StoredLinkifier, 'id' | 'realmId'>;
 
+/** A realm's linkifiers, in their order. */
 export interface LinkifierStore {
   /** The realm's linkifiers in processing order. */
   list(realmId: number): Promise<StoredLinkifier[]>;

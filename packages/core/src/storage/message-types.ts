@@ -16,6 +16,7 @@ export const FLAG_BITS = {
   hide_link_previews: 256,
 } as const;
 
+/** A per-user message flag, kept as one bit of FLAG_BITS. */
 export type StoredFlag = keyof typeof FLAG_BITS;
 
 /** One entry of a message's edit history, newest first (SHAPES.md 5.1). */
@@ -30,6 +31,7 @@ export interface EditHistoryEntry {
   stream?: number;
 }
 
+/** A message as stored: where it was sent, by whom, when, and its content with its rendering. */
 export interface Message {
   id: number;
   realmId: number;
@@ -55,7 +57,9 @@ export interface Message {
   isMeMessage: boolean;
 }
 
+/** A message to insert. */
 export type NewMessage = Omit<Message, 'id'>;
+/** Fields of a message to change (an edit or a move); absent fields stay as they are. */
 export type MessagePatch = Partial<Omit<Message, 'id' | 'realmId' | 'senderId' | 'type' | 'dateSent'>>;
 
 /** A recipient's copy of a message. */
@@ -65,6 +69,7 @@ export interface Recipient {
   flags: number;
 }
 
+/** One user's emoji reaction on a message, as stored. */
 export interface Reaction {
   messageId: number;
   userId: number;
@@ -115,6 +120,7 @@ export interface MessageScope {
   sharedHistoryStreamIds: readonly number[];
 }
 
+/** Which messages around an anchor GET /messages asks for. */
 export interface MessageWindow {
   /** The anchor message ID (any integer; it need not exist). */
   anchor: number;
@@ -123,6 +129,7 @@ export interface MessageWindow {
   numAfter: number;
 }
 
+/** The message IDs of a window, and whether it reached the anchor and either end. */
 export interface MessageWindowResult {
   /** Ascending. */
   ids: number[];
@@ -131,6 +138,7 @@ export interface MessageWindowResult {
   foundNewest: boolean;
 }
 
+/** Messages, their per-user rows (flags) and the narrow and search queries of GET /messages. */
 export interface MessageStore {
   insert(message: NewMessage, recipients: readonly Recipient[]): Promise<Message>;
   byId(realmId: number, id: number): Promise<Message | undefined>;
@@ -199,6 +207,7 @@ export interface MessageStore {
   idsSentBefore(realmId: number, streamId: number, before: number, limit: number): Promise<number[]>;
 }
 
+/** Emoji reactions on messages. */
 export interface ReactionStore {
   add(realmId: number, reaction: Reaction): Promise<void>;
   remove(realmId: number, reaction: Omit<Reaction, 'emojiName'>): Promise<boolean>;

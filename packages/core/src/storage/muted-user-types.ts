@@ -11,6 +11,7 @@ export interface MutedUser {
   dateMuted: number;
 }
 
+/** Who muted whom. */
 export interface MutedUserStore {
   /** The users `userId` muted, oldest mute first. */
   list(realmId: number, userId: number): Promise<MutedUser[]>;

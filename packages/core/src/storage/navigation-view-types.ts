@@ -16,6 +16,7 @@ export interface NavigationViewPatch {
   name?: string;
 }
 
+/** Users' navigation views (left sidebar entries). */
 export interface NavigationViewStore {
   /** The user's views in the order they were added. */
   list(realmId: number, userId: number): Promise<NavigationView[]>;

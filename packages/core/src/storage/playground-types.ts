@@ -13,8 +13,10 @@ export interface StoredPlayground {
   urlTemplate: string;
 }
 
+/** A code playground to insert. */
 export type NewPlayground = Omit<StoredPlayground, 'id' | 'realmId'>;
 
+/** A realm's code playgrounds. */
 export interface PlaygroundStore {
   /** The realm's playgrounds, ordered by ID. */
   list(realmId: number): Promise<StoredPlayground[]>;

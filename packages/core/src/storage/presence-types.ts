@@ -16,6 +16,7 @@ export interface UserPresence {
   lastUpdateId: number;
 }
 
+/** Users' last presence (active and idle times). */
 export interface PresenceStore {
   /** Every stored presence of the realm, ordered by user ID. */
   list(realmId: number): Promise<UserPresence[]>;

@@ -21,7 +21,9 @@ export interface CustomProfileField {
   useForUserMatching: boolean;
 }
 
+/** A custom profile field to insert (it is placed last). */
 export type NewCustomProfileField = Omit<CustomProfileField, 'id' | 'order'>;
+/** Fields of a custom profile field to change; absent fields stay as they are. */
 export type CustomProfileFieldPatch = Partial<Omit<CustomProfileField, 'id' | 'realmId' | 'type' | 'order'>>;
 
 /** One user's value of one field, as stored (the Users type as JSON text such as "[10]"). */
@@ -33,6 +35,7 @@ export interface ProfileFieldValue {
   renderedValue: string | null;
 }
 
+/** A realm's custom profile fields, and users' values for them. */
 export interface CustomProfileFieldStore {
   /** Stores a definition; its `order` is its ID, so a new field comes last (as in the reference). */
   insert(field: NewCustomProfileField): Promise<CustomProfileField>;

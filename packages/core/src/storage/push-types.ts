@@ -9,6 +9,7 @@
 /** `fcm`: Android (the reference's legacy name `gcm`); `apns`: iOS. */
 export type PushTokenKind = 'fcm' | 'apns';
 
+/** A mobile device's push token (FCM or APNs) registered by a user. */
 export interface PushDeviceToken {
   userId: number;
   kind: PushTokenKind;
@@ -43,6 +44,7 @@ export interface ClientDevice {
 /** Fields a change may set; undefined fields are left alone, null clears. */
 export type ClientDevicePatch = Partial<Omit<ClientDevice, 'id' | 'userId'>>;
 
+/** Push tokens and end-to-end encrypted push devices. */
 export interface PushStore {
   /** The tokens of the realm's users among `userIds`, oldest first. */
   tokensOf(realmId: number, userIds: readonly number[]): Promise<PushDeviceToken[]>;

@@ -9,6 +9,7 @@ export interface RealmDomain {
   allowSubdomains: boolean;
 }
 
+/** A realm's allowed email domains. */
 export interface RealmDomainStore {
   /** The realm's domains in the order they were added. */
   list(realmId: number): Promise<RealmDomain[]>;

@@ -11,6 +11,7 @@ export interface SavedSnippet {
   dateCreated: number;
 }
 
+/** A saved snippet to insert. */
 export type NewSavedSnippet = Omit<SavedSnippet, 'id'>;
 
 /** Fields an edit may change; undefined fields are left alone. */
@@ -19,6 +20,7 @@ export interface SavedSnippetPatch {
   content?: string;
 }
 
+/** Users' saved snippets. */
 export interface SavedSnippetStore {
   /** The user's snippets, oldest first. */
   list(realmId: number, userId: number): Promise<SavedSnippet[]>;

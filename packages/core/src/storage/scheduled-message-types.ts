@@ -34,6 +34,7 @@ export interface ScheduledMessageFields {
   reminderNote?: string | null;
 }
 
+/** A stored scheduled message or reminder: its fields, its owner and its ID. */
 export interface ScheduledMessage extends ScheduledMessageFields {
   id: number;
   deliveryType: ScheduledDeliveryType;

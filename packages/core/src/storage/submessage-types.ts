@@ -13,8 +13,10 @@ export interface Submessage {
   content: string;
 }
 
+/** A submessage to insert. */
 export type NewSubmessage = Omit<Submessage, 'id'>;
 
+/** Submessages (widget events) attached to messages. */
 export interface SubmessageStore {
   /**
    * Stores a submessage of the realm's message. A message of another realm (or none) stores

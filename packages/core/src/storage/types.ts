@@ -79,13 +79,17 @@ export * from './bot-types.js';
 export * from './presence-types.js';
 export * from './submessage-types.js';
 
+/** A user's role, as the API numbers it (lower is more privileged). */
 export type Role = 100 | 200 | 300 | 400 | 600;
+/** Every role, from owner to guest. */
 export const ROLES: readonly Role[] = [100, 200, 300, 400, 600];
+/** The roles by name: `ROLE.admin` is 200. */
 export const ROLE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
 
 /** Avatar sources: G external avatar service, J generated identicon (FL 466), U uploaded. */
 export type AvatarSource = 'G' | 'J' | 'U';
 
+/** An organization as stored: its own users, channels and settings, reached at its own URL. */
 export interface Realm {
   id: number;
   /** Subdomain; '' for the server's root realm. */
@@ -138,6 +142,7 @@ export type SettingValue = boolean | number | string | null;
  */
 export type StoredSettings = Readonly<Record<string, SettingValue>>;
 
+/** A person or bot of one realm, as stored (the API's formatted user is derived from it). */
 export interface User {
   id: number;
   realmId: number;
@@ -175,8 +180,10 @@ export interface User {
 
 /** A user to insert; `settings` may be left out (a new user starts with the defaults). */
 export type NewUser = Omit<User, 'id' | 'settings'> & { settings?: StoredSettings };
+/** Fields of a user to change; absent fields stay as they are. */
 export type UserPatch = Partial<Omit<User, 'id' | 'realmId'>>;
 
+/** A mail in the outbox, delivered by the context's mailer (mail/outbox.ts). */
 export interface OutgoingMail {
   id: number;
   realmId: number;
@@ -187,8 +194,10 @@ export interface OutgoingMail {
   sentAt: number | null;
 }
 
+/** A mail to put in the outbox. */
 export type NewMail = Omit<OutgoingMail, 'id' | 'sentAt'>;
 
+/** Realms: the only store whose lookups are not scoped to one realm. */
 export interface RealmStore {
   insert(realm: NewRealm): Promise<Realm>;
   byId(id: number): Promise<Realm | undefined>;
@@ -198,6 +207,7 @@ export interface RealmStore {
   update(id: number, patch: Partial<Omit<Realm, 'id'>>): Promise<void>;
 }
 
+/** Users of a realm, by ID, by email and by API key. */
 export interface UserStore {
   insert(user: NewUser): Promise<User>;
   byId(realmId: number, id: number): Promise<User | undefined>;
@@ -227,6 +237,7 @@ export interface UserStore {
   update(realmId: number, id: number, patch: UserPatch): Promise<void>;
 }
 
+/** Mail waiting for the mailer. */
 export interface OutboxStore {
   insert(mail: NewMail): Promise<OutgoingMail>;
   /** Mail not yet handed to the mailer, oldest first. */
@@ -236,7 +247,6 @@ export interface OutboxStore {
   markSent(id: number, at: number): Promise<void>;
 }
 
-/** What a transaction or read callback gets: one store per area. */
 /** One store per area: what a driver implements. */
 export interface Stores {
   realms: RealmStore;
@@ -288,6 +298,10 @@ export interface Tx extends Stores {
   afterCommit(callback: () => void): void;
 }
 
+/**
+ * The storage contract a driver implements (the isolation and race semantics are in this
+ * module's header); `createContext({ storage })` takes one.
+ */
 export interface Storage {
   /**
    * Runs `fn` as one transaction. Its writes commit when it resolves to an Ok result and roll

@@ -28,11 +28,13 @@ export interface StoredUserGroup {
   settings: UserGroupSettings;
 }
 
+/** A user group to insert (members and subgroups are added apart). */
 export type NewUserGroup = Omit<StoredUserGroup, 'id' | 'realmId' | 'deactivated' | 'subgroups'>;
 
 /** What PATCH /user_groups/{id} and deactivation change. */
 export type UserGroupPatch = Partial<Pick<StoredUserGroup, 'name' | 'description' | 'deactivated' | 'settings'>>;
 
+/** User groups, their members and their subgroups. */
 export interface UserGroupStore {
   /** The realm's groups, deactivated ones included, by ID. */
   list(realmId: number): Promise<StoredUserGroup[]>;

@@ -19,6 +19,7 @@ export interface UserStatus {
 /** The fields a change sets; undefined fields keep their value (a new row starts empty). */
 export type UserStatusChange = Partial<Pick<UserStatus, 'statusText' | 'emojiName' | 'emojiCode' | 'reactionType'>>;
 
+/** Users' statuses (text, emoji, away). */
 export interface UserStatusStore {
   /** The rows of the realm's users, by user ID. */
   list(realmId: number): Promise<UserStatus[]>;

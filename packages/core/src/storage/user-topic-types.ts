@@ -6,8 +6,10 @@
 
 /** 0 none (no row), 1 muted, 2 unmuted, 3 followed (openapi update_user_topic_request). */
 export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
+/** A topic's visibility for a user: one of VISIBILITY_POLICY. */
 export type VisibilityPolicy = 0 | 1 | 2 | 3;
 
+/** A user's visibility policy for one topic. */
 export interface UserTopic {
   userId: number;
   streamId: number;
@@ -18,6 +20,7 @@ export interface UserTopic {
   lastUpdated: number;
 }
 
+/** Users' topic visibility policies (muted, unmuted, followed). */
 export interface UserTopicStore {
   /** The user's rows, by stream then topic. */
   list(realmId: number, userId: number): Promise<UserTopic[]>;

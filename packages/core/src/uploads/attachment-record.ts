@@ -2,6 +2,7 @@
 import { readableIds } from '../messages/access.js';
 import type { Attachment, Tx, User } from '../storage/types.js';
 
+/** An uploaded file as its owner sees it in GET /attachments. */
 export interface AttachmentRecord {
   id: number;
   name: string;

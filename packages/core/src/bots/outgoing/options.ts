@@ -15,6 +15,7 @@ export interface OutgoingWebhookOptions {
   maxResponseBytes: number;
 }
 
+/** The outgoing webhook options a context has unless it overrides them (`fetch` is the global one). */
 export const DEFAULT_OUTGOING_WEBHOOK_OPTIONS: Omit<OutgoingWebhookOptions, 'fetch'> = {
   timeoutMs: 10_000,
   maxRetries: 3,
