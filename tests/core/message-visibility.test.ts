@@ -5,7 +5,8 @@
  * unread_msgs. Plus verify_action: register's max_message_id / unread_msgs / alert_words with
  * the events applied equal a fresh register.
  */
-import { doAddAlertWords, doRegister, doSubscribe, getMatchesNarrow, getMessage, getMessages, type User } from '@teamchat/core';
+import { doAddAlertWords, doDeactivateUser, doRegister, doSubscribe, doUpdateUser, getMatchesNarrow, getMessage, getMessages, ROLE, type User } from '@teamchat/core';
+import { QUEUE_OPTIONS } from '../helpers/events.js';
 import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
@@ -81,6 +82,37 @@ describe('message visibility', () => {
     expect(await queued(m.w, outsider, plain)).toEqual([]);
     // Guests may not register for all public channels.
     expectBadRequest(await doRegister(m.w.ctx, m.w.as(m.guest), { all_public_streams: 'true' }), 'User not authorized for this query');
+  });
+
+  it('reaches the all_public_streams queues of the moment it is sent, one copy each, none while their user is a guest', async () => {
+    const m = await messageWorld();
+    const watcher = await m.w.addUser({ email: 'watch@example.com', fullName: 'Wat Cher' });
+    const watching = (await register(m.w, watcher, { event_types: '["message"]', all_public_streams: 'true' })).queue_id;
+    // A subscriber's all_public_streams queue gets its own copy, with its flags, and no second one.
+    const subscriber = (await register(m.w, m.member, { event_types: '["message"]', all_public_streams: 'true' })).queue_id;
+    // Another realm's all_public_streams queue gets nothing of this realm.
+    const foreign = m.w.ctx.queues.create(m.w.realm.id + 1, watcher.id + 1000, { ...QUEUE_OPTIONS, allPublicStreams: true });
+    const first = await m.post(m.other, 'one');
+    must(await doUpdateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: String(ROLE.guest) }));
+    const second = await m.post(m.other, 'two');
+    must(await doUpdateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: String(ROLE.member) }));
+    const third = await m.post(m.other, 'three');
+    await m.post(m.admin, 'not for outsiders', 'x', 'secret');
+    const messages = (events: QueuedEvent[]) => events.filter((e) => e.type === 'message').map((e) => [(e.message as { id: number }).id, e.flags]);
+    expect(messages(await queued(m.w, watcher, watching))).toEqual([[first, []], [third, []]]);
+    expect(messages(await queued(m.w, m.member, subscriber)).filter(([id]) => id !== undefined && [first, second, third].includes(id as number))).toEqual([
+      [first, []],
+      [second, []],
+      [third, []],
+    ]);
+    expect(foreign.isEmpty).toBe(true);
+    // A queue registered after the send (its snapshot already has the message) does not get it.
+    const late = (await register(m.w, watcher, { event_types: '["message"]', all_public_streams: 'true' })).queue_id;
+    expect(await queued(m.w, watcher, late)).toEqual([]);
+    // A deactivated user's queues are gone, all_public_streams ones included.
+    must(await doDeactivateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id }));
+    await m.post(m.other, 'four');
+    expect(m.w.ctx.queues.userQueues(watcher.id)).toEqual([]);
   });
 
   it('keeps a private channel\'s earlier history from new subscribers when it is not shared', async () => {

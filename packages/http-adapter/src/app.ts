@@ -1,9 +1,10 @@
+import { ServerResponse } from 'node:http';
 import { badRequest, type Caller, checkCaller, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
 import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
 import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLargeByHeader } from './params.js';
 import { startStreamedForm } from './streamed-form.js';
-import { failure, fastResponse, success } from './respond.js';
+import { failure, fastResponse, success, successBody, WRITTEN, writeSuccess } from './respond.js';
 import { serveFile, serveRedirect } from './files.js';
 import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 
@@ -91,8 +92,15 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutM
   const input = { ...params.value, ...pathParams };
   const result = await operation(ctx, caller.value, input);
   if (result.isErr()) return failure(result.error);
-  const declared = Object.keys(operation.params.schema ?? {});
-  return success(result.value as object, ignoredParameters(params.value, declared));
+  const ignored = ignoredParameters(params.value, operation);
+  // Served by node:http (not app.fetch, not HTTP/2): the answer goes straight to node's
+  // response. HEAD keeps the bridge, which answers it without a body or content-length.
+  const node = event.runtime?.node?.res;
+  if (node instanceof ServerResponse && method === request.method) {
+    writeSuccess(node, successBody(result.value as object, ignored));
+    return WRITTEN;
+  }
+  return success(result.value as object, ignored);
 }
 
 /**
@@ -119,8 +127,7 @@ async function dispatchStreamed(
     const transportFailure = form.value.failure();
     if (transportFailure) return unread(request, failure(transportFailure));
     if (result.isErr()) return form.value.complete() ? failure(result.error) : unread(request, failure(result.error));
-    const declared = Object.keys(operation.params.schema ?? {});
-    return success(result.value as object, ignoredParameters(form.value.params, declared));
+    return success(result.value as object, ignoredParameters(form.value.params, operation));
   } finally {
     form.value.stop();
   }

@@ -6,6 +6,7 @@
  */
 import { type ApiError, badRequest, payloadTooLarge, requestTimeout, type StreamedUpload, type UploadedFile } from '@teamchat/core';
 import { err, ok, type Result } from 'neverthrow';
+import type { AnyOperation } from './routes.js';
 
 /** Form text, or a file part handed to the core as bytes (or a stream) with its name and type. */
 export type Params = Record<string, string | UploadedFile | StreamedUpload>;
@@ -106,12 +107,16 @@ export function tooLargeByHeader(request: Request, limit: number): ApiError | un
  * `client` is consumed by every endpoint (it names the calling client). Files are never listed:
  * the reference reads them apart from the form fields, whatever their field name.
  */
-export function ignoredParameters(params: Params, declared: readonly string[]): string[] {
-  const known = new Set([...declared, 'client']);
-  return Object.keys(params)
-    .filter((name) => !known.has(name) && typeof params[name] === 'string')
-    .sort();
+export function ignoredParameters(params: Params, operation: AnyOperation): string[] {
+  let known = knownParameters.get(operation);
+  if (!known) knownParameters.set(operation, (known = new Set([...Object.keys(operation.params.schema ?? {}), 'client'])));
+  const ignored: string[] = [];
+  for (const name in params) if (!known.has(name) && typeof params[name] === 'string') ignored.push(name);
+  return ignored.length > 1 ? ignored.sort() : ignored;
 }
+
+/** Each operation's declared parameters (and `client`, which every route takes), built once. */
+const knownParameters = new WeakMap<AnyOperation, ReadonlySet<string>>();
 
 /** A multipart file part as the core's transport-neutral upload. */
 async function uploadedFile(file: File): Promise<UploadedFile> {

@@ -1,6 +1,7 @@
 /** The one map from core results to HTTP responses: the envelope of API.md 2.1. */
 import { type ApiError, toJson } from '@teamchat/core/internal';
 import { httpStatus } from './status.js';
+import type { ServerResponse } from 'node:http';
 import { FastResponse } from 'srvx';
 
 /**
@@ -19,15 +20,44 @@ const JSON_HEADERS = {
 /** Error codes whose body has no `code` field in the reference. */
 const CODELESS = new Set(['METHOD_NOT_ALLOWED', 'INTERNAL_SERVER_ERROR']);
 
-export function success(data: object, ignored: readonly string[] = []): Response {
+/** The envelope of a success answer: `{"result":"success","msg":"",...data}` plus a newline. */
+export function successBody(data: object, ignored: readonly string[] = []): string {
   // The envelope's fields are written around the data's own text, so that parts of the data
   // marked serializeOnce (an event shared by many queues) are not serialized again.
   let body = '{"result":"success","msg":""';
   const fields = toJson(data);
   if (fields.length > 2) body += `,${fields.slice(1, -1)}`;
   if (ignored.length > 0) body += `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`;
-  return fastResponse(`${body}}\n`, { status: 200, headers: JSON_HEADERS });
+  return `${body}}\n`;
 }
+
+export function success(data: object, ignored: readonly string[] = []): Response {
+  return fastResponse(successBody(data, ignored), { status: 200, headers: JSON_HEADERS });
+}
+
+/**
+ * Writes a success answer straight to node's response: the bytes srvx writes for
+ * `success(...)` (the same empty reason phrase, the same headers in the same order, its
+ * content-length last), without the Response object and the bridge between them. A thousand
+ * long-polls woken by one message are answered this way.
+ */
+export function writeSuccess(response: ServerResponse, body: string): void {
+  response.writeHead(200, '', [
+    'content-type',
+    JSON_HEADERS['content-type'],
+    'cache-control',
+    JSON_HEADERS['cache-control'],
+    'content-length',
+    String(Buffer.byteLength(body)),
+  ]);
+  response.end(body);
+}
+
+/**
+ * What a handler returns once it has written its answer itself (`writeSuccess`): the server
+ * recognises it by identity and writes nothing more.
+ */
+export const WRITTEN: Response = fastResponse(null, { status: 200, headers: {} });
 
 export function failure(error: ApiError, extra: Record<string, unknown> = {}): Response {
   const { status, headers, body } = errorPayload(error, extra);

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { closeContext, type Ctx, internalError, startBackgroundWork } from '@teamchat/core';
 import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import { type AppOptions, createApp } from './app.js';
-import { failure } from './respond.js';
+import { failure, WRITTEN } from './respond.js';
 import { answerExpectation, answerMissingHost, answerUnparsableRequest } from './node-errors.js';
 
 export interface RunningServer {
@@ -71,6 +71,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
         })
         .then((webResponse) => {
           finished();
+          // The handler wrote a success answer itself (respond.ts `writeSuccess`).
+          if (webResponse === WRITTEN) return;
           // What can fail here is a write to a client already gone.
           sendNodeResponse(response, webResponse).catch(() => response.destroy());
         });

@@ -43,6 +43,15 @@ export interface PublishedEvent<E extends ApiEvent = ApiEvent> {
   /** The event as a queue with no particular options receives it. */
   event: E;
   tailoring?: Tailoring;
+  /**
+   * Besides `userIds`: every queue of the realm registered with all_public_streams, except those
+   * of `exceptUserIds` (users who get their own copy) and of users who may no longer read public
+   * channels (a member since turned guest). The registry picks these queues itself when the
+   * event is published, after its commit, so a send need not read the realm's users, and a
+   * queue registered before the commit is among them (one registered later has the change in
+   * its snapshot already).
+   */
+  allPublicStreamsQueues?: { exceptUserIds: readonly number[] };
 }
 
 /** Called with every published event, synchronously, in publishing order. */

@@ -7,7 +7,7 @@ import type { PublishedEvent } from './bus.js';
  * action sends its events through here, never before its writes are durable.
  */
 export function publishOnCommit(ctx: Ctx, tx: Tx, published: PublishedEvent): void {
-  if (published.userIds.length === 0) return;
+  if (published.userIds.length === 0 && !published.allPublicStreamsQueues) return;
   tx.afterCommit(() => ctx.events.publish(published));
 }
 

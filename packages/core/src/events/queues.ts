@@ -99,6 +99,13 @@ function markSharedParts(event: ApiEvent, delivery: Delivery): void {
 export class QueueRegistry {
   private readonly byId = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
+  /** Queues registered with all_public_streams, per realm: the audience of `allPublicStreamsQueues`. */
+  private readonly allPublicStreams = new Map<number, Set<EventQueue>>();
+  /**
+   * Users who may no longer read public channels (turned guest after registering such a queue;
+   * register refuses the option to guests): their queues are skipped, as the realm's guests were.
+   */
+  private readonly withoutPublicChannels = new Set<number>();
   private readonly heartbeats = new DeadlineHeap<EventQueue>();
   private readonly options = new QueueOptionsTable();
   private readonly bounds: QueueBounds;
@@ -158,6 +165,11 @@ export class QueueRegistry {
     this.byId.set(queue.id, queue);
     if (!queues) this.byUser.set(userId, (queues = new Set()));
     queues.add(queue);
+    if (queue.options.allPublicStreams) {
+      let inRealm = this.allPublicStreams.get(realmId);
+      if (!inRealm) this.allPublicStreams.set(realmId, (inRealm = new Set()));
+      inRealm.add(queue);
+    }
     this.arm();
     return queue;
   }
@@ -201,6 +213,15 @@ export class QueueRegistry {
     return false;
   }
 
+  /**
+   * Whether the user's all_public_streams queues get public channels' messages: a role change
+   * to or from guest says so, after its commit.
+   */
+  setReadsPublicChannels(userId: number, reads: boolean): void {
+    if (reads) this.withoutPublicChannels.delete(userId);
+    else this.withoutPublicChannels.add(userId);
+  }
+
   /** Drops every queue of a user (a deactivated user's clients must re-register, and cannot). */
   deleteUserQueues(userId: number): void {
     for (const queue of this.userQueues(userId)) this.delete(queue);
@@ -214,8 +235,17 @@ export class QueueRegistry {
   deliver(published: PublishedEvent): void {
     if (this.closed) return;
     const targets: EventQueue[] = [];
-    for (const userId of new Set(published.userIds)) {
+    const userIds = new Set(published.userIds);
+    for (const userId of userIds) {
       for (const queue of this.byUser.get(userId) ?? []) if (queue.realmId === published.realmId) targets.push(queue);
+    }
+    const publicAudience = published.allPublicStreamsQueues && this.allPublicStreams.get(published.realmId);
+    if (publicAudience) {
+      const except = new Set(published.allPublicStreamsQueues!.exceptUserIds);
+      for (const queue of publicAudience) {
+        const userId = queue.userId;
+        if (!except.has(userId) && !userIds.has(userId) && !this.withoutPublicChannels.has(userId)) targets.push(queue);
+      }
     }
     this.fanout.enqueue(published, targets);
   }
@@ -338,6 +368,8 @@ export class QueueRegistry {
     const queues = this.byUser.get(queue.userId);
     queues?.delete(queue);
     if (queues?.size === 0) this.byUser.delete(queue.userId);
+    const inRealm = this.allPublicStreams.get(queue.realmId);
+    if (inRealm?.delete(queue) && inRealm.size === 0) this.allPublicStreams.delete(queue.realmId);
     // A poll still holding the object must not keep its events alive.
     queue.release();
   }

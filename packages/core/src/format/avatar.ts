@@ -1,7 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { Realm, User } from '../storage/types.js';
 
-const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+/** Hashes already computed: every formatted message and user hashes its avatar's key again. */
+const hashes = new Map<string, string>();
+/** Entries kept before the memo starts afresh: a realm's active senders, many times over. */
+const HASHES_KEPT = 10_000;
+
+function md5(text: string): string {
+  let hash = hashes.get(text);
+  if (hash === undefined) {
+    hash = createHash('md5').update(text).digest('hex');
+    if (hashes.size >= HASHES_KEPT) hashes.clear();
+    hashes.set(text, hash);
+  }
+  return hash;
+}
 
 /** The external avatar service's URL for an email (source G). */
 export function gravatarUrl(email: string, version: number, medium = false): string {

@@ -7,7 +7,6 @@
 import { withRecursiveMembers } from '../access/group-membership.js';
 import type { Ctx } from '../context.js';
 import { activeUsers, metadataAudience } from '../access/channels.js';
-import { isGuest } from '../access/roles.js';
 import { realmLinkifiers, topicLinksWith } from '../linkifiers/for-render.js';
 import { contentFlags, topicSenders } from './content-flags.js';
 import { announceMessage } from './message-events.js';
@@ -121,10 +120,6 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
   const shown = new Map<number, User>([[sender.id, sender]]);
   if (t.kind === 'private') for (const user of t.participants) shown.set(user.id, user);
   const streamNames = new Map(t.kind === 'stream' ? [[t.stream.id, t.stream.name]] : []);
-  // Queues registered with all_public_streams see every public channel's messages.
-  const publicAudience = t.kind === 'stream' && !t.stream.inviteOnly
-    ? (await tx.users.roles(realm.id)).filter((u) => u.isActive && !isGuest(u)).map((u) => u.id)
-    : [];
   announceMessage(
     ctx,
     tx,
@@ -132,7 +127,8 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     message,
     { realm, users: shown, streamNames, dmConversationIds, topicLinks: topicLinksWith(linkifiers) },
     flagsByUser,
-    { localEcho: options.localEcho, publicAudience, submessages },
+    // Queues registered with all_public_streams see every public channel's messages.
+    { localEcho: options.localEcho, toAllPublicStreams: t.kind === 'stream' && !t.stream.inviteOnly, submessages },
   );
   await queueOutgoingWebhooks(ctx, tx, realm, sender, t, message, rendered.mentionedUserIds);
 

@@ -10,10 +10,10 @@ export interface MessageEventOptions {
   /** The sender's queue that should get `local_message_id` (POST /messages queue_id + local_id). */
   localEcho?: { queueId: string; localId: string };
   /**
-   * Users without a copy who may read the channel's history (a public channel's non-guest
-   * members): their queues registered with all_public_streams get the message, with no flags.
+   * A public channel's message: queues registered with all_public_streams whose user has no
+   * copy get it with no flags (the registry picks them, see `PublishedEvent.allPublicStreamsQueues`).
    */
-  publicAudience?: readonly number[];
+  toAllPublicStreams?: boolean;
   /** The message's submessages (a widget's first one, created with the message). */
   submessages?: readonly Submessage[];
 }
@@ -51,10 +51,11 @@ export function announceMessage(
       tailoring: { messageFields, ...localEcho },
     });
   }
-  const publicAudience = (options.publicAudience ?? []).filter((id) => !flagsByUser.has(id));
+  if (!options.toAllPublicStreams) return;
   publishOnCommit(ctx, tx, {
     realmId: realm.id,
-    userIds: publicAudience,
+    userIds: [],
+    allPublicStreamsQueues: { exceptUserIds: [...flagsByUser.keys()] },
     event: { type: 'message', message: record, flags: [] },
     tailoring: { messageFields, allPublicStreamsOnly: true },
   });

@@ -2,10 +2,10 @@
  * Narrows (SHAPES.md 6.1): the wire forms, their validation, and canonical operator names.
  * Resolving names and emails to IDs happens in the query layer (queries/narrow-resolve.ts).
  */
-import { boolean, object, optional, tuple, union } from 'superstruct';
+import { boolean, object, optional, tuple } from 'superstruct';
 import { err, ok, type Result } from 'neverthrow';
 import { ApiError, badRequest } from '../errors.js';
-import { array, Int, List, Str } from '../schemas/wire.js';
+import { array, Int, List, Str, unionBy } from '../schemas/wire.js';
 
 /**
  * The most terms a narrow has. The reference sets no number, but its clients build narrows from
@@ -28,15 +28,16 @@ export const MAX_SEARCH_CHARS = 1000;
 /** The most user IDs a `dm` operand lists (a group conversation's participants). */
 export const MAX_NARROW_OPERAND_IDS = 1000;
 
-const Operand = union([Str, Int, array(Int, MAX_NARROW_OPERAND_IDS)]);
+/** A text, an ID, or a list of IDs: each member takes one JSON type, so the value's type picks it. */
+export const NarrowOperand = unionBy([Str, Int, array(Int, MAX_NARROW_OPERAND_IDS)], (value) =>
+  typeof value === 'string' ? 0 : typeof value === 'number' ? 1 : Array.isArray(value) ? 2 : -1,
+);
 
-/**
- * `{operator, operand, negated?}` or `[operator, operand]` (legacy). The object form is tried
- * first because clients send it: a union pays for every alternative that fails before one fits.
- * No value fits both, so the order changes nothing else.
- */
+/** `{operator, operand, negated?}` or `[operator, operand]` (legacy): a list is the legacy form. */
 export const NarrowParam = List(
-  union([object({ operator: Str, operand: Operand, negated: optional(boolean()) }), tuple([Str, Operand])]),
+  unionBy([object({ operator: Str, operand: NarrowOperand, negated: optional(boolean()) }), tuple([Str, NarrowOperand])], (value) =>
+    Array.isArray(value) ? 1 : 0,
+  ),
   { max: MAX_NARROW_TERMS, maxChars: MAX_NARROW_CHARS },
 );
 

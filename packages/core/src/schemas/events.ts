@@ -1,8 +1,8 @@
 /** Input of POST /register, GET /events and DELETE /events (API.md 4.2, SHAPES.md 2.1, 3.1). */
-import { defaulted, define, nullable, optional, tuple, type, union, object } from 'superstruct';
+import { defaulted, define, nullable, optional, tuple, type, object } from 'superstruct';
 import { CLIENT_CAPABILITIES } from '../events/types.js';
-import { MAX_NARROW_CHARS, MAX_NARROW_OPERAND_IDS, MAX_NARROW_TERMS } from '../messages/narrow.js';
-import { array, Bool, fromText, Int, INVALID_JSON, json, JsonBool, JsonInt, List, OversizedJson, Str } from './wire.js';
+import { MAX_NARROW_CHARS, MAX_NARROW_TERMS, NarrowOperand } from '../messages/narrow.js';
+import { array, Bool, fromText, Int, INVALID_JSON, json, JsonBool, JsonInt, List, OversizedJson, Str, unionBy } from './wire.js';
 
 /** These parameters are a word or a number: longer text is refused before it is parsed. */
 const MAX_SCALAR_CHARS = 1000;
@@ -34,10 +34,13 @@ const IdleQueueTimeout = fromText(
 );
 
 /** A narrow term: `[operator, operand]` or `{operator, operand, negated?}`. */
-const NarrowTerm = union([
-  tuple([Str, union([Str, Int])]),
-  object({ operator: Str, operand: union([Str, Int, array(Int, MAX_NARROW_OPERAND_IDS)]), negated: optional(Bool) }),
-]);
+const NarrowTerm = unionBy(
+  [
+    tuple([Str, unionBy([Str, Int], (value) => (typeof value === 'string' ? 0 : typeof value === 'number' ? 1 : -1))]),
+    object({ operator: Str, operand: NarrowOperand, negated: optional(Bool) }),
+  ],
+  (value) => (Array.isArray(value) ? 0 : 1),
+);
 
 const capabilityFields = Object.fromEntries(CLIENT_CAPABILITIES.map((name) => [name, optional(Bool)]));
 

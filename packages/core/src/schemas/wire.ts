@@ -151,6 +151,37 @@ export function array<T, S>(inner: Struct<T, S>, max: number = DEFAULT_MAX_ITEMS
 export const List = <T>(inner: Struct<T>, opts: { max?: number; maxChars?: number } = {}) =>
   json(array(inner, opts.max), opts.maxChars);
 
+/**
+ * A union whose member is chosen by the value's shape (`pick` returns the index of the only
+ * member that could accept it, or -1 for none), for members that accept disjoint shapes.
+ * superstruct's `union` tries members in turn, and every member that refuses a valid value
+ * builds a StructError (with a stack trace) while coercing: an integer operand of a narrow
+ * cost two. Refusals read the same as `union`'s ("Invalid {var}" at the union's path).
+ */
+export function unionBy<A, B, C = never>(
+  members: readonly [Struct<A, unknown>, Struct<B, unknown>, Struct<C, unknown>?],
+  pick: (value: unknown) => number,
+): Struct<A | B | C, null> {
+  const description = members.map((member) => member!.type).join(' | ');
+  const memberFor = (value: unknown) => members[pick(value)];
+  return new Struct({
+    type: 'union',
+    schema: null,
+    coercer(value, ctx) {
+      const member = memberFor(value);
+      if (!member) return value;
+      const [error, coerced] = member.validate(value, { coerce: true, mask: ctx.mask });
+      return error ? value : coerced;
+    },
+    validator(value) {
+      const member = memberFor(value);
+      // Only a refused value builds a StructError here. The message is union's own, word for word.
+      if (member && !member.validate(value)[0]) return [];
+      return `Expected the value to satisfy a union of \`${description}\`, but received: ${typeof value === 'string' ? JSON.stringify(value) : `${value}`}`;
+    },
+  });
+}
+
 /** Characters per item a list of IDs may spend (digits, a comma, generous spacing). */
 const CHARS_PER_ID = 24;
 
@@ -178,3 +209,5 @@ export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boole
 export const PathInt = fromText(Int, (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
 
 export { define, nullable, object, optional, record, union, enums };
+/** Exported for tests that compare a struct of this file with superstruct's own. */
+export { boolean, Struct, tuple } from 'superstruct';

@@ -1,3 +1,4 @@
+import { isGuest } from '../access/roles.js';
 import type { Ctx } from '../context.js';
 import {
   announceAvatarUpdate,
@@ -29,6 +30,8 @@ export async function applyUserChange(ctx: Ctx, tx: Tx, realm: Realm, before: Us
     await update({ role: after.role });
     await announceRoleGroups(ctx, tx, realm, before, after);
     await announceRoleChannels(ctx, tx, realm, before, after);
+    // A guest reads no public channel it is not subscribed to: its all_public_streams queues stop getting them.
+    if (isGuest(before) !== isGuest(after)) tx.afterCommit(() => ctx.queues.setReadsPublicChannels(after.id, !isGuest(after)));
   }
   if (changed('deliveryEmail') || changed('emailAddressVisibility')) {
     await announceDeliveryEmail(ctx, tx, realm, before, after);

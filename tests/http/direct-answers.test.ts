@@ -1,0 +1,128 @@
+/**
+ * Success answers are written straight to node's response (respond.ts `writeSuccess`), failures
+ * still through srvx's bridge: both must reach the client as the same kind of bytes. Checked on
+ * the wire: the status line, the header names in order, content-length in bytes (not
+ * characters), keep-alive, HEAD, and a long-poll woken by a message with non-ASCII text.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { authOf, closeServers, startServer, type TestServer } from '../helpers/http.js';
+import { openRaw, pause } from '../helpers/raw-socket.js';
+
+afterEach(closeServers);
+
+interface WireAnswer {
+  statusLine: string;
+  headerNames: string[];
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Splits the answers on one connection, body lengths taken from content-length (in bytes). */
+function answers(raw: Buffer): WireAnswer[] {
+  const out: WireAnswer[] = [];
+  let rest = raw;
+  while (rest.length > 0) {
+    const split = rest.indexOf('\r\n\r\n');
+    if (split < 0) break;
+    const [statusLine, ...lines] = rest.subarray(0, split).toString('latin1').split('\r\n');
+    const headers: Record<string, string> = {};
+    const headerNames = lines.map((line) => {
+      const name = line.slice(0, line.indexOf(':'));
+      headers[name.toLowerCase()] = line.slice(name.length + 1).trim();
+      return name;
+    });
+    const length = Number(headers['content-length'] ?? 0);
+    out.push({ statusLine: statusLine!, headerNames, headers, body: rest.subarray(split + 4, split + 4 + length) });
+    rest = rest.subarray(split + 4 + length);
+  }
+  return out;
+}
+
+/** Sends `requests` on one keep-alive connection and waits for `count` answers. */
+async function exchange(server: TestServer, requests: string[], count: number, during?: () => Promise<void>): Promise<WireAnswer[]> {
+  const client = await openRaw(server.url);
+  const chunks: Buffer[] = [];
+  client.socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  for (const request of requests) await client.write(request);
+  await during?.();
+  for (let waited = 0; answers(Buffer.concat(chunks)).length < count && waited < 5000; waited += 10) await pause(10);
+  client.socket.destroy();
+  return answers(Buffer.concat(chunks));
+}
+
+const get = (path: string, auth?: string, method = 'GET') =>
+  `${method} /api/v1${path} HTTP/1.1\r\nHost: chat.example.com\r\n${auth ? `Authorization: ${auth}\r\n` : ''}\r\n`;
+
+const BRIDGE_HEADERS = ['content-type', 'cache-control', 'content-length', 'Date', 'Connection', 'Keep-Alive'];
+
+describe('success answers written directly', () => {
+  it('carry the status line and headers, in order, of answers written through the bridge', async () => {
+    const server = await startServer();
+    const auth = authOf(server.world.owner);
+    const [settings, ignored, failed, head] = await exchange(
+      server,
+      [get('/server_settings'), get('/server_settings?unknown_thing=1'), get('/users/me/nothing-here', auth), get('/server_settings', undefined, 'HEAD')],
+      4,
+    );
+    // The failure went through srvx's bridge: the direct answers match it.
+    expect(failed!.statusLine).toBe('HTTP/1.1 404 ');
+    expect(failed!.headerNames).toEqual(BRIDGE_HEADERS);
+    for (const answer of [settings!, ignored!]) {
+      expect(answer.statusLine).toBe('HTTP/1.1 200 ');
+      expect(answer.headerNames).toEqual(BRIDGE_HEADERS);
+      expect(answer.headers['content-type']).toBe('application/json');
+      expect(answer.headers['cache-control']).toBe('no-store, no-cache, must-revalidate, max-age=0');
+      expect(answer.body.toString('utf8').endsWith('}\n')).toBe(true);
+    }
+    expect(JSON.parse(settings!.body.toString('utf8')).result).toBe('success');
+    expect(JSON.parse(ignored!.body.toString('utf8')).ignored_parameters_unsupported).toEqual(['unknown_thing']);
+    // HEAD keeps the bridge's answer: headers only, no content-length.
+    expect(head!.statusLine).toBe('HTTP/1.1 200 ');
+    expect(head!.headerNames).toEqual(['cache-control', 'content-type', 'Date', 'Connection', 'Keep-Alive']);
+  });
+
+  it('answer a woken long-poll with its length in bytes', async () => {
+    const server = await startServer();
+    const owner = server.world.owner;
+    const auth = authOf(owner);
+    const registered = await fetch(server.api('/register'), {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'event_types=["message"]',
+    });
+    const { queue_id: queueId } = (await registered.json()) as { queue_id: string };
+    const content = 'héllo ✓ 😀';
+    const [poll] = await exchange(server, [get(`/events?queue_id=${queueId}&last_event_id=-1`, auth)], 1, async () => {
+      await pause(50);
+      const sent = await fetch(server.api('/messages'), {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ type: 'direct', to: `[${owner.id}]`, content }),
+      });
+      expect(sent.status).toBe(200);
+    });
+    expect(poll!.statusLine).toBe('HTTP/1.1 200 ');
+    expect(poll!.headerNames).toEqual(BRIDGE_HEADERS);
+    expect(Number(poll!.headers['content-length'])).toBe(poll!.body.length);
+    const body = JSON.parse(poll!.body.toString('utf8')) as { result: string; queue_id: string; events: Array<{ type: string; message: { content: string } }> };
+    expect(body.result).toBe('success');
+    expect(body.queue_id).toBe(queueId);
+    expect(body.events.map((e) => e.type)).toEqual(['message']);
+    expect(body.events[0]!.message.content).toContain('héllo ✓ 😀');
+  });
+
+  it('close the connection when the server shuts down with a poll waiting', async () => {
+    const server = await startServer();
+    const auth = authOf(server.world.owner);
+    const registered = await fetch(server.api('/register'), { method: 'POST', headers: { authorization: auth } });
+    const { queue_id: queueId } = (await registered.json()) as { queue_id: string };
+    const client = await openRaw(server.url);
+    await client.write(get(`/events?queue_id=${queueId}&last_event_id=-1`, auth));
+    await pause(50);
+    await server.close();
+    const [answer] = answers(Buffer.from(await client.closed, 'utf8'));
+    expect(answer!.statusLine).toBe('HTTP/1.1 200 ');
+    expect(answer!.headers.connection).toBe('close');
+    expect(JSON.parse(answer!.body.toString('utf8')).events).toEqual([]);
+  });
+});
