@@ -85,13 +85,15 @@ export function postgresTestStorage(options: Omit<PostgresOptions, 'url'> = {}):
   const opened = (async () => {
     const from = await templateDatabase();
     await withAdmin((sql) => sql.unsafe(`CREATE DATABASE ${quote(name)} TEMPLATE ${quote(from)}`));
-    return createPostgresStorage({ readConnections: 2, ...options, url: databaseUrl(TEST_DATABASE_URL!, name) });
+    return createPostgresStorage({ readConnections: 1, ...options, url: databaseUrl(TEST_DATABASE_URL!, name) });
   })();
   opened.catch(() => undefined);
   let closed: Promise<void> | undefined;
+  // Once close() is called, new operations are refused at once, as the driver itself does.
+  const after = () => Promise.reject(new Error('storage: called after close()'));
   return {
-    transaction: async (fn) => (await opened).transaction(fn),
-    read: async (fn) => (await opened).read(fn),
+    transaction: async (fn) => (closed ? after() : (await opened).transaction(fn)),
+    read: async (fn) => (closed ? after() : (await opened).read(fn)),
     close() {
       closed ??= (async () => {
         await (await opened.catch(() => undefined))?.close();

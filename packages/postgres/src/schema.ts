@@ -24,6 +24,9 @@ const PRELUDE = `
   CREATE FUNCTION json_valid(value text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS
     $$ BEGIN PERFORM value::jsonb; RETURN true; EXCEPTION WHEN others THEN RETURN false; END $$;
   CREATE FUNCTION json_type(value text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT jsonb_typeof(value::jsonb) $$;
+  CREATE FUNCTION json_group_array_final(items bigint[]) RETURNS text LANGUAGE sql IMMUTABLE AS
+    $$ SELECT array_to_json(coalesce(items, '{}'))::text $$;
+  CREATE AGGREGATE json_group_array(bigint) (sfunc = array_append, stype = bigint[], initcond = '{}', finalfunc = json_group_array_final);
   CREATE TABLE teamchat_schema_version (version integer NOT NULL);
   INSERT INTO teamchat_schema_version (version) VALUES (0);
 `;

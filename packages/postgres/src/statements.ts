@@ -4,7 +4,7 @@
  * by the same compiled decoders as SQLite's.
  */
 import type { ReservedSql } from 'postgres';
-import { rowDecoder, type Statements, type TableMap } from '../../core/src/storage/sql-kit.js';
+import { type RunResult, rowDecoder, type Statements, type TableMap } from '../../core/src/storage/sql-kit.js';
 import { arrayLiteral, type ColumnTypes, ftsToTsquery, type Translated, translateStatement } from './translate.js';
 
 interface Entry extends Translated {
@@ -61,6 +61,7 @@ export function pgStatements(conn: ReservedSql, cache: StatementCache): Statemen
     dialect: 'postgres',
     async run(sql, ...params) {
       const found = entry(sql);
+      if (found.ignoreUnique) return runIgnoringUnique(conn, () => query(found, params));
       const result = await query(found, params);
       const first = (result as unknown as unknown[][])[0];
       return { changes: result.count, lastInsertRowid: found.returnsId && first ? Number(first[0]) : undefined };
@@ -75,4 +76,21 @@ export function pgStatements(conn: ReservedSql, cache: StatementCache): Statemen
     },
     all: (map, sql, ...params) => rows(map, sql, params),
   };
+}
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/** Runs a write in a savepoint; a unique violation rolls back to it and reports no change. */
+async function runIgnoringUnique(conn: ReservedSql, write: () => Promise<{ count: number }>): Promise<RunResult> {
+  await conn.unsafe('SAVEPOINT ignore_unique');
+  try {
+    const result = await write();
+    await conn.unsafe('RELEASE SAVEPOINT ignore_unique');
+    return { changes: result.count, lastInsertRowid: undefined };
+  } catch (error) {
+    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    await conn.unsafe('ROLLBACK TO SAVEPOINT ignore_unique');
+    return { changes: 0, lastInsertRowid: undefined };
+  }
 }

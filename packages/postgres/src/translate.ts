@@ -20,6 +20,8 @@ export interface Translated {
   kinds: ParamKind[];
   /** Whether the statement returns the inserted row's `id` (an INSERT into a table that has one). */
   returnsId: boolean;
+  /** `UPDATE OR IGNORE`: a unique violation changes nothing instead of failing (run in a savepoint). */
+  ignoreUnique?: boolean;
 }
 
 /** What the translation needs to know of the schema: each table's column types. */
@@ -41,7 +43,14 @@ export function translateStatement(sql: string, columns: ColumnTypes): Translate
     ignore = true;
     return `${space}INSERT INTO`;
   });
+  let ignoreUnique = false;
+  text = text.replace(/^(\s*)UPDATE OR IGNORE /i, (_, space: string) => {
+    ignoreUnique = true;
+    return `${space}UPDATE `;
+  });
   text = text
+    // SQLite's LIMIT -1 is no limit; PostgreSQL's is LIMIT NULL.
+    .replace(/\bLIMIT \?/g, 'LIMIT nullif(?::bigint, -1)')
     .replace(/\bNOT IN \(SELECT value FROM json_each\(\?\)\)/g, `<> ALL(?${ARRAY_MARK})`)
     .replace(/\bIN \(SELECT value FROM json_each\(\?\)\)/g, `= ANY(?${ARRAY_MARK})`)
     .replace(/\bmessage_fts MATCH \?/g, `message_fts.tsv @@ fts_query(?${FTS_MARK})`)
@@ -58,7 +67,7 @@ export function translateStatement(sql: string, columns: ColumnTypes): Translate
   if (ignore) text = appendBeforeReturning(text, ' ON CONFLICT DO NOTHING');
   const returnsId = Boolean(insertColumns?.has('id')) && !/\bRETURNING\b/i.test(text);
   if (returnsId) text = `${text} RETURNING id`;
-  return { ...numberParameters(text), returnsId };
+  return { ...numberParameters(text), returnsId, ignoreUnique };
 }
 
 /** Appends a clause before a RETURNING clause, or at the end. */

@@ -4,9 +4,10 @@ import type { Statements } from './statements.js';
 
 const GROUP: TableMap<StoredUserGroup> = { table: 'user_group', booleans: ['deactivated'], json: ['members', 'subgroups', 'settings'] };
 // Members and subgroups come with the group as JSON lists, ascending, so a realm's groups are one query.
+// (The subqueries are named because PostgreSQL 15 requires it.)
 const SELECT = `SELECT g.id, g.realm_id, g.name, g.description, g.creator_id, g.date_created, g.deactivated,
-  (SELECT json_group_array(user_id) FROM (SELECT user_id FROM user_group_member WHERE group_id = g.id ORDER BY user_id)) AS members,
-  (SELECT json_group_array(subgroup_id) FROM (SELECT subgroup_id FROM user_group_subgroup WHERE supergroup_id = g.id ORDER BY subgroup_id)) AS subgroups,
+  (SELECT json_group_array(user_id) FROM (SELECT user_id FROM user_group_member WHERE group_id = g.id ORDER BY user_id) AS m) AS members,
+  (SELECT json_group_array(subgroup_id) FROM (SELECT subgroup_id FROM user_group_subgroup WHERE supergroup_id = g.id ORDER BY subgroup_id) AS s) AS subgroups,
   g.settings
   FROM user_group g`;
 
