@@ -174,12 +174,26 @@ if (TEST_DATABASE_URL) {
         await p.storage.close();
         await p.admin.end({ timeout: 5 });
       }));
-      await dropDatabases(pooled.map((p) => p.name));
+      await dropDatabases([...pooled.map((p) => p.name), ...shared.splice(0)]);
     });
   } catch {
     // Not inside a test file.
   }
 }
+
+/**
+ * A database of its own cloned from the migrated template, for tests that open several drivers
+ * on one database (several processes); dropped when the test file is done.
+ */
+export async function postgresTestDatabase(): Promise<string> {
+  if (!TEST_DATABASE_URL) throw new Error('TEAMCHAT_TEST_DATABASE_URL is not set');
+  const from = await templateDatabase();
+  const name = `${TEST_DATABASE_PREFIX}${process.pid}_shared_${++databases}`;
+  await withAdmin((sql) => sql.unsafe(`CREATE DATABASE ${quote(name)} TEMPLATE ${quote(from)}`));
+  shared.push(name);
+  return databaseUrl(TEST_DATABASE_URL, name);
+}
+const shared: string[] = [];
 
 /**
  * The storage a world gets: undefined means the default (SQLite in memory). Worlds that ask for
