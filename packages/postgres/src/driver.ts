@@ -71,7 +71,8 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
   const inFlight = new Set<Promise<unknown>>();
 
   const ready = (async () => {
-    await sql.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    // public exists; creating it would need a privilege an application's role may lack.
+    if (schema !== 'public') await sql.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     await migrate(sql);
     const cache: StatementCache = { columns: await columnTypes(sql), entries: new Map() };
     const lane = async (): Promise<Lane> => {

@@ -88,7 +88,7 @@ function castInsertSelect(text: string, types: ReadonlyMap<string, string>): str
   if (items.length !== names.length) return text;
   const cast = items.map((item, i) => {
     const type = types.get(names[i]!);
-    return item.trim() === '?' && type ? `?::${type}` : item;
+    return item.trim() === '?' && type ? item.replace('?', `?::${type}`) : item;
   });
   return `${match[1]}${cast.join(',')}${match[4]}`;
 }
