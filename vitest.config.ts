@@ -8,7 +8,11 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
  * names a PostgreSQL server (worlds then get a database each: tests/helpers/storage.ts).
  */
 const postgresUrl = process.env.TEAMCHAT_TEST_DATABASE_URL;
-if (!postgresUrl) console.log('PostgreSQL run skipped: TEAMCHAT_TEST_DATABASE_URL is not set (SQLite only).');
+// Said once: vitest loads this file more than once per run (the root, then the projects).
+if (!postgresUrl && !process.env.TEAMCHAT_POSTGRES_SKIP_SAID) {
+  process.env.TEAMCHAT_POSTGRES_SKIP_SAID = '1';
+  console.log('PostgreSQL run skipped: TEAMCHAT_TEST_DATABASE_URL is not set (SQLite only).');
+}
 
 /** Tests that only make sense on SQLite (files, crashes, group commit, its migrations): not run on PostgreSQL. */
 const SQLITE_ONLY = ['tests/crash/**', 'tests/contract/sqlite*.test.ts', 'tests/contract/concurrency.test.ts'];
