@@ -170,10 +170,14 @@ if (TEST_DATABASE_URL) {
     });
     afterAll(async () => {
       const pooled = all.splice(0);
-      await Promise.allSettled(pooled.map(async (p) => {
-        await p.storage.close();
-        await p.admin.end({ timeout: 5 });
-      }));
+      // Bounded: a test may leave an operation pending on purpose; DROP … WITH (FORCE) ends its connections.
+      const closing = Promise.allSettled(
+        pooled.map(async (p) => {
+          await p.storage.close();
+          await p.admin.end({ timeout: 5 });
+        }),
+      );
+      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
       await dropDatabases([...pooled.map((p) => p.name), ...shared.splice(0)]);
     });
   } catch {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { consoleLogger, type Logger, type Storage, type Stores, type Tx } from '@teamchat/core';
 import type { Result } from 'neverthrow';
-import postgres, { type ReservedSql, type Sql } from 'postgres';
+import postgres, { type Sql, type TransactionSql } from 'postgres';
 import { Mutex, scopeTx, storesOver, type TxScope } from '../../core/src/storage/sql-kit.js';
 import { CommitOrder } from './commit-order.js';
 import { columnTypes, migrate } from './schema.js';
@@ -20,11 +20,20 @@ export interface PostgresOptions {
   logger?: Logger;
 }
 
-/** One reserved connection and the stores over it. */
+/**
+ * The stores one operation at a time uses, over the transaction that operation runs. Each
+ * operation takes a connection from the pool for its transaction (postgres.js `begin`), so a
+ * connection the server closed (a restart, an idle timeout) is replaced, never reused.
+ */
 interface Lane {
-  conn: ReservedSql;
+  conn: TransactionSql | undefined;
+  /** Set when a statement of the running transaction failed: PostgreSQL has aborted it. */
+  failed: boolean;
   stores: Stores;
 }
+
+/** Thrown out of `begin` to roll back a transaction whose callback returned Err. */
+const ROLL_BACK = Symbol('roll back');
 
 /** The key of the advisory lock every write transaction holds, in every process on the database. */
 const WRITE_LOCK = 7_464_851_203_002;
@@ -75,12 +84,14 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
     if (schema !== 'public') await sql.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     await migrate(sql);
     const cache: StatementCache = { columns: await columnTypes(sql), entries: new Map() };
-    const lane = async (): Promise<Lane> => {
-      const conn = await sql.reserve();
-      return { conn, stores: storesOver(pgStatements(conn, cache)) };
+    const lane = (): Lane => {
+      const made: Lane = { conn: undefined, failed: false, stores: undefined as unknown as Stores };
+      const connection = () => made.conn ?? raise(new Error('storage: statement outside an operation'));
+      made.stores = storesOver(pgStatements(connection, cache, () => (made.failed = true)));
+      return made;
     };
-    writer = await lane();
-    for (let i = 0; i < reads; i++) idle.push(await lane());
+    writer = lane();
+    for (let i = 0; i < reads; i++) idle.push(lane());
   })();
   // Reported through the operations that await it.
   ready.catch(() => undefined);
@@ -122,26 +133,31 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
 
   async function write<T, E>(fn: (tx: Tx) => Promise<Result<T, E>>): Promise<Result<T, E>> {
     await ready;
-    const { conn, stores } = writer!;
-    const scope = scopeTx(stores, 'write');
-    await conn.unsafe(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
-    let result: Result<T, E>;
+    const lane = writer!;
+    const scope = scopeTx(lane.stores, 'write');
+    let result: Result<T, E> | undefined;
+    let committing = false;
     try {
-      result = await callback(scope, fn);
+      await sql.begin(async (tx) => {
+        lane.conn = tx;
+        lane.failed = false;
+        await tx.unsafe(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+        result = await callback(scope, fn);
+        if (result.isErr()) throw ROLL_BACK;
+        // A failed statement aborted the transaction, even if the callback caught its error.
+        if (lane.failed) throw new Error('storage: a statement failed inside the transaction, which was rolled back');
+        // From here to the after-commit callbacks, no snapshot is taken (CommitOrder).
+        await order.beginCommit();
+        committing = true;
+      });
     } catch (error) {
-      await rollback(conn);
+      if (committing) order.endCommit();
+      if (error === ROLL_BACK) return result!;
       throw error;
+    } finally {
+      lane.conn = undefined;
     }
-    if (result.isErr()) {
-      await rollback(conn);
-      return result;
-    }
-    await order.beginCommit();
     try {
-      const done = await conn.unsafe('COMMIT');
-      // A statement that failed (and was caught by the callback) aborted the transaction:
-      // PostgreSQL answers COMMIT with ROLLBACK.
-      if (done.command === 'ROLLBACK') throw new Error('storage: the transaction was aborted by a failed statement and rolled back');
       for (const after of scope.committed) {
         try {
           after();
@@ -149,33 +165,30 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
           logger.error({ err: error }, 'storage: an after-commit callback failed');
         }
       }
-    } catch (error) {
-      await rollback(conn);
-      throw error;
     } finally {
       order.endCommit();
     }
-    return result;
+    return result!;
   }
 
   async function readOn<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     await ready;
     const lane = await acquireReader();
     try {
-      await order.beginSnapshot();
-      try {
-        // The SELECT takes the snapshot (REPEATABLE READ takes it at the first statement).
-        await lane.conn.unsafe('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT 1');
-      } finally {
-        order.endSnapshot();
-      }
-      try {
+      return (await sql.begin('isolation level repeatable read read only', async (tx) => {
+        lane.conn = tx;
+        await order.beginSnapshot();
+        try {
+          // The first statement takes the snapshot (REPEATABLE READ), not BEGIN.
+          await tx.unsafe('SELECT 1');
+        } finally {
+          order.endSnapshot();
+        }
         // Called in the same step as the snapshot's reply: see CommitOrder.
         return await callback(scopeTx(lane.stores, 'read'), fn);
-      } finally {
-        await rollback(lane.conn);
-      }
+      })) as T;
     } finally {
+      lane.conn = undefined;
       releaseReader(lane);
     }
   }
@@ -196,9 +209,6 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
       closing ??= (async () => {
         await Promise.allSettled([...inFlight]);
         await ready.catch(() => undefined);
-        // Every operation has settled, so every lane is idle: back to the pool, then closed.
-        writer?.conn.release();
-        for (const lane of idle.splice(0)) lane.conn.release();
         await sql.end({ timeout: 5 });
       })();
       return closing;
@@ -206,9 +216,10 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
   };
 }
 
-async function rollback(conn: ReservedSql): Promise<void> {
-  await conn.unsafe('ROLLBACK').catch(() => undefined);
+function raise(error: Error): never {
+  throw error;
 }
+
 
 /** A schema name as a quoted identifier. */
 export function quoteIdent(name: string): string {

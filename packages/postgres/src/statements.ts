@@ -3,7 +3,7 @@
  * (translate.ts) and sent as a named prepared statement; rows come back as arrays and are decoded
  * by the same compiled decoders as SQLite's.
  */
-import type { ReservedSql } from 'postgres';
+import type { TransactionSql } from 'postgres';
 import { type RunResult, rowDecoder, type Statements, type TableMap } from '../../core/src/storage/sql-kit.js';
 import { arrayLiteral, type ColumnTypes, ftsToTsquery, type Translated, translateStatement } from './translate.js';
 
@@ -34,8 +34,11 @@ function parameters(entry: Entry, params: readonly unknown[]): unknown[] {
   });
 }
 
-/** Statements over one reserved connection. */
-export function pgStatements(conn: ReservedSql, cache: StatementCache): Statements {
+/**
+ * Statements over the connection an operation holds: `connection()` gives the connection the
+ * running operation reserved (a lane's stores serve one operation at a time).
+ */
+export function pgStatements(connection: () => TransactionSql, cache: StatementCache, onFailure: () => void): Statements {
   const entry = (sql: string): Entry => {
     let found = cache.entries.get(sql);
     if (!found) {
@@ -46,8 +49,12 @@ export function pgStatements(conn: ReservedSql, cache: StatementCache): Statemen
     }
     return found;
   };
-  const query = (found: Entry, params: readonly unknown[]) =>
-    conn.unsafe(found.text, parameters(found, params) as never[], { prepare: true }).values();
+  /** Sends a statement; a failure is reported (PostgreSQL aborts the transaction) unless `recovered`. */
+  const query = (found: Entry, params: readonly unknown[], recovered = false, on: TransactionSql = connection()) => {
+    const sent = on.unsafe(found.text, parameters(found, params) as never[], { prepare: true }).values();
+    if (!recovered) sent.catch(onFailure);
+    return sent;
+  };
   const rows = async <T>(map: TableMap<T>, sql: string, params: readonly unknown[]): Promise<T[]> => {
     const found = entry(sql);
     const result = await query(found, params);
@@ -61,7 +68,7 @@ export function pgStatements(conn: ReservedSql, cache: StatementCache): Statemen
     dialect: 'postgres',
     async run(sql, ...params) {
       const found = entry(sql);
-      if (found.ignoreUnique) return runIgnoringUnique(conn, () => query(found, params));
+      if (found.ignoreUnique) return runIgnoringUnique(connection(), (savepoint) => query(found, params, true, savepoint));
       const result = await query(found, params);
       const first = (result as unknown as unknown[][])[0];
       return { changes: result.count, lastInsertRowid: found.returnsId && first ? Number(first[0]) : undefined };
@@ -82,15 +89,12 @@ export function pgStatements(conn: ReservedSql, cache: StatementCache): Statemen
 const UNIQUE_VIOLATION = '23505';
 
 /** Runs a write in a savepoint; a unique violation rolls back to it and reports no change. */
-async function runIgnoringUnique(conn: ReservedSql, write: () => Promise<{ count: number }>): Promise<RunResult> {
-  await conn.unsafe('SAVEPOINT ignore_unique');
+async function runIgnoringUnique(conn: TransactionSql, write: (savepoint: TransactionSql) => Promise<{ count: number }>): Promise<RunResult> {
   try {
-    const result = await write();
-    await conn.unsafe('RELEASE SAVEPOINT ignore_unique');
+    const result = await conn.savepoint((savepoint) => write(savepoint));
     return { changes: result.count, lastInsertRowid: undefined };
   } catch (error) {
     if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-    await conn.unsafe('ROLLBACK TO SAVEPOINT ignore_unique');
     return { changes: 0, lastInsertRowid: undefined };
   }
 }
