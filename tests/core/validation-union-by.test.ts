@@ -3,7 +3,7 @@
  * builds a StructError for every member that refuses a valid value). It must accept, coerce
  * and refuse exactly as superstruct's `union` of the same members does.
  */
-import { validateInput } from '@teamchat/core';
+import { validateInput } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { MAX_NARROW_CHARS, MAX_NARROW_OPERAND_IDS, MAX_NARROW_TERMS, NarrowParam } from '../../packages/core/src/messages/narrow.js';
 import { GetEventsParams } from '../../packages/core/src/schemas/events.js';

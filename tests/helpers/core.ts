@@ -10,6 +10,7 @@ import {
   type User,
 } from '@teamchat/core';
 import { createSqliteContext, type SqliteContextOptions } from '@teamchat/core/sqlite';
+import { worldStorage } from './storage.js';
 
 /** Unwraps an Ok result or fails the test with the error. */
 export function must<T>(result: { isOk(): boolean; value?: T; error?: unknown }): T {
@@ -43,7 +44,7 @@ export type WorldOptions = SqliteContextOptions & { storage?: Storage; realmUrl?
 
 /** A fresh server (in-memory SQLite unless `databaseFile` or `storage` is given) with one realm and its owner. */
 export async function makeWorld(options: WorldOptions = {}): Promise<World> {
-  const ctx = testContext(options);
+  const ctx = testContext({ ...options, storage: options.storage ?? worldStorage(options) });
   const { realm, owner } = must(
     await createRealm(ctx, {
       name: 'Test Org',

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Ctx, fileSystemBlobStore, findRealm, type Realm } from '@teamchat/core';
+import { type Ctx, createContext, fileSystemBlobStore, findRealm, type Realm, type Storage } from '@teamchat/core';
 import { createSqliteContext, type SqliteContextOptions } from '@teamchat/core/sqlite';
 
 export const DEFAULT_DATA_DIR = './teamchat-data';
@@ -31,10 +31,21 @@ export function makeDataDirPrivate(dir: string): void {
   }
 }
 
-/** Opens (creating if needed) the data directory's database and uploads; `options` configure the rest of the context. */
-export function openDataDir(dir: string, options: Omit<SqliteContextOptions, 'databaseFile' | 'uploads'> = {}): Ctx {
+/**
+ * Opens (creating if needed) the data directory's database and uploads; `options` configure the
+ * rest of the context. `options.storage` (a PostgreSQL database) replaces the directory's
+ * SQLite file; uploads stay in the directory.
+ */
+export function openDataDir(
+  dir: string,
+  options: Omit<SqliteContextOptions, 'databaseFile' | 'uploads'> & { storage?: Storage } = {},
+): Ctx {
   makeDataDirPrivate(dir);
-  return createSqliteContext({ ...options, databaseFile: databasePath(dir), uploads: fileSystemBlobStore(uploadsPath(dir)) });
+  const uploads = fileSystemBlobStore(uploadsPath(dir));
+  const { storage, ...rest } = options;
+  return storage
+    ? createContext({ ...rest, storage, uploads })
+    : createSqliteContext({ ...rest, databaseFile: databasePath(dir), uploads });
 }
 
 export const isInitialised = async (ctx: Ctx) => (await findRealm(ctx)) !== undefined;

@@ -5,11 +5,12 @@ import { parseArgs } from 'node:util';
 import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findRealm, updateRealmAsOperator } from '@teamchat/core';
 import { serve } from '@teamchat/http-adapter';
 import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
+import { databaseUrl, displayUrl, postgresStorage } from '../database.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
 
 export const SERVE_USAGE =
-  'teamchat serve [--data DIR] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
+  'teamchat serve [--data DIR] [--database postgres://…] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
 
 /**
  * Runs the server. An empty data directory gets a realm and an owner, whose credentials are
@@ -22,6 +23,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     args: argv,
     options: {
       data: { type: 'string', default: DEFAULT_DATA_DIR },
+      // A PostgreSQL database instead of the data directory's SQLite file (also TEAMCHAT_DATABASE_URL).
+      database: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       port: { type: 'string', default: '9991' },
       url: { type: 'string' },
@@ -43,7 +46,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const pushNotifier = notifierModule === undefined ? null : await loadPushNotifier(notifierModule, values.data);
   // The server's operations never nest storage calls (the test suite runs them with the check
   // on), so the check's process-wide promise hook is not paid for on every request.
-  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, sqlite: { detectNestedCalls: false } });
+  const database = databaseUrl(values.database);
+  const storage = database === undefined ? undefined : postgresStorage(database);
+  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, sqlite: { detectNestedCalls: false } });
   const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
   // Handlers first: a signal during the setup below must still close the server and the store.
   let stopping = false;
@@ -96,7 +101,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   // Every realm has its Notification Bot from the start (realms of older data directories too).
   await ensureNotificationBots(ctx);
-  process.stdout.write(`teamchat is listening on ${running.url} (data: ${resolve(values.data)})\n`);
+  const where = database === undefined ? `data: ${resolve(values.data)}` : `database: ${displayUrl(database)}, uploads: ${resolve(values.data)}`;
+  process.stdout.write(`teamchat is listening on ${running.url} (${where})\n`);
 }
 
 function videoCallProvider(baseUrl: string) {
