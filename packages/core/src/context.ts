@@ -8,6 +8,7 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
 import { consoleLogger, type Logger } from './logger.js';
+import type { ClusterMember } from './cluster/types.js';
 import { flushPresence } from './presence/memory.js';
 import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
@@ -46,6 +47,11 @@ export interface Ctx {
   logger: Logger;
   /** Values computed from a realm's fields (rendered description, server settings), kept per realm. */
   realmMemo: RealmMemo;
+  /**
+   * The other processes sharing this context's database (cluster/types.ts); absent in a single
+   * process. With it, `events` publishes to every node, and the local bus gets every node's events.
+   */
+  cluster?: ClusterMember;
 }
 
 export interface ContextOptions {
@@ -72,15 +78,19 @@ export interface ContextOptions {
   scrypt?: ScryptFn;
   /** Where core reports failures (pino-compatible); the console when omitted. */
   logger?: Logger;
+  /** This process's membership of a cluster of processes on one database (`@teamchat/postgres`). */
+  cluster?: ClusterMember;
 }
 
 /** Builds a context; with no storage given it opens the embedded SQLite driver. */
 export function createContext(options: ContextOptions = {}): Ctx {
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const clock = options.clock ?? systemClock;
-  const events = options.events ?? createEventBus();
+  const localEvents = options.events ?? createEventBus();
   const logger = options.logger ?? consoleLogger;
+  const cluster = options.cluster;
   const queues = new QueueRegistry(clock, {
+    nodeId: cluster?.nodeId,
     heartbeatSecs: config.heartbeatSeconds,
     heartbeatJitterSecs: config.heartbeatJitterSeconds,
     gcIntervalSecs: config.queueGcIntervalSeconds,
@@ -91,7 +101,8 @@ export function createContext(options: ContextOptions = {}): Ctx {
     timers: config.timers,
     logger,
   });
-  events.subscribe((published) => queues.deliver(published));
+  localEvents.subscribe((published) => queues.deliver(published));
+  const events = cluster ? clusterBus(localEvents, cluster) : localEvents;
   return {
     storage: options.storage ?? createSqliteStorage({ logger, ...options.sqlite, filename: options.databaseFile }),
     events,
@@ -106,13 +117,23 @@ export function createContext(options: ContextOptions = {}): Ctx {
     pushNotifier: options.pushNotifier ?? null,
     logger,
     realmMemo: new RealmMemo(),
-    loginLimits: new LoginLimiter(clock, config),
+    loginLimits: new LoginLimiter(clock, config, cluster?.loginAttempts),
     passwords: createPasswordHasher({
       scrypt: options.scrypt,
       concurrency: config.passwordHashConcurrency,
       maxWaiting: config.passwordHashMaxWaiting,
     }),
+    ...(cluster ? { cluster } : {}),
   };
+}
+
+/**
+ * The bus of a cluster member: what is published goes to every node (transient events, see
+ * `EventTransport.broadcast`), and subscribers hear every node's events as the local bus gets them.
+ */
+function clusterBus(local: EventBus, cluster: ClusterMember): EventBus {
+  cluster.events.connect((published) => local.publish(published));
+  return { publish: (published) => cluster.events.broadcast(published), subscribe: (listener) => local.subscribe(listener) };
 }
 
 /**
@@ -126,6 +147,8 @@ export async function closeContext(ctx: Ctx): Promise<void> {
   try {
     await flushPresence(ctx);
   } finally {
+    // Stops listening before the store goes: nothing is delivered into queues already answered.
+    await ctx.cluster?.close();
     // A failed last flush is reported to the caller, but the store is closed all the same.
     await ctx.storage.close();
   }

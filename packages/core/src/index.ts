@@ -165,3 +165,12 @@ export { pushJobsSettled } from './push/background.js';
 export { doRegisterClientDevice, doRemoveClientDevice, doRegisterPushDevice } from './actions/client-devices.js';
 export { doSendTestPushNotification, doSendE2eeTestPushNotification } from './actions/push-test.js';
 export type { E2eePushDevice, PushDeviceRegistration, PushRegistrationOutcome, PushTestNotification } from './push/notifier.js';
+
+// cluster
+export type { ClusterMember, NodeDirectory, JobLock } from './cluster/types.js';
+export { isValidNodeId } from './cluster/types.js';
+export { routeQueue, nodeOfQueue, type QueueRoute } from './cluster/queue-owner.js';
+export { createMemoryCluster, type MemoryCluster } from './cluster/memory.js';
+export type { EventTransport } from './events/transport.js';
+export { EventSequencer, type EventLogReader, type LoggedEvent } from './events/sequencer.js';
+export type { LoginAttemptFeed, LoginAttemptChange } from './auth/login-limits.js';

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { serializeOnce } from '../format/json.js';
+import { queueIdOf } from '../cluster/queue-owner.js';
 import type { PublishedEvent } from './bus.js';
 import { type Delivery, Fanout } from './fanout.js';
 import { DeadlineHeap } from './heap.js';
@@ -13,6 +14,8 @@ import { eventForQueue } from './rules.js';
 import type { ApiEvent, QueuedEvent, QueueOptions } from './types.js';
 
 export interface QueueSettings {
+  /** The node this process is in a cluster: queue IDs start with it (cluster/queue-owner.ts). */
+  nodeId?: string;
   /** A blocked poll gets a heartbeat after this many seconds plus up to `heartbeatJitterSecs`. */
   heartbeatSecs: number;
   heartbeatJitterSecs: number;
@@ -51,11 +54,12 @@ function approximateBytes(event: object): number {
 }
 
 /**
- * A fresh random queue ID (a UUID). Node builds randomUUID's text by concatenation, a tree of
- * string pieces of about 500 bytes that every idle queue would keep; the flat copy takes 56.
+ * A fresh random queue ID: a UUID, after the owning node's ID in a cluster. Node builds
+ * randomUUID's text by concatenation, a tree of string pieces of about 500 bytes that every
+ * idle queue would keep; the flat copy takes 56.
  */
-function newQueueId(): string {
-  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+function newQueueId(nodeId: string | undefined): string {
+  return Buffer.from(queueIdOf(nodeId, randomUUID()), 'latin1').toString('latin1');
 }
 
 /** Every heartbeat is this one immutable event; queues add its ID when answering. */
@@ -154,7 +158,7 @@ export class QueueRegistry {
       this.end(leastRecentlyUsed(queues));
       queues = this.byUser.get(userId);
     }
-    const queue = new EventQueue(newQueueId(), realmId, userId, this.options.acquire(options), this.clock.now(), this.bounds);
+    const queue = new EventQueue(newQueueId(this.settings.nodeId), realmId, userId, this.options.acquire(options), this.clock.now(), this.bounds);
     this.byId.set(queue.id, queue);
     if (!queues) this.byUser.set(userId, (queues = new Set()));
     queues.add(queue);
