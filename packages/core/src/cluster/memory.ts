@@ -16,6 +16,8 @@ import type { ClusterMember, JobLock, NodeDirectory } from './types.js';
 export interface MemoryCluster {
   /** A new node; `url` is where the others reach it (null: it serves no HTTP). */
   join(nodeId: string, url?: string | null): ClusterMember;
+  /** Sets where the other nodes reach `nodeId` (once its server listens); null: gone. */
+  locate(nodeId: string, url: string | null): void;
   /** Every durable event recorded so far, oldest first. */
   readonly log: readonly LoggedEvent[];
   /** Drops recorded events up to `id`, as the PostgreSQL log's pruning does. */
@@ -73,6 +75,10 @@ export function createMemoryCluster(): MemoryCluster {
 
   return {
     log,
+    locate(nodeId, url) {
+      const node = nodes.get(nodeId);
+      if (node) node.url = url;
+    },
     prune(throughId) {
       while (log.length > 0 && log[0]!.id <= throughId) log.shift();
       prunedThroughId = Math.max(prunedThroughId, throughId);
@@ -117,7 +123,8 @@ export function createMemoryCluster(): MemoryCluster {
         nodeId,
         events,
         nodes: directory,
-        jobs,
+        // One lock table for the cluster, one object per node (a test may wrap a node's).
+        jobs: { runExclusive: (name, intervalMs, job) => jobs.runExclusive(name, intervalMs, job) },
         loginAttempts,
         async close() {
           node.sequencer?.stop();
