@@ -58,7 +58,7 @@ describe('a cluster of contexts on one storage', () => {
     expect(onB.isErr() && onB.error.code).toBe('BAD_EVENT_QUEUE_ID');
   });
 
-  it('records a transaction's events with it, delivers each once on every node, and nothing for a transaction that rolled back', async () => {
+  it('records a transaction’s events with it, delivers each once on every node, and nothing for a transaction that rolled back', async () => {
     const { cluster, w, a, b, alice, bob } = await twoNodes();
     const heardOnA: string[] = [];
     a.events.subscribe(({ event }) => heardOnA.push(event.type));
