@@ -90,6 +90,35 @@ describe('a cluster of contexts on one storage', () => {
     expect(polled.events.map((e) => (e as unknown as { message: { id: number } }).message.id)).toEqual(sent);
   });
 
+  it('catches up from the log after missing notifications, and ends its queues when what it missed was pruned', async () => {
+    const { cluster, w, a, b, alice, bob } = await twoNodes();
+    const register = async () => (must(await doRegister(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
+    const send = async (content: string) => must(await doSendMessage(b, w.as(alice), { type: 'direct', to: JSON.stringify([bob.id]), content }));
+    const poll = (queueId: string) => getEvents(a, w.as(bob), { queue_id: queueId, dont_block: 'true' });
+    const first = await register();
+    cluster.disconnect('a');
+    await send('while a was cut off');
+    await settle();
+    expect(must(await poll(first)).events).toEqual([]);
+    await cluster.reconnect('a');
+    expect(must(await poll(first)).events.map((e) => (e as unknown as { message: { content: string } }).message.content)).toEqual([
+      expect.stringContaining('while a was cut off'),
+    ]);
+
+    const second = await register();
+    cluster.disconnect('a');
+    await send('pruned before a read it');
+    cluster.prune(cluster.log[cluster.log.length - 1]!.id);
+    await cluster.reconnect('a');
+    const ended = await poll(second);
+    expect(ended.isErr() && ended.error.code).toBe('BAD_EVENT_QUEUE_ID');
+    // A queue registered afterwards works again.
+    const third = await register();
+    await send('after the gap');
+    await settle();
+    expect(must(await poll(third)).events).toHaveLength(1);
+  });
+
   it('carries transient events (typing) to the other node without recording them', async () => {
     const { cluster, w, a, b, alice, bob } = await twoNodes();
     const registered = must(await doRegister(a, w.as(bob), { event_types: '["typing"]', fetch_event_types: '[]' })) as { queue_id: string };

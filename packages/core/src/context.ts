@@ -102,7 +102,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
     logger,
   });
   localEvents.subscribe((published) => queues.deliver(published));
-  const events = cluster ? clusterBus(localEvents, cluster) : localEvents;
+  const events = cluster ? clusterBus(localEvents, cluster, queues) : localEvents;
   return {
     storage: options.storage ?? createSqliteStorage({ logger, ...options.sqlite, filename: options.databaseFile }),
     events,
@@ -131,8 +131,9 @@ export function createContext(options: ContextOptions = {}): Ctx {
  * The bus of a cluster member: what is published goes to every node (transient events, see
  * `EventTransport.broadcast`), and subscribers hear every node's events as the local bus gets them.
  */
-function clusterBus(local: EventBus, cluster: ClusterMember): EventBus {
-  cluster.events.connect((published) => local.publish(published));
+function clusterBus(local: EventBus, cluster: ClusterMember, queues: QueueRegistry): EventBus {
+  // Events missed for good leave every queue with a gap its client cannot see: all are ended.
+  cluster.events.connect((published) => local.publish(published), () => queues.endAll());
   return { publish: (published) => cluster.events.broadcast(published), subscribe: (listener) => local.subscribe(listener) };
 }
 

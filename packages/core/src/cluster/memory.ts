@@ -22,10 +22,15 @@ export interface MemoryCluster {
   readonly log: readonly LoggedEvent[];
   /** Drops recorded events up to `id`, as the PostgreSQL log's pruning does. */
   prune(throughId: number): void;
+  /** Makes `nodeId` miss notifications until `reconnect` (a dropped connection). */
+  disconnect(nodeId: string): void;
+  /** Ends a disconnection: the node catches up from the log, as after a reconnect. */
+  reconnect(nodeId: string): Promise<void>;
 }
 
 interface Node {
   nodeId: string;
+  connected: boolean;
   url: string | null;
   sequencer: EventSequencer | null;
   deliver: ((published: PublishedEvent) => void) | null;
@@ -48,7 +53,7 @@ export function createMemoryCluster(): MemoryCluster {
   // Other nodes hear of a commit a turn later, as they would over a network.
   const notifyOthers = (self: Node, id: number) =>
     setImmediate(() => {
-      for (const node of nodes.values()) if (node !== self) node.sequencer?.notified(id);
+      for (const node of nodes.values()) if (node !== self && node.connected) node.sequencer?.notified(id);
     });
 
   const directory: NodeDirectory = {
@@ -79,13 +84,23 @@ export function createMemoryCluster(): MemoryCluster {
       const node = nodes.get(nodeId);
       if (node) node.url = url;
     },
+    disconnect(nodeId) {
+      const node = nodes.get(nodeId);
+      if (node) node.connected = false;
+    },
+    async reconnect(nodeId) {
+      const node = nodes.get(nodeId);
+      if (!node) return;
+      node.connected = true;
+      await node.sequencer?.catchUp();
+    },
     prune(throughId) {
       while (log.length > 0 && log[0]!.id <= throughId) log.shift();
       prunedThroughId = Math.max(prunedThroughId, throughId);
     },
     join(nodeId, url = null) {
       if (nodes.has(nodeId)) throw new Error(`memory cluster: node ${nodeId} already joined`);
-      const node: Node = { nodeId, url, sequencer: null, deliver: null, loginListener: null };
+      const node: Node = { nodeId, connected: true, url, sequencer: null, deliver: null, loginListener: null };
       nodes.set(nodeId, node);
       const events: EventTransport = {
         stage(tx: Tx, published) {
@@ -105,10 +120,10 @@ export function createMemoryCluster(): MemoryCluster {
             for (const other of nodes.values()) if (other !== node) other.deliver?.(copy);
           });
         },
-        connect(deliver) {
+        connect(deliver, lost) {
           node.deliver = deliver;
           // Events cross as JSON would: another node's copy shares nothing with the publisher's.
-          node.sequencer = new EventSequencer(reader, (published) => deliver(structuredClone(published)), silentLogger, nextId - 1);
+          node.sequencer = new EventSequencer(reader, (published) => deliver(structuredClone(published)), silentLogger, nextId - 1, lost);
         },
       };
       const loginAttempts: LoginAttemptFeed = {

@@ -197,6 +197,11 @@ export class QueueRegistry {
     this.unregister(queue);
   }
 
+  /** Ends every queue (events were lost before reaching them, see `EventTransport.connect`). */
+  endAll(): void {
+    for (const queue of [...this.byId.values()]) this.end(queue);
+  }
+
   /** Whether a client of the user is receiving message events (the reference's receiver_is_off_zulip, negated). */
   receivesMessages(userId: number): boolean {
     for (const queue of this.byUser.get(userId) ?? []) {

@@ -109,8 +109,12 @@ export class EventSequencer {
         const target = this.wantedId;
         const { events, prunedThroughId } = await this.reader.after(this.lastId, CATCH_UP_BATCH);
         if (this.stopped) return;
-        // Events this process never read were pruned: its queues cannot be trusted to be complete.
-        if (prunedThroughId > this.lastId) this.onGap();
+        if (prunedThroughId > this.lastId) {
+          // Events this process never read were pruned: its queues cannot be trusted to be
+          // complete (they are ended), and reading goes on from what the log still holds.
+          this.lastId = prunedThroughId;
+          this.onGap();
+        }
         for (const { id, published } of events) {
           if (id <= this.lastId) continue;
           this.lastId = id;

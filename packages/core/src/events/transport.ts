@@ -24,6 +24,10 @@ export interface EventTransport {
    * Such events are transient: a process that is down or disconnected does not get them later.
    */
   broadcast(published: PublishedEvent): void;
-  /** Where this process's deliveries go: the context's local bus. `createContext` calls it once. */
-  connect(deliver: (published: PublishedEvent) => void): void;
+  /**
+   * Where this process's deliveries go: the context's local bus. `lost` is called when events
+   * this process never delivered can no longer be read (it was cut off longer than the log keeps
+   * events): its queues are then incomplete and are ended. `createContext` calls it once.
+   */
+  connect(deliver: (published: PublishedEvent) => void, lost: () => void): void;
 }
