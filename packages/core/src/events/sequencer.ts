@@ -41,6 +41,8 @@ export class EventSequencer {
   /** Events committed here that wait behind a gap, by ID. */
   private readonly waiting = new Map<number, PublishedEvent>();
   private reading: Promise<void> | null = null;
+  /** A catch-up asked for one more read of whatever is there, whatever `wantedId` says. */
+  private catchUpWanted = false;
   private stopped = false;
 
   constructor(
@@ -80,7 +82,7 @@ export class EventSequencer {
 
   /** Another process committed events up to `maxId` (a notification), or a check found them. */
   notified(maxId: number): void {
-    if (this.stopped || maxId <= this.wantedId) return;
+    if (this.stopped || maxId <= this.wantedId || maxId <= this.lastId) return;
     this.wantedId = maxId;
     this.reading ??= this.readMissing();
   }
@@ -88,7 +90,7 @@ export class EventSequencer {
   /** Reads whatever is newer than what was delivered (after a dropped connection, or periodically). */
   catchUp(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    this.wantedId = Number.MAX_SAFE_INTEGER;
+    this.catchUpWanted = true;
     this.reading ??= this.readMissing();
     return this.reading;
   }
@@ -104,8 +106,12 @@ export class EventSequencer {
   }
 
   private async readMissing(): Promise<void> {
+    // Not a step before the caller has stored this promise in `reading`: a loop with nothing
+    // to do would otherwise clear `reading` before it was set, and leave it set for good.
+    await null;
     try {
-      while (!this.stopped && this.lastId < this.wantedId) {
+      while (!this.stopped && (this.lastId < this.wantedId || this.catchUpWanted)) {
+        this.catchUpWanted = false;
         const target = this.wantedId;
         const { events, prunedThroughId } = await this.reader.after(this.lastId, CATCH_UP_BATCH);
         if (this.stopped) return;
@@ -121,9 +127,10 @@ export class EventSequencer {
           this.waiting.delete(id);
           this.deliverSafely(published);
         }
-        // A short read saw everything committed when it ran: what was wanted then is done (a
-        // catch-up wants "whatever there is"). A notification that came in meanwhile reads again.
-        if (events.length < CATCH_UP_BATCH && this.wantedId === target) this.wantedId = this.lastId;
+        if (events.length === CATCH_UP_BATCH) this.catchUpWanted = true;
+        // A short read saw everything committed when it ran, so an ID it wanted and did not see
+        // can only have been pruned; a notification that came in meanwhile reads again.
+        else if (this.wantedId === target && this.lastId < target) this.wantedId = this.lastId;
       }
       // Events committed here that the read did not return (it cannot miss them: they were committed before it).
       for (const [id, published] of [...this.waiting].sort(([a], [b]) => a - b)) {
