@@ -9,7 +9,11 @@ import {
   createContext,
   createMemoryCluster,
   type Ctx,
+  doDeactivateUser,
   doFetchApiKey,
+  doInviteUsers,
+  flushOutbox,
+  memoryMailer,
   doRegister,
   doSendMessage,
   doSendTyping,
@@ -119,6 +123,21 @@ describe('a cluster of contexts on one storage', () => {
     expect(must(await poll(third)).events).toHaveLength(1);
   });
 
+  it('drops a deactivated user’s queues on every node, not only where the deactivation committed', async () => {
+    const { w, a, b, bob } = await twoNodes();
+    const onA = (must(await doRegister(a, w.as(bob), { fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
+    const onB = (must(await doRegister(b, w.as(bob), { fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
+    const waiting = getEvents(a, w.as(bob), { queue_id: onA });
+    must(await doDeactivateUser(b, w.as(w.owner), { user_id: bob.id }));
+    // The waiting poll on the other node is answered, and the queue is gone there too.
+    expect((await waiting).isOk()).toBe(true);
+    await settle();
+    for (const [ctx, queueId] of [[a, onA], [b, onB]] as const) {
+      const polled = await getEvents(ctx, w.as(bob), { queue_id: queueId, dont_block: 'true' });
+      expect(polled.isErr() && polled.error.code).toBe('BAD_EVENT_QUEUE_ID');
+    }
+  });
+
   it('carries transient events (typing) to the other node without recording them', async () => {
     const { cluster, w, a, b, alice, bob } = await twoNodes();
     const registered = must(await doRegister(a, w.as(bob), { event_types: '["typing"]', fetch_event_types: '[]' })) as { queue_id: string };
@@ -175,6 +194,18 @@ describe('housekeeping across nodes', () => {
     expect(await b.cluster!.jobs.runExclusive('other', 60_000, async () => runs++)).toBe(true);
     expect(await b.cluster!.jobs.runExclusive('sweep', 0, async () => runs++)).toBe(true);
     expect(runs).toBe(3);
+  });
+
+  it('sends outbox mail once when two nodes flush at the same time', async () => {
+    const cluster = createMemoryCluster();
+    const mailer = memoryMailer();
+    const w = await makeWorld({ cluster: cluster.join('a'), mailer, config: { timers: false } });
+    const b = createContext({ storage: w.ctx.storage, cluster: cluster.join('b'), mailer, config: { timers: false } });
+    contexts.push(w.ctx, b);
+    must(await doInviteUsers(w.ctx, w.as(w.owner), { invitee_emails: 'new@example.com', stream_ids: '[]' }));
+    await Promise.all([flushOutbox(w.ctx), flushOutbox(b)]);
+    await flushOutbox(b);
+    expect(mailer.sent.map((mail) => mail.to)).toEqual(['new@example.com']);
   });
 
   it('sweeps unused uploads once across nodes whose background work starts together', async () => {

@@ -9,6 +9,7 @@ import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
 import { consoleLogger, type Logger } from './logger.js';
 import type { ClusterMember } from './cluster/types.js';
+import { followRemoteEffects } from './cluster/remote-effects.js';
 import { flushPresence } from './presence/memory.js';
 import { createSqliteStorage, type SqliteOptions } from './storage/sqlite/driver.js';
 import type { Storage } from './storage/types.js';
@@ -134,6 +135,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
 function clusterBus(local: EventBus, cluster: ClusterMember, queues: QueueRegistry): EventBus {
   // Events missed for good leave every queue with a gap its client cannot see: all are ended.
   cluster.events.connect((published) => local.publish(published), () => queues.endAll());
+  followRemoteEffects(local, queues);
   return { publish: (published) => cluster.events.broadcast(published), subscribe: (listener) => local.subscribe(listener) };
 }
 
