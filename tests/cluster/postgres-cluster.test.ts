@@ -53,7 +53,7 @@ async function transaction(sql: Sql, node: Node, events: PublishedEvent[], rollB
   try {
     await sql.begin(async (sqlTx) => {
       for (const published of events) node.member.events.stage(tx, published);
-      await node.member.events.writeStaged(tx, sqlTx);
+      await node.member.events.writeStaged(tx, sqlTx as unknown as Sql);
       if (rollBack) throw new Error('rolled back');
     });
   } catch (error) {

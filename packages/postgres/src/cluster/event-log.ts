@@ -9,17 +9,15 @@
  * just before COMMIT (the staged events are written last), so it is held for the commit only.
  */
 import type { EventLogReader, LoggedEvent, PublishedEvent } from '@teamchat/core';
-import type { Sql, TransactionSql } from 'postgres';
+import type { Sql } from 'postgres';
 import { EVENTS_LOCK } from './locks.js';
 
-/** The channel whose notifications carry the newest committed event ID. */
-export const EVENTS_CHANNEL = 'teamchat_events';
-
 /**
- * Writes `events` inside the transaction `tx` and notifies every node (PostgreSQL delivers the
- * notification on commit only). Resolves with their IDs, in order.
+ * Writes `events` inside the transaction open on `tx` (a connection in a transaction) and
+ * notifies every node on `channel` (PostgreSQL delivers the notification on commit only).
+ * Resolves with their IDs, in order.
  */
-export async function writeEvents(tx: TransactionSql, events: readonly PublishedEvent[]): Promise<number[]> {
+export async function writeEvents(tx: Sql, events: readonly PublishedEvent[], channel: string): Promise<number[]> {
   const payloads = events.map((published) => JSON.stringify(published));
   // One round trip: the lock, then the rows and the notification in one statement.
   const [, rows] = await Promise.all([
@@ -31,7 +29,7 @@ export async function writeEvents(tx: TransactionSql, events: readonly Published
         FROM (SELECT payload FROM unnest(${tx.array(payloads)}::text[]) WITH ORDINALITY AS staged(payload, n) ORDER BY n) AS ordered
         RETURNING id
       )
-      SELECT array_agg(id ORDER BY id)::text[] AS ids, pg_notify(${EVENTS_CHANNEL}, max(id)::text) AS notified FROM inserted`,
+      SELECT array_agg(id ORDER BY id)::text[] AS ids, pg_notify(${channel}, max(id)::text) AS notified FROM inserted`,
   ]);
   return rows[0]!.ids.map(Number);
 }

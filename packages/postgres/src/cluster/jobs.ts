@@ -5,12 +5,12 @@
  */
 import type { JobLock } from '@teamchat/core';
 import type { Sql } from 'postgres';
-import { JOB_LOCK_NAMESPACE } from './locks.js';
 
-export function postgresJobLock(sql: Sql): JobLock {
+/** `keyPrefix` scopes the lock keys to one cluster (ClusterNames.jobs). */
+export function postgresJobLock(sql: Sql, keyPrefix: string): JobLock {
   return {
     async runExclusive(name, intervalMs, job) {
-      const key = `${JOB_LOCK_NAMESPACE}${name}`;
+      const key = `${keyPrefix}${name}`;
       const session = await sql.reserve();
       try {
         const [lock] = await session<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(hashtextextended(${key}, 0)) AS locked`;

@@ -8,5 +8,23 @@
 export const EVENTS_LOCK = '7301955012345600001';
 /** Taken while creating the cluster's tables. */
 export const CLUSTER_SCHEMA_LOCK = '7301955012345600002';
-/** The first key of exclusive jobs; a job's key is derived from its name (jobs.ts). */
-export const JOB_LOCK_NAMESPACE = 'teamchat-cluster-job:';
+/**
+ * The names one cluster uses where PostgreSQL has a name space per database, not per schema:
+ * notification channels and job lock keys. Clusters in two schemas of one database (tests, or
+ * two installations) must not hear each other's events or wait for each other's jobs.
+ */
+export interface ClusterNames {
+  /** Carries the newest committed event ID. */
+  events: string;
+  /** Carries transient events: `{ n: nodeId, p: PublishedEvent }`. */
+  transient: string;
+  /** Carries login attempts: `{ n: nodeId, c: LoginAttemptChange }`. */
+  logins: string;
+  /** Prefix of the text an exclusive job's lock key is hashed from. */
+  jobs: string;
+}
+
+export function clusterNames(schema: string): ClusterNames {
+  const scope = schema === 'public' ? '' : `${schema}.`;
+  return { events: `${scope}teamchat_events`, transient: `${scope}teamchat_transient`, logins: `${scope}teamchat_logins`, jobs: `${scope}teamchat-job:` };
+}

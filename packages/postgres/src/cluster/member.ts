@@ -10,12 +10,15 @@ import { pruneEvents } from './event-log.js';
 import { postgresJobLock } from './jobs.js';
 import { postgresLoginAttemptFeed } from './logins.js';
 import { forgetDeadNodes, startNodeHeartbeat } from './nodes.js';
+import { clusterNames } from './locks.js';
 import { ensureClusterSchema } from './schema.js';
 import { createPostgresEventTransport, type PostgresEventTransport } from './transport.js';
 
 export interface PostgresClusterOptions {
   /** The database the storage driver uses (`postgres://…`). */
   url: string;
+  /** The schema of the storage's tables, where the cluster's go too; `public` by default. */
+  schema?: string;
   /** This node's ID (see ClusterMember.nodeId); a random one when absent, new at every start. */
   nodeId?: string;
   logger?: Logger;
@@ -43,17 +46,20 @@ export async function joinPostgresCluster(options: PostgresClusterOptions): Prom
   const nodeId = options.nodeId ?? randomNodeId();
   if (!isValidNodeId(nodeId)) throw new Error(`invalid node ID '${nodeId}': lowercase letters, digits and '-', at most 32`);
   const logger = options.logger ?? consoleLogger;
+  const schema = options.schema ?? 'public';
+  const names = clusterNames(schema);
   const sql: Sql = postgres(options.url, {
     max: 4,
     onnotice: () => undefined,
-    connection: { application_name: `teamchat-cluster-${nodeId}` },
+    connection: { application_name: `teamchat-cluster-${nodeId}`, search_path: schema },
   });
   try {
+    await sql.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '""')}"`);
     await ensureClusterSchema(sql);
-    const events = await createPostgresEventTransport(sql, nodeId, logger);
+    const events = await createPostgresEventTransport(sql, names, nodeId, logger);
     const heartbeat = await startNodeHeartbeat(sql, nodeId, logger, options.heartbeatMs ?? 2000, options.nodeTimeoutMs ?? 10_000);
-    const loginAttempts = await postgresLoginAttemptFeed(sql, nodeId, logger);
-    const jobs = postgresJobLock(sql);
+    const loginAttempts = await postgresLoginAttemptFeed(sql, names.logins, nodeId, logger);
+    const jobs = postgresJobLock(sql, names.jobs);
     const retentionMs = options.eventRetentionMs ?? 600_000;
     const prune = setInterval(() => {
       jobs

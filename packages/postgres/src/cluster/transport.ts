@@ -4,11 +4,9 @@
  * node; transient events (typing, presence) travel in the NOTIFY payload itself.
  */
 import { EventSequencer, type EventTransport, type Logger, type PublishedEvent, type Tx } from '@teamchat/core';
-import type { Sql, TransactionSql } from 'postgres';
-import { EVENTS_CHANNEL, eventLogReader, newestEventId, writeEvents } from './event-log.js';
-
-/** The channel of transient events: `{ n: nodeId, p: PublishedEvent }`. */
-export const TRANSIENT_CHANNEL = 'teamchat_transient';
+import type { Sql } from 'postgres';
+import { eventLogReader, newestEventId, writeEvents } from './event-log.js';
+import type { ClusterNames } from './locks.js';
 
 /**
  * PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more; a transient event larger than
@@ -25,7 +23,7 @@ export interface PostgresEventTransport extends EventTransport {
    * connection `sqlTx`. The driver calls it after the transaction's callback returned Ok,
    * right before COMMIT; it may throw, and the transaction then rolls back.
    */
-  writeStaged(tx: Tx, sqlTx: TransactionSql): Promise<void>;
+  writeStaged(tx: Tx, sqlTx: Sql): Promise<void>;
   /** Resolves once the reads of the log in progress are done (tests). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -37,7 +35,7 @@ interface Staged {
   ids: number[] | null;
 }
 
-export async function createPostgresEventTransport(sql: Sql, nodeId: string, logger: Logger): Promise<PostgresEventTransport> {
+export async function createPostgresEventTransport(sql: Sql, names: ClusterNames, nodeId: string, logger: Logger): Promise<PostgresEventTransport> {
   const staged = new WeakMap<Tx, Staged>();
   let deliver: (published: PublishedEvent) => void = () => undefined;
   let lost: () => void = () => undefined;
@@ -45,8 +43,8 @@ export async function createPostgresEventTransport(sql: Sql, nodeId: string, log
 
   const listeners = await Promise.all([
     // Every (re)connection of the listening session reads what it may have missed meanwhile.
-    sql.listen(EVENTS_CHANNEL, (payload) => sequencer.notified(Number(payload)), () => void sequencer.catchUp()),
-    sql.listen(TRANSIENT_CHANNEL, (payload) => {
+    sql.listen(names.events, (payload) => sequencer.notified(Number(payload)), () => void sequencer.catchUp()),
+    sql.listen(names.transient, (payload) => {
       const message = JSON.parse(payload) as { n: string; p: PublishedEvent };
       if (message.n !== nodeId) deliver(message.p);
     }),
@@ -78,18 +76,18 @@ export async function createPostgresEventTransport(sql: Sql, nodeId: string, log
     async writeStaged(tx, sqlTx) {
       const entry = staged.get(tx);
       if (!entry || entry.events.length === 0) return;
-      entry.ids = await writeEvents(sqlTx, entry.events);
+      entry.ids = await writeEvents(sqlTx, entry.events, names.events);
     },
     broadcast(published) {
       const payload = JSON.stringify({ n: nodeId, p: published });
       const report = (error: unknown) => logger.error({ err: error }, 'broadcasting a transient event to the cluster failed');
       if (payload.length > MAX_NOTIFY_PAYLOAD) {
         // Too large for a notification: through the log, which delivers it here too.
-        sql.begin((tx) => writeEvents(tx, [published])).then((ids) => sequencer.notified(ids[ids.length - 1]!), report);
+        sql.begin((tx) => writeEvents(tx as unknown as Sql, [published], names.events)).then((ids) => sequencer.notified(ids[ids.length - 1]!), report);
         return;
       }
       deliver(published);
-      sql.notify(TRANSIENT_CHANNEL, payload).catch(report);
+      sql.notify(names.transient, payload).catch(report);
     },
     connect(onEvent, onLost) {
       deliver = onEvent;
