@@ -19,6 +19,10 @@ import {
   doSendTyping,
   getEvents,
   nodeOfQueue,
+  type PublishedEvent,
+  QueueRegistry,
+  silentLogger,
+  systemClock,
   publishOnCommit,
   routeQueue,
   startBackgroundWork,
@@ -26,7 +30,7 @@ import {
 import { err } from 'neverthrow';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorld, must, TEST_PASSWORD_HASH_COST } from '../helpers/core.js';
-import { untypedEvent } from '../helpers/events.js';
+import { QUEUE_OPTIONS, untypedEvent } from '../helpers/events.js';
 
 const contexts: Ctx[] = [];
 afterEach(async () => {
@@ -138,6 +142,24 @@ describe('a cluster of contexts on one storage', () => {
     }
   });
 
+  it('gives a queue registered while its node lags exactly the events its snapshot does not hold', async () => {
+    const { cluster, w, a, b, alice, bob } = await twoNodes();
+    const send = async (node: Ctx, content: string) =>
+      (must(await doSendMessage(node, w.as(alice), { type: 'direct', to: JSON.stringify([bob.id]), content })) as { id: number }).id;
+    const messageIds = async (queueId: string) =>
+      must(await getEvents(a, w.as(bob), { queue_id: queueId, dont_block: 'true' })).events.map((e) => (e as unknown as { message: { id: number } }).message.id);
+    const before = (must(await doRegister(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
+    cluster.disconnect('a');
+    const first = await send(b, 'committed before the snapshot, delivered after it');
+    const registered = must(await doRegister(a, w.as(bob), { event_types: '["message"]' })) as { queue_id: string; recent_private_conversations?: unknown };
+    await cluster.reconnect('a');
+    const second = await send(b, 'after the snapshot');
+    await settle();
+    expect(await messageIds(before)).toEqual([first, second]);
+    // The snapshot already held the first message: the queue takes only the second.
+    expect(await messageIds(registered.queue_id)).toEqual([second]);
+  });
+
   it('carries transient events (typing) to the other node without recording them', async () => {
     const { cluster, w, a, b, alice, bob } = await twoNodes();
     const registered = must(await doRegister(a, w.as(bob), { event_types: '["typing"]', fetch_event_types: '[]' })) as { queue_id: string };
@@ -174,6 +196,58 @@ describe('a cluster of contexts on one storage', () => {
     await (b.cluster as ClusterMember).close();
     expect(await routeQueue(a, 'b.0b4c')).toEqual({ kind: 'gone', nodeId: 'b' });
     expect(cluster.join('b', 'http://b2.internal').nodeId).toBe('b');
+  });
+});
+
+describe('a queue registered on a snapshot (QueueRegistry in a cluster)', () => {
+  const published = (n: number): PublishedEvent => ({ realmId: 1, userIds: [7], event: untypedEvent({ type: 'test', n }) });
+  function registry(snapshot: () => number | null) {
+    return new QueueRegistry(systemClock, {
+      heartbeatSecs: 60,
+      heartbeatJitterSecs: 0,
+      gcIntervalSecs: 600,
+      maxQueueLength: 100,
+      maxQueueBytes: 1_000_000,
+      maxQueuesPerUser: 10,
+      fanoutBatchSize: 100,
+      timers: false,
+      logger: silentLogger,
+      nodeId: 'n1',
+      snapshotEventId: snapshot,
+    });
+  }
+  const held = (queue: { pending(): { n?: unknown }[] }) => queue.pending().map((e) => e.n);
+
+  it('takes the events after its snapshot that reached the node before it, and skips those before that arrive later', () => {
+    let snapshot: number | null = null;
+    const queues = registry(() => snapshot);
+    queues.deliver(published(1), 1);
+    queues.deliver(published(2), 2);
+    snapshot = 1;
+    const queue = queues.create(1, 7, QUEUE_OPTIONS);
+    snapshot = null;
+    expect(queue.id).toMatch(/^n1\./);
+    expect(held(queue)).toEqual([2]);
+    queues.deliver(published(3), 3);
+    expect(held(queue)).toEqual([2, 3]);
+
+    snapshot = 5;
+    const ahead = queues.create(1, 7, QUEUE_OPTIONS);
+    snapshot = null;
+    for (const id of [4, 5, 6]) queues.deliver(published(id), id);
+    expect(held(ahead)).toEqual([6]);
+    // Transient events have no log ID: every queue takes them.
+    queues.deliver(published(99));
+    expect(held(ahead)).toEqual([6, 99]);
+  });
+
+  it('ends a queue whose snapshot is older than the events it keeps', () => {
+    let snapshot: number | null = null;
+    const queues = registry(() => snapshot);
+    for (let id = 1; id <= 1100; id++) queues.deliver(published(id), id);
+    snapshot = 10;
+    const queue = queues.create(1, 7, QUEUE_OPTIONS);
+    expect(queues.get(queue.id, 7).isErr()).toBe(true);
   });
 });
 

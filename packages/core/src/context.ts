@@ -4,7 +4,7 @@ import { createPasswordHasher, type PasswordHasher } from './auth/password.js';
 import type { ScryptFn } from './auth/scrypt.js';
 import { type Clock, systemClock } from './clock.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
-import { createEventBus, type EventBus } from './events/bus.js';
+import { createEventBus, type EventBus, type PublishedEvent } from './events/bus.js';
 import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
 import { consoleLogger, type Logger } from './logger.js';
@@ -92,6 +92,7 @@ export function createContext(options: ContextOptions = {}): Ctx {
   const cluster = options.cluster;
   const queues = new QueueRegistry(clock, {
     nodeId: cluster?.nodeId,
+    snapshotEventId: cluster?.events.snapshotEventId?.bind(cluster.events),
     heartbeatSecs: config.heartbeatSeconds,
     heartbeatJitterSecs: config.heartbeatJitterSeconds,
     gcIntervalSecs: config.queueGcIntervalSeconds,
@@ -102,8 +103,10 @@ export function createContext(options: ContextOptions = {}): Ctx {
     timers: config.timers,
     logger,
   });
-  localEvents.subscribe((published) => queues.deliver(published));
-  const events = cluster ? clusterBus(localEvents, cluster, queues) : localEvents;
+  // The shared-log ID of the event the cluster is delivering now, for the queues (see clusterBus).
+  const delivering: { logId?: number } = {};
+  localEvents.subscribe((published) => queues.deliver(published, delivering.logId));
+  const events = cluster ? clusterBus(localEvents, cluster, queues, delivering) : localEvents;
   return {
     storage: options.storage ?? createSqliteStorage({ logger, ...options.sqlite, filename: options.databaseFile }),
     events,
@@ -132,9 +135,17 @@ export function createContext(options: ContextOptions = {}): Ctx {
  * The bus of a cluster member: what is published goes to every node (transient events, see
  * `EventTransport.broadcast`), and subscribers hear every node's events as the local bus gets them.
  */
-function clusterBus(local: EventBus, cluster: ClusterMember, queues: QueueRegistry): EventBus {
+function clusterBus(local: EventBus, cluster: ClusterMember, queues: QueueRegistry, delivering: { logId?: number }): EventBus {
+  const deliver = (published: PublishedEvent, logId?: number) => {
+    delivering.logId = logId;
+    try {
+      local.publish(published);
+    } finally {
+      delivering.logId = undefined;
+    }
+  };
   // Events missed for good leave every queue with a gap its client cannot see: all are ended.
-  cluster.events.connect((published) => local.publish(published), () => queues.endAll());
+  cluster.events.connect(deliver, () => queues.endAll());
   followRemoteEffects(local, queues);
   return { publish: (published) => cluster.events.broadcast(published), subscribe: (listener) => local.subscribe(listener) };
 }

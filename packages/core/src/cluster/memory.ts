@@ -33,7 +33,7 @@ interface Node {
   connected: boolean;
   url: string | null;
   sequencer: EventSequencer | null;
-  deliver: ((published: PublishedEvent) => void) | null;
+  deliver: ((published: PublishedEvent, logId?: number) => void) | null;
   loginListener: ((change: LoginAttemptChange) => void) | null;
 }
 
@@ -123,7 +123,11 @@ export function createMemoryCluster(): MemoryCluster {
         connect(deliver, lost) {
           node.deliver = deliver;
           // Events cross as JSON would: another node's copy shares nothing with the publisher's.
-          node.sequencer = new EventSequencer(reader, (published) => deliver(structuredClone(published)), silentLogger, nextId - 1, lost);
+          node.sequencer = new EventSequencer(reader, (published, id) => deliver(structuredClone(published), id), silentLogger, nextId - 1, lost);
+        },
+        // A read's snapshot holds exactly the commits whose after-commit steps ran, which append here.
+        snapshotEventId() {
+          return nextId - 1;
         },
       };
       const loginAttempts: LoginAttemptFeed = {

@@ -33,7 +33,12 @@ export interface QueueSettings {
   timers: boolean;
   /** Where a failed delivery is reported (the queue is ended, so its client re-registers). */
   logger: Logger;
+  /** In a cluster: the newest shared-log event ID of the snapshot being taken now (EventTransport.snapshotEventId). */
+  snapshotEventId?: () => number | null;
 }
+
+/** Events of the shared log kept for queues registered on a snapshot older than them (see `create`). */
+const RECENT_LOGGED_KEPT = 1024;
 
 /** What the registry holds, for bounds checks and monitoring. */
 export interface QueueStats {
@@ -107,6 +112,10 @@ export class QueueRegistry {
   private readonly options = new QueueOptionsTable();
   private readonly bounds: QueueBounds;
   private readonly fanout: Fanout;
+  /** In a cluster: the newest shared-log event ID each queue's snapshot holds; it takes later ones only. */
+  private readonly snapshotOf = new WeakMap<EventQueue, number>();
+  /** In a cluster: the last events delivered from the shared log, oldest first. */
+  private readonly recentLogged: { logId: number; published: PublishedEvent }[] = [];
   /** Queues with a waiting poll that got events this turn; answered by `answerWoken`. */
   private woken: EventQueue[] = [];
   private nextGcAt: number;
@@ -163,6 +172,8 @@ export class QueueRegistry {
     if (!queues) this.byUser.set(userId, (queues = new Set()));
     queues.add(queue);
     this.arm();
+    const snapshotId = this.settings.snapshotEventId?.() ?? null;
+    if (snapshotId !== null) this.catchUpNewQueue(queue, snapshotId);
     return queue;
   }
 
@@ -220,13 +231,43 @@ export class QueueRegistry {
    * chosen now; the event reaches them now or, for a large fan-out, over the next turns
    * (`Fanout`); their waiting polls are answered after the turn that queued it.
    */
-  deliver(published: PublishedEvent): void {
+  deliver(published: PublishedEvent, logId?: number): void {
     if (this.closed) return;
+    if (logId !== undefined) {
+      this.recentLogged.push({ logId, published });
+      if (this.recentLogged.length > RECENT_LOGGED_KEPT) this.recentLogged.shift();
+    }
     const targets: EventQueue[] = [];
     for (const userId of new Set(published.userIds)) {
-      for (const queue of this.byUser.get(userId) ?? []) if (queue.realmId === published.realmId) targets.push(queue);
+      for (const queue of this.byUser.get(userId) ?? []) {
+        if (queue.realmId !== published.realmId) continue;
+        // A queue whose snapshot already holds this event's change does not take it.
+        if (logId !== undefined && (this.snapshotOf.get(queue) ?? -1) >= logId) continue;
+        targets.push(queue);
+      }
     }
     this.fanout.enqueue(published, targets);
+  }
+
+  /**
+   * A queue registered in a cluster on a snapshot holding the shared log up to `snapshotId`:
+   * events up to it are skipped when this process delivers them later, and those after it
+   * that this process delivered already (another process's commit, read before the snapshot's
+   * reply came) are queued now, in order. A snapshot older than what is kept ends the queue.
+   */
+  private catchUpNewQueue(queue: EventQueue, snapshotId: number): void {
+    this.snapshotOf.set(queue, snapshotId);
+    const recent = this.recentLogged;
+    const newest = recent[recent.length - 1]?.logId ?? -1;
+    if (newest <= snapshotId) return;
+    if (recent[0]!.logId > snapshotId + 1 && recent.length === RECENT_LOGGED_KEPT) {
+      this.end(queue);
+      return;
+    }
+    for (const { logId, published } of recent) {
+      if (logId <= snapshotId || published.realmId !== queue.realmId || !published.userIds.includes(queue.userId)) continue;
+      this.deliverTo(queue, { published, targets: [], next: 0 });
+    }
   }
 
   /** Resolves once every event published so far is in its queues (or its queues have ended). */

@@ -47,7 +47,7 @@ export class EventSequencer {
 
   constructor(
     private readonly reader: EventLogReader,
-    private readonly deliver: (published: PublishedEvent) => void,
+    private readonly deliver: (published: PublishedEvent, id: number) => void,
     private readonly logger: Logger,
     /** The newest ID committed before this process started listening: nothing older is delivered. */
     startAfterId: number,
@@ -71,7 +71,7 @@ export class EventSequencer {
       for (const { id, published } of events) {
         if (id <= this.lastId) continue;
         this.lastId = id;
-        this.deliverSafely(published);
+        this.deliverSafely(published, id);
       }
       if (this.wantedId < this.lastId) this.wantedId = this.lastId;
       return;
@@ -125,7 +125,7 @@ export class EventSequencer {
           if (id <= this.lastId) continue;
           this.lastId = id;
           this.waiting.delete(id);
-          this.deliverSafely(published);
+          this.deliverSafely(published, id);
         }
         if (events.length === CATCH_UP_BATCH) this.catchUpWanted = true;
         // A short read saw everything committed when it ran, so an ID it wanted and did not see
@@ -136,7 +136,7 @@ export class EventSequencer {
       for (const [id, published] of [...this.waiting].sort(([a], [b]) => a - b)) {
         if (id > this.lastId) {
           this.lastId = id;
-          this.deliverSafely(published);
+          this.deliverSafely(published, id);
         }
       }
       this.waiting.clear();
@@ -149,9 +149,9 @@ export class EventSequencer {
     }
   }
 
-  private deliverSafely(published: PublishedEvent): void {
+  private deliverSafely(published: PublishedEvent, id: number): void {
     try {
-      this.deliver(published);
+      this.deliver(published, id);
     } catch (error) {
       this.logger.error({ err: error }, 'delivering an event from the shared log failed');
     }

@@ -25,9 +25,17 @@ export interface EventTransport {
    */
   broadcast(published: PublishedEvent): void;
   /**
-   * Where this process's deliveries go: the context's local bus. `lost` is called when events
+   * Where this process's deliveries go: the context's local bus, with the event's ID in the
+   * shared log (none for transient events). `lost` is called when events
    * this process never delivered can no longer be read (it was cut off longer than the log keeps
    * events): its queues are then incomplete and are ended. `createContext` calls it once.
    */
-  connect(deliver: (published: PublishedEvent) => void, lost: () => void): void;
+  connect(deliver: (published: PublishedEvent, logId?: number) => void, lost: () => void): void;
+  /**
+   * The ID of the newest event in the read snapshot whose callback is taking its first step
+   * now, or null when there is none or it is unknown. A queue registered in that step takes
+   * exactly the events after it (QueueRegistry.create), although events of other processes
+   * reach this one on their own schedule, before or after the snapshot's.
+   */
+  snapshotEventId?(): number | null;
 }

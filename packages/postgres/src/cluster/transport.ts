@@ -24,6 +24,13 @@ export interface PostgresEventTransport extends EventTransport {
    * right before COMMIT; it may throw, and the transaction then rolls back.
    */
   writeStaged(tx: Tx, sqlTx: Sql): Promise<void>;
+  /**
+   * For the storage driver: runs the first step of a read callback (`fn`, called synchronously)
+   * whose snapshot holds the log up to `eventId` (the driver reads `max(id)` of
+   * teamchat_cluster_events in the snapshot), so that a queue registered there takes exactly
+   * the events after it.
+   */
+  runInSnapshot<T>(eventId: number, fn: () => T): T;
   /** Resolves once the reads of the log in progress are done (tests). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -37,9 +44,10 @@ interface Staged {
 
 export async function createPostgresEventTransport(sql: Sql, names: ClusterNames, nodeId: string, logger: Logger): Promise<PostgresEventTransport> {
   const staged = new WeakMap<Tx, Staged>();
-  let deliver: (published: PublishedEvent) => void = () => undefined;
+  let deliver: (published: PublishedEvent, logId?: number) => void = () => undefined;
+  let snapshotId: number | null = null;
   let lost: () => void = () => undefined;
-  const sequencer = new EventSequencer(eventLogReader(sql), (published) => deliver(published), logger, await newestEventId(sql), () => lost());
+  const sequencer = new EventSequencer(eventLogReader(sql), (published, id) => deliver(published, id), logger, await newestEventId(sql), () => lost());
 
   const listeners = await Promise.all([
     // Every (re)connection of the listening session reads what it may have missed meanwhile.
@@ -92,6 +100,16 @@ export async function createPostgresEventTransport(sql: Sql, names: ClusterNames
     connect(onEvent, onLost) {
       deliver = onEvent;
       lost = onLost;
+    },
+    snapshotEventId: () => snapshotId,
+    runInSnapshot(eventId, fn) {
+      const outer = snapshotId;
+      snapshotId = eventId;
+      try {
+        return fn();
+      } finally {
+        snapshotId = outer;
+      }
     },
     idle: () => sequencer.idle(),
     async close() {
