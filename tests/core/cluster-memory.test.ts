@@ -9,6 +9,7 @@ import {
   createContext,
   createMemoryCluster,
   type Ctx,
+  type EventQueue,
   doDeactivateUser,
   doFetchApiKey,
   doInviteUsers,
@@ -216,7 +217,7 @@ describe('a queue registered on a snapshot (QueueRegistry in a cluster)', () => 
       snapshotEventId: snapshot,
     });
   }
-  const held = (queue: { pending(): { n?: unknown }[] }) => queue.pending().map((e) => e.n);
+  const held = (queue: EventQueue) => queue.pending().map((e) => (e as unknown as { n: number }).n);
 
   it('takes the events after its snapshot that reached the node before it, and skips those before that arrive later', () => {
     let snapshot: number | null = null;
