@@ -9,6 +9,7 @@ import {
   type Realm,
   type User,
 } from '@teamchat/core';
+import { worldStorage } from './storage.js';
 
 /** Unwraps an Ok result or fails the test with the error. */
 export function must<T>(result: { isOk(): boolean; value?: T; error?: unknown }): T {
@@ -32,7 +33,7 @@ export const TEST_PASSWORD_HASH_COST = { N: 1024, r: 8, p: 1 };
 
 /** A fresh in-memory server with one realm and its owner. */
 export async function makeWorld(options: ContextOptions & { realmUrl?: string; subdomain?: string } = {}): Promise<World> {
-  const ctx = createContext({ ...options, config: { passwordHashCost: TEST_PASSWORD_HASH_COST, ...options.config } });
+  const ctx = createContext({ storage: worldStorage(options), ...options, config: { passwordHashCost: TEST_PASSWORD_HASH_COST, ...options.config } });
   const { realm, owner } = must(
     await createRealm(ctx, {
       name: 'Test Org',

@@ -12,14 +12,13 @@ const wordKey = (word: string) => word.toLowerCase();
 export function alertWordStore(q: Statements): AlertWordStore {
   return {
     async list(realmId, userId) {
-      return q
-        .all(WORD, 'SELECT user_id, word FROM alert_word WHERE realm_id = ? AND user_id = ? ORDER BY id', realmId, userId)
+      return (await q.all(WORD, 'SELECT user_id, word FROM alert_word WHERE realm_id = ? AND user_id = ? ORDER BY id', realmId, userId))
         .map((row) => row.word);
     },
     async forUsers(realmId, userIds) {
       const words = new Map<number, string[]>();
       if (userIds.length === 0) return words;
-      const rows = q.all(
+      const rows = await q.all(
         WORD,
         'SELECT user_id, word FROM alert_word WHERE realm_id = ? AND user_id IN (SELECT value FROM json_each(?)) ORDER BY user_id, id',
         realmId,
@@ -30,8 +29,8 @@ export function alertWordStore(q: Statements): AlertWordStore {
     },
     async add(realmId, userId, words) {
       for (const word of words) {
-        const { next } = q.get(NEXT, 'SELECT COALESCE(MAX(id), 0) + 1 AS next FROM alert_word WHERE user_id = ?', userId)!;
-        q.run(
+        const { next } = (await q.get(NEXT, 'SELECT COALESCE(MAX(id), 0) + 1 AS next FROM alert_word WHERE user_id = ?', userId))!;
+        await q.run(
           'INSERT OR IGNORE INTO alert_word (realm_id, user_id, word, word_key, id) SELECT ?, id, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?',
           realmId,
           word,
@@ -44,7 +43,7 @@ export function alertWordStore(q: Statements): AlertWordStore {
     },
     async remove(realmId, userId, words) {
       for (const word of words) {
-        q.run('DELETE FROM alert_word WHERE realm_id = ? AND user_id = ? AND word_key = ?', realmId, userId, wordKey(word));
+        await q.run('DELETE FROM alert_word WHERE realm_id = ? AND user_id = ? AND word_key = ?', realmId, userId, wordKey(word));
       }
     },
   };

@@ -38,7 +38,7 @@ export function botStore(q: Statements): BotStore {
     async profiles(realmId, botIds) {
       if (botIds.length === 0) return [];
       // json_each keeps one SQL text (and one prepared statement) whatever the number of IDs.
-      const rows = q.all(
+      const rows = await q.all(
         BOT,
         `SELECT ${COLUMNS} FROM bot_profile WHERE realm_id = ? AND bot_id IN (SELECT value FROM json_each(?)) ORDER BY bot_id`,
         realmId,
@@ -48,7 +48,7 @@ export function botStore(q: Statements): BotStore {
     },
     async put(realmId, profile) {
       // Selecting the bot from its realm writes nothing for a human or a user of another realm.
-      const result = q.run(
+      const result = await q.run(
         `INSERT INTO bot_profile (${COLUMNS}, realm_id)
          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, realm_id FROM user WHERE realm_id = ? AND id = ? AND is_bot = 1
          ON CONFLICT (bot_id) DO UPDATE SET

@@ -7,17 +7,17 @@ const COLUMNS = 'id, realm_id, name, description, rendered_description, creator_
 
 /** The channel-folder store over a connection's statements. */
 export function channelFolderStore(q: Statements): ChannelFolderStore {
-  const byId = (realmId: number, id: number) => q.get(FOLDER, `SELECT ${COLUMNS} FROM channel_folder WHERE realm_id = ? AND id = ?`, realmId, id);
+  const byId = async (realmId: number, id: number) => await q.get(FOLDER, `SELECT ${COLUMNS} FROM channel_folder WHERE realm_id = ? AND id = ?`, realmId, id);
   return {
     async list(realmId) {
-      return q.all(FOLDER, `SELECT ${COLUMNS} FROM channel_folder WHERE realm_id = ? ORDER BY sort_order, id`, realmId);
+      return await q.all(FOLDER, `SELECT ${COLUMNS} FROM channel_folder WHERE realm_id = ? ORDER BY sort_order, id`, realmId);
     },
     async byId(realmId, id) {
       return byId(realmId, id);
     },
     async insert(folder) {
       // OR IGNORE: a taken name (the unique index) writes nothing.
-      const { changes, lastInsertRowid } = q.run(
+      const { changes, lastInsertRowid } = await q.run(
         `INSERT OR IGNORE INTO channel_folder (realm_id, name, name_key, description, rendered_description, creator_id, date_created, is_archived, sort_order)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(sort_order), -1) + 1 FROM channel_folder WHERE realm_id = ?))`,
         folder.realmId,
@@ -33,7 +33,7 @@ export function channelFolderStore(q: Statements): ChannelFolderStore {
       return changes === 1 ? byId(folder.realmId, Number(lastInsertRowid)) : undefined;
     },
     async update(realmId, id, patch) {
-      const { changes } = q.run(
+      const { changes } = await q.run(
         `UPDATE OR IGNORE channel_folder SET name = COALESCE(?, name), name_key = COALESCE(?, name_key),
            description = COALESCE(?, description), rendered_description = COALESCE(?, rendered_description),
            is_archived = COALESCE(?, is_archived)
@@ -49,7 +49,7 @@ export function channelFolderStore(q: Statements): ChannelFolderStore {
       return changes === 1;
     },
     async reorder(realmId, ids) {
-      for (const [index, id] of ids.entries()) q.run('UPDATE channel_folder SET sort_order = ? WHERE realm_id = ? AND id = ?', index, realmId, id);
+      for (const [index, id] of ids.entries()) await q.run('UPDATE channel_folder SET sort_order = ? WHERE realm_id = ? AND id = ?', index, realmId, id);
     },
   };
 }

@@ -52,22 +52,22 @@ export function streamStore(q: Statements): StreamStore {
     async insert(stream: NewStream) {
       const { id: _id, ...fields } = stream as NewStream & { id?: unknown };
       const row = toRow({ ...fields, nameKey: nameKey(fields.name) });
-      const { lastInsertRowid } = q.run(insertSql('stream', row), row);
+      const { lastInsertRowid } = await q.run(insertSql('stream', row), row);
       return { ...fields, id: Number(lastInsertRowid) };
     },
     async byId(realmId, id) {
-      return q.get(STREAM, `SELECT ${STREAM_COLUMNS} FROM stream WHERE realm_id = ? AND id = ?`, realmId, id);
+      return await q.get(STREAM, `SELECT ${STREAM_COLUMNS} FROM stream WHERE realm_id = ? AND id = ?`, realmId, id);
     },
     async byName(realmId, name) {
-      return q.get(STREAM, `SELECT ${STREAM_COLUMNS} FROM stream WHERE realm_id = ? AND name_key = ?`, realmId, nameKey(name));
+      return await q.get(STREAM, `SELECT ${STREAM_COLUMNS} FROM stream WHERE realm_id = ? AND name_key = ?`, realmId, nameKey(name));
     },
     async stateToken() {
-      return q.get(TOKEN, 'SELECT token FROM channel_state WHERE id = 1')!.token;
+      return (await q.get(TOKEN, 'SELECT token FROM channel_state WHERE id = 1'))!.token;
     },
     async list(realmId, ids) {
-      if (ids === undefined) return q.all(STREAM, `SELECT ${STREAM_COLUMNS} FROM stream WHERE realm_id = ? ORDER BY id`, realmId);
+      if (ids === undefined) return await q.all(STREAM, `SELECT ${STREAM_COLUMNS} FROM stream WHERE realm_id = ? ORDER BY id`, realmId);
       if (ids.length === 0) return [];
-      return q.all(
+      return await q.all(
         STREAM,
         `SELECT ${STREAM_COLUMNS} FROM stream WHERE realm_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id`,
         realmId,
@@ -78,18 +78,18 @@ export function streamStore(q: Statements): StreamStore {
       const fields = patch.name === undefined ? patch : { ...patch, nameKey: nameKey(patch.name) };
       const row = patchRow(fields, ['id', 'realmId']);
       if (Object.keys(row).length === 0) return;
-      q.run(updateSql('stream', row, 'realm_id = @_realm AND id = @_id'), { ...row, _realm: realmId, _id: id });
+      await q.run(updateSql('stream', row, 'realm_id = @_realm AND id = @_id'), { ...row, _realm: realmId, _id: id });
     },
   };
 }
 
 /** The subscription store over a connection's statements. */
 export function subscriptionStore(q: Statements): SubscriptionStore {
-  const subscribers = (realmId: number, streamId: number) =>
-    q.all(PAIR, ACTIVE_SUBSCRIBERS, realmId, streamId).map((pair) => pair.userId);
+  const subscribers = async (realmId: number, streamId: number) =>
+    (await q.all(PAIR, ACTIVE_SUBSCRIBERS, realmId, streamId)).map((pair) => pair.userId);
   return {
     async get(realmId, userId, streamId) {
-      return q.get(
+      return await q.get(
         SUBSCRIPTION,
         'SELECT * FROM subscription WHERE realm_id = ? AND user_id = ? AND stream_id = ?',
         realmId,
@@ -101,27 +101,27 @@ export function subscriptionStore(q: Statements): SubscriptionStore {
       return subscribers(realmId, streamId);
     },
     async subscribersByStream(realmId, streamIds) {
-      const ids = streamIds ?? q.all(ID, 'SELECT DISTINCT stream_id AS id FROM subscription WHERE realm_id = ? AND active = 1', realmId).map((r) => r.id);
+      const ids = streamIds ?? (await q.all(ID, 'SELECT DISTINCT stream_id AS id FROM subscription WHERE realm_id = ? AND active = 1', realmId)).map((r) => r.id);
       const out = new Map<number, number[]>();
       // One indexed range per channel: cheaper than one scan joined over every channel's rows.
-      for (const id of [...ids].sort((a, b) => a - b)) out.set(id, subscribers(realmId, id));
+      for (const id of [...ids].sort((a, b) => a - b)) out.set(id, await subscribers(realmId, id));
       if (streamIds === undefined) for (const [id, users] of out) if (users.length === 0) out.delete(id);
       return out;
     },
     async forUser(realmId, userId) {
-      return q.all(SUBSCRIPTION, 'SELECT * FROM subscription WHERE realm_id = ? AND user_id = ? ORDER BY stream_id', realmId, userId);
+      return await q.all(SUBSCRIPTION, 'SELECT * FROM subscription WHERE realm_id = ? AND user_id = ? ORDER BY stream_id', realmId, userId);
     },
     async upsert(subscription: Subscription) {
       const row = toRow({ ...subscription });
       const sets = Object.keys(row)
         .filter((c) => c !== 'user_id' && c !== 'stream_id')
         .map((c) => `${c} = excluded.${c}`);
-      q.run(`${insertSql('subscription', row)} ON CONFLICT (user_id, stream_id) DO UPDATE SET ${sets.join(', ')}`, row);
+      await q.run(`${insertSql('subscription', row)} ON CONFLICT (user_id, stream_id) DO UPDATE SET ${sets.join(', ')}`, row);
     },
     async update(realmId, userId, streamId, patch) {
       const row = patchRow(patch, ['realmId', 'userId', 'streamId']);
       if (Object.keys(row).length === 0) return;
-      q.run(updateSql('subscription', row, 'realm_id = @_realm AND user_id = @_user AND stream_id = @_stream'), {
+      await q.run(updateSql('subscription', row, 'realm_id = @_realm AND user_id = @_user AND stream_id = @_stream'), {
         ...row,
         _realm: realmId,
         _user: userId,
@@ -135,13 +135,13 @@ export function subscriptionStore(q: Statements): SubscriptionStore {
 export function defaultStreamStore(q: Statements): DefaultStreamStore {
   return {
     async list(realmId) {
-      return q.all(ID, 'SELECT stream_id AS id FROM default_stream WHERE realm_id = ? ORDER BY stream_id', realmId).map((r) => r.id);
+      return (await q.all(ID, 'SELECT stream_id AS id FROM default_stream WHERE realm_id = ? ORDER BY stream_id', realmId)).map((r) => r.id);
     },
     async add(realmId, streamId) {
-      q.run('INSERT OR IGNORE INTO default_stream (realm_id, stream_id) VALUES (?, ?)', realmId, streamId);
+      await q.run('INSERT OR IGNORE INTO default_stream (realm_id, stream_id) VALUES (?, ?)', realmId, streamId);
     },
     async remove(realmId, streamId) {
-      q.run('DELETE FROM default_stream WHERE realm_id = ? AND stream_id = ?', realmId, streamId);
+      await q.run('DELETE FROM default_stream WHERE realm_id = ? AND stream_id = ?', realmId, streamId);
     },
   };
 }

@@ -10,12 +10,12 @@ const values = (fields: DraftFields) => [fields.type, JSON.stringify(fields.to),
 
 /** The draft store over a connection's statements. */
 export function draftStore(q: Statements): DraftStore {
-  const get = (realmId: number, userId: number, id: number) =>
-    q.get(DRAFT, `SELECT ${COLUMNS} FROM draft WHERE realm_id = ? AND user_id = ? AND id = ?`, realmId, userId, id);
+  const get = async (realmId: number, userId: number, id: number) =>
+    await q.get(DRAFT, `SELECT ${COLUMNS} FROM draft WHERE realm_id = ? AND user_id = ? AND id = ?`, realmId, userId, id);
   return {
     async list(realmId, userId, options = {}) {
       const order = options.newestFirst ? 'DESC' : 'ASC';
-      return q.all(
+      return await q.all(
         DRAFT,
         `SELECT ${COLUMNS} FROM draft WHERE realm_id = ? AND user_id = ? ORDER BY last_edit_time ${order}, id ${order} LIMIT ?`,
         realmId,
@@ -28,19 +28,19 @@ export function draftStore(q: Statements): DraftStore {
       const out: Draft[] = [];
       for (const fields of drafts) {
         // Through the user row, so a user of another realm gets nothing written.
-        const { changes, lastInsertRowid } = q.run(
+        const { changes, lastInsertRowid } = await q.run(
           'INSERT INTO draft (id, realm_id, user_id, type, to_ids, topic, content, last_edit_time) SELECT ?, realm_id, id, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?',
-          nextId(q, 'draft'),
+          await nextId(q, 'draft'),
           ...values(fields),
           realmId,
           userId,
         );
-        if (changes === 1) out.push(get(realmId, userId, Number(lastInsertRowid))!);
+        if (changes === 1) out.push((await get(realmId, userId, Number(lastInsertRowid)))!);
       }
       return out;
     },
     async update(realmId, userId, id, fields) {
-      const { changes } = q.run(
+      const { changes } = await q.run(
         'UPDATE draft SET type = ?, to_ids = ?, topic = ?, content = ?, last_edit_time = ? WHERE realm_id = ? AND user_id = ? AND id = ?',
         ...values(fields),
         realmId,
@@ -50,7 +50,7 @@ export function draftStore(q: Statements): DraftStore {
       return changes === 1 ? get(realmId, userId, id) : undefined;
     },
     async delete(realmId, userId, id) {
-      return q.run('DELETE FROM draft WHERE realm_id = ? AND user_id = ? AND id = ?', realmId, userId, id).changes === 1;
+      return (await q.run('DELETE FROM draft WHERE realm_id = ? AND user_id = ? AND id = ?', realmId, userId, id)).changes === 1;
     },
   };
 }

@@ -12,22 +12,22 @@ export function realmEmojiStore(q: Statements): RealmEmojiStore {
     async insert(emoji: NewRealmEmoji, image) {
       const { id: _id, ...fields } = emoji as NewRealmEmoji & { id?: unknown };
       const row = toRow(fields);
-      const id = Number(q.run(insertSql('realm_emoji', row), row).lastInsertRowid);
-      q.run('INSERT INTO realm_emoji_image (emoji_id, bytes) VALUES (?, ?)', id, Buffer.from(image));
+      const id = Number((await q.run(insertSql('realm_emoji', row), row)).lastInsertRowid);
+      await q.run('INSERT INTO realm_emoji_image (emoji_id, bytes) VALUES (?, ?)', id, Buffer.from(image));
       return { ...fields, id };
     },
     async list(realmId) {
-      return q.all(EMOJI, `SELECT ${COLUMNS} FROM realm_emoji WHERE realm_id = ? ORDER BY id`, realmId);
+      return await q.all(EMOJI, `SELECT ${COLUMNS} FROM realm_emoji WHERE realm_id = ? ORDER BY id`, realmId);
     },
     async byId(realmId, id) {
-      return q.get(EMOJI, `SELECT ${COLUMNS} FROM realm_emoji WHERE realm_id = ? AND id = ?`, realmId, id);
+      return await q.get(EMOJI, `SELECT ${COLUMNS} FROM realm_emoji WHERE realm_id = ? AND id = ?`, realmId, id);
     },
     async deactivate(realmId, id) {
-      const { changes } = q.run('UPDATE realm_emoji SET deactivated = 1 WHERE realm_id = ? AND id = ? AND deactivated = 0', realmId, id);
+      const { changes } = await q.run('UPDATE realm_emoji SET deactivated = 1 WHERE realm_id = ? AND id = ? AND deactivated = 0', realmId, id);
       return changes > 0;
     },
     async image(realmId, id) {
-      const found = q.get(
+      const found = await q.get(
         IMAGE,
         `SELECT e.content_type AS content_type, i.bytes AS bytes FROM realm_emoji e JOIN realm_emoji_image i ON i.emoji_id = e.id
          WHERE e.realm_id = ? AND e.id = ?`,

@@ -12,12 +12,12 @@ const COLUMNS = `id, realm_id, referrer_id, email, is_multiuse, invite_as, strea
 
 /** The invitation store over a connection's statements. */
 export function invitationStore(q: Statements): InvitationStore {
-  const get = (realmId: number, id: number) =>
-    q.get(INVITATION, `SELECT ${COLUMNS} FROM invitation WHERE realm_id = ? AND id = ?`, realmId, id);
+  const get = async (realmId: number, id: number) =>
+    await q.get(INVITATION, `SELECT ${COLUMNS} FROM invitation WHERE realm_id = ? AND id = ?`, realmId, id);
   return {
     async insert(realmId, f) {
       // Through the referrer's row, so a user of another realm gets nothing written.
-      const { changes, lastInsertRowid } = q.run(
+      const { changes, lastInsertRowid } = await q.run(
         `INSERT INTO invitation (realm_id, referrer_id, email, is_multiuse, invite_as, stream_ids, group_ids,
            include_realm_default_subscriptions, notify_referrer_on_join, welcome_message_custom_text, invited_at, expires_at, key)
          SELECT realm_id, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?`,
@@ -39,10 +39,10 @@ export function invitationStore(q: Statements): InvitationStore {
     },
     get: async (realmId, id) => get(realmId, id),
     async byKey(realmId, key) {
-      return q.get(INVITATION, `SELECT ${COLUMNS} FROM invitation WHERE realm_id = ? AND key = ?`, realmId, key);
+      return await q.get(INVITATION, `SELECT ${COLUMNS} FROM invitation WHERE realm_id = ? AND key = ?`, realmId, key);
     },
     async listPending(realmId, nowSeconds) {
-      return q.all(
+      return await q.all(
         INVITATION,
         `SELECT ${COLUMNS} FROM invitation WHERE realm_id = ? AND status = 'pending' AND (expires_at IS NULL OR expires_at > ?) ORDER BY id`,
         realmId,
@@ -51,10 +51,10 @@ export function invitationStore(q: Statements): InvitationStore {
     },
     async updatePending(realmId, id, patch) {
       const row = toRow(patch);
-      if (Object.keys(row).length === 0) return get(realmId, id)?.status === 'pending';
+      if (Object.keys(row).length === 0) return (await get(realmId, id))?.status === 'pending';
       const sql = updateSql('invitation', row, `realm_id = @where_realm AND id = @where_id AND status = 'pending'`);
       // expires_at may be set to null, which toRow keeps (only undefined is dropped).
-      return q.run(sql, { ...row, where_realm: realmId, where_id: id }).changes === 1;
+      return (await q.run(sql, { ...row, where_realm: realmId, where_id: id })).changes === 1;
     },
   };
 }

@@ -35,9 +35,9 @@ export const KEPT_IDS_MIGRATION = `
 const ID: TableMap<{ id: number }> = { table: 'id_high_water', booleans: [] };
 
 /** The ID for a new row of `table`. Both lookups are index probes. */
-export function nextId(q: Statements, table: KeptIdTable): number {
-  return q.get(
+export async function nextId(q: Statements, table: KeptIdTable): Promise<number> {
+  return (await q.get(
     ID,
     `SELECT max(coalesce((SELECT max(id) FROM ${table}), 0), coalesce((SELECT value FROM id_high_water WHERE name = '${table}'), 0)) + 1 AS id`,
-  )!.id;
+  ))!.id;
 }

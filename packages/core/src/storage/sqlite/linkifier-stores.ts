@@ -12,13 +12,13 @@ const values = (l: LinkifierChange) => [l.pattern, l.urlTemplate, l.exampleInput
 export function linkifierStore(q: Statements): LinkifierStore {
   return {
     async list(realmId) {
-      return q.all(LINKIFIER, `SELECT ${COLUMNS} FROM realm_linkifier WHERE realm_id = ? ORDER BY sort_order, id`, realmId);
+      return await q.all(LINKIFIER, `SELECT ${COLUMNS} FROM realm_linkifier WHERE realm_id = ? ORDER BY sort_order, id`, realmId);
     },
     async insert(realmId, linkifier) {
-      const { lastInsertRowid } = q.run(
+      const { lastInsertRowid } = await q.run(
         `INSERT INTO realm_linkifier (id, realm_id, pattern, url_template, example_input, reverse_template, alternative_url_templates, sort_order)
          VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(sort_order), -1) + 1 FROM realm_linkifier WHERE realm_id = ?))`,
-        nextId(q, 'realm_linkifier'),
+        await nextId(q, 'realm_linkifier'),
         realmId,
         ...values(linkifier),
         realmId,
@@ -26,7 +26,7 @@ export function linkifierStore(q: Statements): LinkifierStore {
       return { id: Number(lastInsertRowid), realmId, ...linkifier, alternativeUrlTemplates: [...linkifier.alternativeUrlTemplates] };
     },
     async update(realmId, id, linkifier) {
-      const { changes } = q.run(
+      const { changes } = await q.run(
         `UPDATE realm_linkifier SET pattern = ?, url_template = ?, example_input = ?, reverse_template = ?, alternative_url_templates = ?
          WHERE realm_id = ? AND id = ?`,
         ...values(linkifier),
@@ -36,10 +36,10 @@ export function linkifierStore(q: Statements): LinkifierStore {
       return changes > 0;
     },
     async delete(realmId, id) {
-      return q.run('DELETE FROM realm_linkifier WHERE realm_id = ? AND id = ?', realmId, id).changes > 0;
+      return (await q.run('DELETE FROM realm_linkifier WHERE realm_id = ? AND id = ?', realmId, id)).changes > 0;
     },
     async reorder(realmId, ids) {
-      for (const [index, id] of ids.entries()) q.run('UPDATE realm_linkifier SET sort_order = ? WHERE realm_id = ? AND id = ?', index, realmId, id);
+      for (const [index, id] of ids.entries()) await q.run('UPDATE realm_linkifier SET sort_order = ? WHERE realm_id = ? AND id = ?', index, realmId, id);
     },
   };
 }

@@ -32,34 +32,34 @@ const json = (values: readonly unknown[]) => JSON.stringify(values);
 
 /** The message store over a connection's statements. */
 export function messageStore(q: Statements): MessageStore {
-  const indexText = (id: number, content: string, topic: string) =>
-    q.run('INSERT INTO message_fts (rowid, content, topic) VALUES (?, ?, ?)', id, content, topic);
+  const indexText = async (id: number, content: string, topic: string) =>
+    await q.run('INSERT INTO message_fts (rowid, content, topic) VALUES (?, ?, ?)', id, content, topic);
 
   return {
     async insert(message: NewMessage, recipients) {
-      const row = toRow({ id: nextId(q, 'message'), ...message, editHistory: JSON.stringify(message.editHistory) });
-      const { lastInsertRowid } = q.run(insertSql('message', row), row);
+      const row = toRow({ id: await nextId(q, 'message'), ...message, editHistory: JSON.stringify(message.editHistory) });
+      const { lastInsertRowid } = await q.run(insertSql('message', row), row);
       const id = Number(lastInsertRowid);
       if (message.dmKey !== null) {
-        q.run('INSERT OR IGNORE INTO dm_conversation (realm_id, dm_key) VALUES (?, ?)', message.realmId, message.dmKey);
-        for (const userId of message.dmKey.split(',')) {
-          q.run('INSERT OR IGNORE INTO dm_participant (user_id, realm_id, dm_key) VALUES (?, ?, ?)', Number(userId), message.realmId, message.dmKey);
-        }
+        await q.run('INSERT OR IGNORE INTO dm_conversation (realm_id, dm_key) VALUES (?, ?)', message.realmId, message.dmKey);
+        const participants = message.dmKey.split(',').map((userId) => [Number(userId), message.realmId, message.dmKey]);
+        await q.runEach('INSERT OR IGNORE INTO dm_participant (user_id, realm_id, dm_key) VALUES (?, ?, ?)', participants);
       }
       // A statement per copy: measured cheaper than one multi-row INSERT (VALUES lists or
       // json_each), which needs a statement journal (a temp file by default) and more CPU.
-      for (const { userId, flags } of recipients) {
-        q.run('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, id, flags);
-      }
-      indexText(id, message.content, message.topic);
+      await q.runEach(
+        'INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)',
+        recipients.map(({ userId, flags }) => [userId, id, flags]),
+      );
+      await indexText(id, message.content, message.topic);
       return { ...message, id };
     },
     async byId(realmId, id) {
-      return q.get(MESSAGE, 'SELECT * FROM message WHERE realm_id = ? AND id = ?', realmId, id);
+      return await q.get(MESSAGE, 'SELECT * FROM message WHERE realm_id = ? AND id = ?', realmId, id);
     },
     async byIds(realmId, ids) {
       if (ids.length === 0) return [];
-      return q.all(
+      return await q.all(
         MESSAGE,
         'SELECT * FROM message WHERE realm_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id',
         realmId,
@@ -71,24 +71,24 @@ export function messageStore(q: Statements): MessageStore {
       if (patch.editHistory) fields.editHistory = JSON.stringify(patch.editHistory);
       const row = toRow(fields);
       if (Object.keys(row).length === 0) return;
-      q.run(updateSql('message', row, 'realm_id = @_realm AND id = @_id'), { ...row, _realm: realmId, _id: id });
+      await q.run(updateSql('message', row, 'realm_id = @_realm AND id = @_id'), { ...row, _realm: realmId, _id: id });
       if (patch.content !== undefined || patch.topic !== undefined) {
-        const current = q.get(MESSAGE, 'SELECT * FROM message WHERE realm_id = ? AND id = ?', realmId, id);
-        q.run('DELETE FROM message_fts WHERE rowid = ?', id);
-        if (current) indexText(id, current.content, current.topic);
+        const current = await q.get(MESSAGE, 'SELECT * FROM message WHERE realm_id = ? AND id = ?', realmId, id);
+        await q.run('DELETE FROM message_fts WHERE rowid = ?', id);
+        if (current) await indexText(id, current.content, current.topic);
       }
     },
     async delete(realmId, ids) {
       for (const id of ids) {
-        const { changes } = q.run('DELETE FROM message WHERE realm_id = ? AND id = ?', realmId, id);
-        if (changes > 0) q.run('DELETE FROM message_fts WHERE rowid = ?', id);
+        const { changes } = await q.run('DELETE FROM message WHERE realm_id = ? AND id = ?', realmId, id);
+        if (changes > 0) await q.run('DELETE FROM message_fts WHERE rowid = ?', id);
       }
     },
     async recipients(messageId) {
-      return q.all(COPY, 'SELECT user_id, flags FROM user_message WHERE message_id = ? ORDER BY user_id', messageId);
+      return await q.all(COPY, 'SELECT user_id, flags FROM user_message WHERE message_id = ? ORDER BY user_id', messageId);
     },
     async flagsOf(userId, messageIds) {
-      const rows = q.all(
+      const rows = await q.all(
         COPY,
         'SELECT message_id, flags FROM user_message WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
         userId,
@@ -97,27 +97,27 @@ export function messageStore(q: Statements): MessageStore {
       return new Map(rows.map((row) => [row.messageId, row.flags]));
     },
     async addRecipients(messageId, recipients) {
-      for (const { userId, flags } of recipients) {
-        q.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
-      }
+      await q.runEach(
+        'INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)',
+        recipients.map(({ userId, flags }) => [userId, messageId, flags]),
+      );
     },
     async removeRecipients(messageId, userIds) {
       if (userIds.length === 0) return;
-      q.run('DELETE FROM user_message WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?))', messageId, json(userIds));
+      await q.run('DELETE FROM user_message WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?))', messageId, json(userIds));
     },
     async idsSentBefore(realmId, streamId, before, limit) {
-      return q
-        .all(ID, 'SELECT id FROM message WHERE stream_id = ? AND realm_id = ? AND date_sent < ? ORDER BY id LIMIT ?', streamId, realmId, before, limit)
+      return (await q.all(ID, 'SELECT id FROM message WHERE stream_id = ? AND realm_id = ? AND date_sent < ? ORDER BY id LIMIT ?', streamId, realmId, before, limit))
         .map((row) => row.id);
     },
     async idsBySender(realmId, senderId) {
-      return q.all(ID, 'SELECT id FROM message WHERE sender_id = ? AND realm_id = ? ORDER BY id', senderId, realmId).map((row) => row.id);
+      return (await q.all(ID, 'SELECT id FROM message WHERE sender_id = ? AND realm_id = ? ORDER BY id', senderId, realmId)).map((row) => row.id);
     },
     async setFlags(userId, messageIds, mask, on) {
       if (messageIds.length === 0) return [];
       const test = on ? `(flags & ${mask}) <> ${mask}` : `(flags & ${mask}) <> 0`;
       const set = on ? `flags | ${mask}` : `flags & ~${mask}`;
-      const changed = q.all(
+      const changed = await q.all(
         { table: 'user_message', booleans: [] } as TableMap<{ messageId: number }>,
         `UPDATE user_message SET flags = ${set}
          WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?)) AND ${test}
@@ -129,7 +129,7 @@ export function messageStore(q: Statements): MessageStore {
     },
     async replaceFlags(messageId, mask, flagsByUser) {
       for (const [userId, flags] of flagsByUser) {
-        q.run(
+        await q.run(
           `UPDATE user_message SET flags = (flags & ~${mask}) | ? WHERE user_id = ? AND message_id = ?`,
           flags & mask,
           userId,
@@ -142,14 +142,14 @@ export function messageStore(q: Statements): MessageStore {
     },
     async matches(scope, conditions, messageId) {
       const { from, where, params } = compileMessageQuery(scope, [...conditions, { kind: 'id', id: messageId, negated: false }]);
-      return q.get(ID, `SELECT m.id FROM ${from} WHERE ${where.join(' AND ')} LIMIT 1`, ...params) !== undefined;
+      return await q.get(ID, `SELECT m.id FROM ${from} WHERE ${where.join(' AND ')} LIMIT 1`, ...params) !== undefined;
     },
     async maxMessageId(userId) {
-      const row = q.get(VALUE, 'SELECT max(message_id) AS value FROM user_message WHERE user_id = ?', userId);
+      const row = await q.get(VALUE, 'SELECT max(message_id) AS value FROM user_message WHERE user_id = ?', userId);
       return row?.value ?? -1;
     },
     async unread(userId) {
-      return q.all(
+      return await q.all(
         UNREAD,
         `SELECT m.id, um.flags, m.type, m.stream_id, m.topic, m.dm_key, m.sender_id
          FROM user_message um JOIN message m ON m.id = um.message_id
@@ -158,12 +158,11 @@ export function messageStore(q: Statements): MessageStore {
       );
     },
     async topicMessageIds(realmId, streamId, topic) {
-      return q
-        .all(ID, 'SELECT id FROM message WHERE stream_id = ? AND topic = ? COLLATE NOCASE AND realm_id = ? ORDER BY id DESC', streamId, topic, realmId)
+      return (await q.all(ID, 'SELECT id FROM message WHERE stream_id = ? AND topic = ? COLLATE NOCASE AND realm_id = ? ORDER BY id DESC', streamId, topic, realmId))
         .map((row) => row.id);
     },
     async topicHasMessage(realmId, streamId, topic, options = {}) {
-      const found = q.get(
+      const found = await q.get(
         ID,
         `SELECT m.id FROM message m
          WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE AND m.realm_id = ?
@@ -183,7 +182,7 @@ export function messageStore(q: Statements): MessageStore {
       return found !== undefined;
     },
     async topics(realmId, streamId) {
-      return q.all(
+      return await q.all(
         TOPIC,
         `SELECT topic AS name, max(id) AS max_id FROM message WHERE stream_id = ? AND realm_id = ?
          GROUP BY topic COLLATE NOCASE ORDER BY max_id DESC`,
@@ -192,11 +191,11 @@ export function messageStore(q: Statements): MessageStore {
       );
     },
     async dmConversationId(realmId, dmKey) {
-      return q.get(ID, 'SELECT id FROM dm_conversation WHERE realm_id = ? AND dm_key = ?', realmId, dmKey)?.id ?? 0;
+      return (await q.get(ID, 'SELECT id FROM dm_conversation WHERE realm_id = ? AND dm_key = ?', realmId, dmKey))?.id ?? 0;
     },
     async dmConversationIds(realmId, dmKeys) {
       if (dmKeys.length === 0) return new Map();
-      const rows = q.all(
+      const rows = await q.all(
         CONVERSATION,
         'SELECT dm_key, id FROM dm_conversation WHERE realm_id = ? AND dm_key IN (SELECT value FROM json_each(?))',
         realmId,
@@ -205,7 +204,7 @@ export function messageStore(q: Statements): MessageStore {
       return new Map(rows.map((row) => [row.dmKey, row.id]));
     },
     async dmPeerIds(realmId, userId) {
-      const rows = q.all(
+      const rows = await q.all(
         KEY,
         "SELECT dm_key FROM dm_conversation WHERE realm_id = ? AND (',' || dm_key || ',') LIKE ?",
         realmId,
@@ -218,7 +217,7 @@ export function messageStore(q: Statements): MessageStore {
     async recentDmConversations(realmId, userId, limit) {
       // For each conversation, walk its messages newest first (message_dm) to the first one the
       // user holds a copy of (user_message's key): usually the first step.
-      return q.all(
+      return await q.all(
         RECENT_DM,
         // MATERIALIZED: otherwise SQLite inlines the subquery and runs it twice per conversation.
         `WITH latest AS MATERIALIZED (
@@ -236,14 +235,14 @@ export function messageStore(q: Statements): MessageStore {
       );
     },
     async firstMessageId(realmId, streamId) {
-      const row = q.get(VALUE, 'SELECT min(id) AS value FROM message WHERE stream_id = ? AND realm_id = ?', streamId, realmId);
+      const row = await q.get(VALUE, 'SELECT min(id) AS value FROM message WHERE stream_id = ? AND realm_id = ?', streamId, realmId);
       return row?.value ?? null;
     },
   };
 }
 
 /** Up to numBefore IDs below the anchor, the anchor, and up to numAfter above it. */
-function messageWindow(q: Statements, scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow) {
+async function messageWindow(q: Statements, scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow) {
   const { from, where, params, id } = compileMessageQuery(scope, conditions);
   const base = `SELECT ${id} AS id FROM ${from} WHERE ${where.join(' AND ')}`;
   // Message IDs are safe integers from 1 up, so nothing lies below an anchor of 1 or less (the
@@ -253,12 +252,12 @@ function messageWindow(q: Statements, scope: MessageScope, conditions: readonly 
   const noneAbove = window.anchor >= Number.MAX_SAFE_INTEGER;
   const before = noneBelow
     ? []
-    : q.all(ID, `${base} AND ${id} < ? ORDER BY ${id} DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1).map((row) => row.id);
+    : (await q.all(ID, `${base} AND ${id} < ? ORDER BY ${id} DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1)).map((row) => row.id);
   const after = noneAbove
     ? []
-    : q.all(ID, `${base} AND ${id} > ? ORDER BY ${id} ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1).map((row) => row.id);
+    : (await q.all(ID, `${base} AND ${id} > ? ORDER BY ${id} ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1)).map((row) => row.id);
   const anchorFound =
-    window.anchor >= 1 && window.anchor <= Number.MAX_SAFE_INTEGER && q.get(ID, `${base} AND ${id} = ?`, ...params, window.anchor) !== undefined;
+    window.anchor >= 1 && window.anchor <= Number.MAX_SAFE_INTEGER && (await q.get(ID, `${base} AND ${id} = ?`, ...params, window.anchor)) !== undefined;
   const ids = [
     ...before.slice(0, window.numBefore).reverse(),
     ...(anchorFound && window.includeAnchor ? [window.anchor] : []),
@@ -276,7 +275,7 @@ function messageWindow(q: Statements, scope: MessageScope, conditions: readonly 
 export function reactionStore(q: Statements): ReactionStore {
   return {
     async add(realmId, r) {
-      q.run(
+      await q.run(
         'INSERT INTO reaction (realm_id, message_id, user_id, emoji_name, emoji_code, reaction_type) VALUES (?, ?, ?, ?, ?, ?)',
         realmId,
         r.messageId,
@@ -287,7 +286,7 @@ export function reactionStore(q: Statements): ReactionStore {
       );
     },
     async remove(realmId, r) {
-      const { changes } = q.run(
+      const { changes } = await q.run(
         'DELETE FROM reaction WHERE realm_id = ? AND message_id = ? AND user_id = ? AND emoji_code = ? AND reaction_type = ?',
         realmId,
         r.messageId,
@@ -299,7 +298,7 @@ export function reactionStore(q: Statements): ReactionStore {
     },
     async forMessages(messageIds) {
       if (messageIds.length === 0) return [];
-      return q.all(
+      return await q.all(
         REACTION,
         `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reaction
          WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY id`,

@@ -9,14 +9,14 @@ const COLUMNS = 'fragment, is_pinned, name';
 export function navigationViewStore(q: Statements): NavigationViewStore {
   return {
     async list(realmId, userId) {
-      return q.all(VIEW, `SELECT ${COLUMNS} FROM navigation_view WHERE realm_id = ? AND user_id = ? ORDER BY id`, realmId, userId);
+      return await q.all(VIEW, `SELECT ${COLUMNS} FROM navigation_view WHERE realm_id = ? AND user_id = ? ORDER BY id`, realmId, userId);
     },
     async byFragment(realmId, userId, fragment) {
-      return q.get(VIEW, `SELECT ${COLUMNS} FROM navigation_view WHERE realm_id = ? AND user_id = ? AND fragment = ?`, realmId, userId, fragment);
+      return await q.get(VIEW, `SELECT ${COLUMNS} FROM navigation_view WHERE realm_id = ? AND user_id = ? AND fragment = ?`, realmId, userId, fragment);
     },
     async insert(realmId, userId, view) {
       // OR IGNORE: a taken fragment or name (the unique indexes) writes nothing; so does a user of another realm.
-      const result = q.run(
+      const result = await q.run(
         'INSERT OR IGNORE INTO navigation_view (realm_id, user_id, fragment, is_pinned, name) SELECT ?, id, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?',
         realmId,
         view.fragment,
@@ -28,7 +28,7 @@ export function navigationViewStore(q: Statements): NavigationViewStore {
       return result.changes === 1;
     },
     async update(realmId, userId, fragment, patch) {
-      const result = q.run(
+      const result = await q.run(
         'UPDATE OR IGNORE navigation_view SET is_pinned = COALESCE(?, is_pinned), name = COALESCE(?, name) WHERE realm_id = ? AND user_id = ? AND fragment = ?',
         patch.isPinned === undefined ? null : Number(patch.isPinned),
         patch.name ?? null,
@@ -39,7 +39,7 @@ export function navigationViewStore(q: Statements): NavigationViewStore {
       return result.changes === 1;
     },
     async remove(realmId, userId, fragment) {
-      return q.run('DELETE FROM navigation_view WHERE realm_id = ? AND user_id = ? AND fragment = ?', realmId, userId, fragment).changes === 1;
+      return (await q.run('DELETE FROM navigation_view WHERE realm_id = ? AND user_id = ? AND fragment = ?', realmId, userId, fragment)).changes === 1;
     },
   };
 }

@@ -9,10 +9,10 @@ const COLUMNS = 'id, realm_id, name, pygments_language, url_template';
 export function playgroundStore(q: Statements): PlaygroundStore {
   return {
     async list(realmId) {
-      return q.all(PLAYGROUND, `SELECT ${COLUMNS} FROM realm_playground WHERE realm_id = ? ORDER BY id`, realmId);
+      return await q.all(PLAYGROUND, `SELECT ${COLUMNS} FROM realm_playground WHERE realm_id = ? ORDER BY id`, realmId);
     },
     async insert(realmId, playground) {
-      const { lastInsertRowid } = q.run(
+      const { lastInsertRowid } = await q.run(
         'INSERT INTO realm_playground (realm_id, name, pygments_language, url_template) VALUES (?, ?, ?, ?)',
         realmId,
         playground.name,
@@ -22,7 +22,7 @@ export function playgroundStore(q: Statements): PlaygroundStore {
       return { id: Number(lastInsertRowid), realmId, ...playground };
     },
     async delete(realmId, id) {
-      return q.run('DELETE FROM realm_playground WHERE realm_id = ? AND id = ?', realmId, id).changes > 0;
+      return (await q.run('DELETE FROM realm_playground WHERE realm_id = ? AND id = ?', realmId, id)).changes > 0;
     },
   };
 }

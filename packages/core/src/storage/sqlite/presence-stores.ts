@@ -22,18 +22,18 @@ const RAISE_SEQUENCE = `
 export function presenceStore(q: Statements): PresenceStore {
   return {
     async list(realmId) {
-      return q.all(
+      return await q.all(
         PRESENCE,
         'SELECT user_id, last_active_time, last_connected_time, last_update_id FROM user_presence WHERE realm_id = ? ORDER BY user_id',
         realmId,
       );
     },
     async lastUpdateId(realmId) {
-      return q.get(SEQUENCE, 'SELECT last_update_id FROM presence_sequence WHERE realm_id = ?', realmId)?.lastUpdateId ?? 0;
+      return (await q.get(SEQUENCE, 'SELECT last_update_id FROM presence_sequence WHERE realm_id = ?', realmId))?.lastUpdateId ?? 0;
     },
     async save(realmId, rows, lastUpdateId) {
-      for (const row of rows) q.run(UPSERT, row.lastActiveTime, row.lastConnectedTime, row.lastUpdateId, row.userId, realmId);
-      q.run(RAISE_SEQUENCE, lastUpdateId, realmId);
+      for (const row of rows) await q.run(UPSERT, row.lastActiveTime, row.lastConnectedTime, row.lastUpdateId, row.userId, realmId);
+      await q.run(RAISE_SEQUENCE, lastUpdateId, realmId);
     },
   };
 }

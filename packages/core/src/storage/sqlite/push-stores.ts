@@ -16,7 +16,7 @@ const NOTIFIED: TableMap<{ userId: number; messageId: number }> = { table: 'push
 export function pushStore(q: Statements): PushStore {
   return {
     async tokensOf(realmId, userIds) {
-      return q.all(
+      return await q.all(
         TOKEN,
         `SELECT user_id, kind, token, ios_app_id, date_created FROM push_device_token
          WHERE realm_id = ? AND user_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
@@ -26,7 +26,7 @@ export function pushStore(q: Statements): PushStore {
     },
     async addToken(realmId, t) {
       // Selecting the user from its realm writes nothing for a user of another realm.
-      const result = q.run(
+      const result = await q.run(
         `INSERT INTO push_device_token (realm_id, user_id, kind, token, ios_app_id, date_created)
          SELECT ?, id, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?
          ON CONFLICT (user_id, kind, token) DO NOTHING`,
@@ -42,14 +42,14 @@ export function pushStore(q: Statements): PushStore {
     },
     async removeToken(realmId, userId, kind, token) {
       const sql = 'DELETE FROM push_device_token WHERE realm_id = ? AND user_id = ? AND kind = ? AND token = ?';
-      return q.run(sql, realmId, userId, kind, token).changes === 1;
+      return (await q.run(sql, realmId, userId, kind, token)).changes === 1;
     },
     async removeTokens(realmId, userId) {
-      return q.run('DELETE FROM push_device_token WHERE realm_id = ? AND user_id = ?', realmId, userId).changes;
+      return (await q.run('DELETE FROM push_device_token WHERE realm_id = ? AND user_id = ?', realmId, userId)).changes;
     },
     async markNotified(realmId, userId, messageIds) {
       // Only the user's own unread copies of the realm's messages are recorded.
-      const candidates = q.all(
+      const candidates = await q.all(
         NOTIFIED,
         `SELECT um.user_id, um.message_id FROM user_message um JOIN message m ON m.id = um.message_id
          WHERE um.user_id = ? AND m.realm_id = ? AND (um.flags & 1) = 0 AND um.message_id IN (SELECT value FROM json_each(?))
@@ -59,35 +59,35 @@ export function pushStore(q: Statements): PushStore {
         realmId,
         JSON.stringify(messageIds),
       );
-      for (const row of candidates) q.run('INSERT INTO push_notified (realm_id, user_id, message_id) VALUES (?, ?, ?)', realmId, userId, row.messageId);
+      for (const row of candidates) await q.run('INSERT INTO push_notified (realm_id, user_id, message_id) VALUES (?, ?, ?)', realmId, userId, row.messageId);
       return candidates.map((row) => row.messageId);
     },
     async clearNotified(realmId, userIds, messageIds) {
       const where = `realm_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND message_id IN (SELECT value FROM json_each(?))`;
       const params = [realmId, JSON.stringify(userIds), JSON.stringify(messageIds)];
-      const rows = q.all(NOTIFIED, `SELECT user_id, message_id FROM push_notified WHERE ${where} ORDER BY user_id, message_id`, ...params);
-      q.run(`DELETE FROM push_notified WHERE ${where}`, ...params);
+      const rows = await q.all(NOTIFIED, `SELECT user_id, message_id FROM push_notified WHERE ${where} ORDER BY user_id, message_id`, ...params);
+      await q.run(`DELETE FROM push_notified WHERE ${where}`, ...params);
       const cleared = new Map<number, number[]>();
       for (const row of rows) cleared.set(row.userId, [...(cleared.get(row.userId) ?? []), row.messageId]);
       return cleared;
     },
     async insertDevice(realmId, userId) {
-      const result = q.run('INSERT INTO client_device (realm_id, user_id) SELECT ?, id FROM user WHERE realm_id = ? AND id = ?', realmId, realmId, userId);
-      return result.changes === 1 ? q.get(DEVICE, DEVICE_BY_ID, realmId, userId, Number(result.lastInsertRowid)) : undefined;
+      const result = await q.run('INSERT INTO client_device (realm_id, user_id) SELECT ?, id FROM user WHERE realm_id = ? AND id = ?', realmId, realmId, userId);
+      return result.changes === 1 ? await q.get(DEVICE, DEVICE_BY_ID, realmId, userId, Number(result.lastInsertRowid)) : undefined;
     },
     async devicesOf(realmId, userIds) {
       const sql = `SELECT ${DEVICE_COLUMNS} FROM client_device WHERE realm_id = ? AND user_id IN (SELECT value FROM json_each(?)) ORDER BY id`;
-      return q.all(DEVICE, sql, realmId, JSON.stringify(userIds));
+      return await q.all(DEVICE, sql, realmId, JSON.stringify(userIds));
     },
     async device(realmId, userId, id) {
-      return q.get(DEVICE, DEVICE_BY_ID, realmId, userId, id);
+      return await q.get(DEVICE, DEVICE_BY_ID, realmId, userId, id);
     },
     async updateDevice(realmId, userId, id, patch) {
       // Only the patchable fields become columns, whatever keys a JavaScript caller passes.
       const row = toRow(Object.fromEntries(PATCHABLE.map((field) => [field, patch[field]])));
       const columns = Object.keys(row);
       if (columns.length > 0) {
-        q.run(
+        await q.run(
           `UPDATE client_device SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE realm_id = ? AND user_id = ? AND id = ?`,
           ...Object.values(row),
           realmId,
@@ -95,10 +95,10 @@ export function pushStore(q: Statements): PushStore {
           id,
         );
       }
-      return q.get(DEVICE, DEVICE_BY_ID, realmId, userId, id);
+      return await q.get(DEVICE, DEVICE_BY_ID, realmId, userId, id);
     },
     async deleteDevice(realmId, userId, id) {
-      return q.run('DELETE FROM client_device WHERE realm_id = ? AND user_id = ? AND id = ?', realmId, userId, id).changes === 1;
+      return (await q.run('DELETE FROM client_device WHERE realm_id = ? AND user_id = ? AND id = ?', realmId, userId, id)).changes === 1;
     },
   };
 }

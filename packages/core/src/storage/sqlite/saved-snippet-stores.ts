@@ -11,13 +11,13 @@ const BY_ID = `SELECT ${COLUMNS} FROM saved_snippet WHERE realm_id = ? AND user_
 export function savedSnippetStore(q: Statements): SavedSnippetStore {
   return {
     async list(realmId, userId) {
-      return q.all(SNIPPET, `SELECT ${COLUMNS} FROM saved_snippet WHERE realm_id = ? AND user_id = ? ORDER BY id`, realmId, userId);
+      return await q.all(SNIPPET, `SELECT ${COLUMNS} FROM saved_snippet WHERE realm_id = ? AND user_id = ? ORDER BY id`, realmId, userId);
     },
     async insert(realmId, userId, snippet) {
       // Selecting the user from its realm writes nothing for a user of another realm.
-      const result = q.run(
+      const result = await q.run(
         'INSERT INTO saved_snippet (id, realm_id, user_id, title, content, date_created) SELECT ?, ?, id, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?',
-        nextId(q, 'saved_snippet'),
+        await nextId(q, 'saved_snippet'),
         realmId,
         snippet.title,
         snippet.content,
@@ -28,7 +28,7 @@ export function savedSnippetStore(q: Statements): SavedSnippetStore {
       return result.changes === 1 ? { ...snippet, id: Number(result.lastInsertRowid) } : undefined;
     },
     async update(realmId, userId, id, patch) {
-      q.run(
+      await q.run(
         'UPDATE saved_snippet SET title = COALESCE(?, title), content = COALESCE(?, content) WHERE realm_id = ? AND user_id = ? AND id = ?',
         patch.title ?? null,
         patch.content ?? null,
@@ -36,10 +36,10 @@ export function savedSnippetStore(q: Statements): SavedSnippetStore {
         userId,
         id,
       );
-      return q.get(SNIPPET, BY_ID, realmId, userId, id);
+      return await q.get(SNIPPET, BY_ID, realmId, userId, id);
     },
     async delete(realmId, userId, id) {
-      return q.run('DELETE FROM saved_snippet WHERE realm_id = ? AND user_id = ? AND id = ?', realmId, userId, id).changes === 1;
+      return (await q.run('DELETE FROM saved_snippet WHERE realm_id = ? AND user_id = ? AND id = ?', realmId, userId, id)).changes === 1;
     },
   };
 }

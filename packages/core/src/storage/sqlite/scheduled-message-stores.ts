@@ -22,8 +22,8 @@ const kindOf = (f: ScheduledMessageFields): ScheduledDeliveryType => f.deliveryT
 
 /** The scheduled-message store over a connection's statements. */
 export function scheduledMessageStore(q: Statements): ScheduledMessageStore {
-  const get = (realmId: number, userId: number, id: number, kind: ScheduledDeliveryType = 'send_later') =>
-    q.get(
+  const get = async (realmId: number, userId: number, id: number, kind: ScheduledDeliveryType = 'send_later') =>
+    await q.get(
       SCHEDULED,
       `SELECT ${COLUMNS} FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND id = ? AND delivery_type = ?`,
       realmId,
@@ -33,7 +33,7 @@ export function scheduledMessageStore(q: Statements): ScheduledMessageStore {
     );
   return {
     async list(realmId, userId, kind = 'send_later') {
-      return q.all(
+      return await q.all(
         SCHEDULED,
         `SELECT ${COLUMNS} FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND delivery_type = ? ORDER BY delivery_timestamp, id`,
         realmId,
@@ -44,11 +44,11 @@ export function scheduledMessageStore(q: Statements): ScheduledMessageStore {
     get: async (realmId, userId, id, kind) => get(realmId, userId, id, kind),
     async insert(realmId, userId, fields) {
       // Through the user row, so a user of another realm gets nothing written.
-      const { changes, lastInsertRowid } = q.run(
+      const { changes, lastInsertRowid } = await q.run(
         `INSERT INTO scheduled_message (id, realm_id, sender_id, type, stream_id, recipient_ids, topic, content, rendered_content, delivery_timestamp, failed,
          delivery_type, reminder_target_message_id, reminder_note)
          SELECT ?, realm_id, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM user WHERE realm_id = ? AND id = ?`,
-        nextId(q, 'scheduled_message'),
+        await nextId(q, 'scheduled_message'),
         ...values(fields),
         kindOf(fields),
         fields.reminderTargetMessageId ?? null,
@@ -59,7 +59,7 @@ export function scheduledMessageStore(q: Statements): ScheduledMessageStore {
       return changes === 1 ? get(realmId, userId, Number(lastInsertRowid), kindOf(fields)) : undefined;
     },
     async update(realmId, userId, id, fields) {
-      const { changes } = q.run(
+      const { changes } = await q.run(
         `UPDATE scheduled_message SET type = ?, stream_id = ?, recipient_ids = ?, topic = ?, content = ?, rendered_content = ?,
          delivery_timestamp = ?, failed = ? WHERE realm_id = ? AND sender_id = ? AND id = ? AND delivery_type = ?`,
         ...values(fields),
@@ -72,18 +72,18 @@ export function scheduledMessageStore(q: Statements): ScheduledMessageStore {
     },
     async delete(realmId, userId, id, kind = 'send_later') {
       return (
-        q.run('DELETE FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND id = ? AND delivery_type = ?', realmId, userId, id, kind).changes === 1
+        (await q.run('DELETE FROM scheduled_message WHERE realm_id = ? AND sender_id = ? AND id = ? AND delivery_type = ?', realmId, userId, id, kind)).changes === 1
       );
     },
     async due(nowSeconds) {
-      return q.all(
+      return await q.all(
         SCHEDULED,
         `SELECT ${COLUMNS} FROM scheduled_message WHERE failed = 0 AND delivery_timestamp <= ? ORDER BY delivery_timestamp, id`,
         nowSeconds,
       );
     },
     async nextDue() {
-      const row = q.get<{ next: number | null }>(
+      const row = await q.get<{ next: number | null }>(
         { table: 'scheduled_message', booleans: [] },
         'SELECT MIN(delivery_timestamp) AS next FROM scheduled_message WHERE failed = 0',
       );

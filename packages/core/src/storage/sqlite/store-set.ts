@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Stores } from '../types.js';
-import { statementCache } from './statements.js';
+import { type Statements, statementCache } from './statements.js';
 import { registerSearchBudget } from './search-budget.js';
 import { defaultStreamStore, streamStore, subscriptionStore } from './channel-stores.js';
 import { messageStore, reactionStore } from './message-stores.js';
@@ -34,7 +34,14 @@ import { outboxStore, realmStore, userStore } from './stores.js';
  */
 export function sqliteStores(db: Database.Database, searchRowBudget: number): Stores {
   registerSearchBudget(db, searchRowBudget);
-  const statements = statementCache(db);
+  return storesOver(statementCache(db));
+}
+
+/**
+ * Every store over one connection's statements: the store code both dialects share (the
+ * PostgreSQL driver passes statements that translate each SQL text once).
+ */
+export function storesOver(statements: Statements): Stores {
   return {
     realms: realmStore(statements),
     users: userStore(statements),

@@ -31,22 +31,22 @@ export function realmStore(q: Statements): RealmStore {
   return {
     async insert(realm: NewRealm) {
       const row = patchRow({ ...realm });
-      const { lastInsertRowid } = q.run(insertSql('realm', row), row);
+      const { lastInsertRowid } = await q.run(insertSql('realm', row), row);
       return { settings: {}, userSettingsDefaults: {}, ...realm, id: Number(lastInsertRowid) };
     },
     async byId(id) {
-      return q.get(REALM, 'SELECT * FROM realm WHERE id = ?', id);
+      return await q.get(REALM, 'SELECT * FROM realm WHERE id = ?', id);
     },
     async bySubdomain(subdomain) {
-      return q.get(REALM, 'SELECT * FROM realm WHERE subdomain = ?', subdomain);
+      return await q.get(REALM, 'SELECT * FROM realm WHERE subdomain = ?', subdomain);
     },
     async all() {
-      return q.all(REALM, 'SELECT * FROM realm ORDER BY id');
+      return await q.all(REALM, 'SELECT * FROM realm ORDER BY id');
     },
     async update(id, patch) {
       const row = patchRow(patch);
       if (Object.keys(row).length === 0) return;
-      q.run(updateSql('realm', row, 'id = @_id'), { ...row, _id: id });
+      await q.run(updateSql('realm', row, 'id = @_id'), { ...row, _id: id });
     },
   };
 }
@@ -58,22 +58,22 @@ export function userStore(q: Statements): UserStore {
       const { id: _id, ...rest } = user as NewUser & { id?: unknown };
       const fields = { ...rest, settings: rest.settings ?? {} };
       const row = toRow(fields);
-      const { lastInsertRowid } = q.run(insertSql('user', row), row);
+      const { lastInsertRowid } = await q.run(insertSql('user', row), row);
       return { ...fields, id: Number(lastInsertRowid) };
     },
     async byId(realmId, id) {
-      return q.get(USER, 'SELECT * FROM user WHERE realm_id = ? AND id = ?', realmId, id);
+      return await q.get(USER, 'SELECT * FROM user WHERE realm_id = ? AND id = ?', realmId, id);
     },
     async byDeliveryEmail(realmId, email) {
-      return q.get(USER, 'SELECT * FROM user WHERE realm_id = ? AND delivery_email = ? COLLATE NOCASE', realmId, email);
+      return await q.get(USER, 'SELECT * FROM user WHERE realm_id = ? AND delivery_email = ? COLLATE NOCASE', realmId, email);
     },
     async byApiKey(apiKey) {
-      return q.get(USER, 'SELECT * FROM user WHERE api_key = ?', apiKey);
+      return await q.get(USER, 'SELECT * FROM user WHERE api_key = ?', apiKey);
     },
     async list(realmId, ids) {
-      if (ids === undefined) return q.all(USER, 'SELECT * FROM user WHERE realm_id = ? ORDER BY id', realmId);
+      if (ids === undefined) return await q.all(USER, 'SELECT * FROM user WHERE realm_id = ? ORDER BY id', realmId);
       if (ids.length === 0) return [];
-      return q.all(
+      return await q.all(
         USER,
         // `+realm_id`: looked up by ID; otherwise SQLite walks the realm's every user (user_bot_owner).
         'SELECT * FROM user WHERE id IN (SELECT value FROM json_each(?)) AND +realm_id = ? ORDER BY id',
@@ -82,13 +82,13 @@ export function userStore(q: Statements): UserStore {
       );
     },
     async roles(realmId) {
-      return q.all(ROLE, 'SELECT id, role, is_active FROM user WHERE realm_id = ? ORDER BY id', realmId);
+      return await q.all(ROLE, 'SELECT id, role, is_active FROM user WHERE realm_id = ? ORDER BY id', realmId);
     },
     async botsOwnedBy(realmId, ownerId) {
-      return q.all(USER, 'SELECT * FROM user WHERE realm_id = ? AND bot_owner_id = ? AND is_bot = 1 ORDER BY id', realmId, ownerId);
+      return await q.all(USER, 'SELECT * FROM user WHERE realm_id = ? AND bot_owner_id = ? AND is_bot = 1 ORDER BY id', realmId, ownerId);
     },
     async countActiveHumanOwners(realmId) {
-      const row = q.get(
+      const row = await q.get(
         COUNT,
         'SELECT count(*) AS n FROM user WHERE realm_id = ? AND role = 100 AND is_active = 1 AND is_bot = 0',
         realmId,
@@ -98,7 +98,7 @@ export function userStore(q: Statements): UserStore {
     async update(realmId, id, patch: UserPatch) {
       const row = patchRow(patch);
       if (Object.keys(row).length === 0) return;
-      q.run(updateSql('user', row, 'realm_id = @_realm AND id = @_id'), { ...row, _realm: realmId, _id: id });
+      await q.run(updateSql('user', row, 'realm_id = @_realm AND id = @_id'), { ...row, _realm: realmId, _id: id });
     },
   };
 }
@@ -108,17 +108,17 @@ export function outboxStore(q: Statements): OutboxStore {
   return {
     async insert(mail: NewMail) {
       const row = toRow({ realmId: mail.realmId, toAddress: mail.to, subject: mail.subject, body: mail.body, createdAt: mail.createdAt });
-      const { lastInsertRowid } = q.run(insertSql('outbox', row), row);
+      const { lastInsertRowid } = await q.run(insertSql('outbox', row), row);
       return { ...mail, id: Number(lastInsertRowid), sentAt: null };
     },
     async pending(limit = 100) {
-      return q.all(MAIL, 'SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?', limit);
+      return await q.all(MAIL, 'SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?', limit);
     },
     async list(realmId) {
-      return q.all(MAIL, 'SELECT * FROM outbox WHERE realm_id = ? ORDER BY id', realmId);
+      return await q.all(MAIL, 'SELECT * FROM outbox WHERE realm_id = ? ORDER BY id', realmId);
     },
     async markSent(id, at) {
-      q.run('UPDATE outbox SET sent_at = ? WHERE id = ?', at, id);
+      await q.run('UPDATE outbox SET sent_at = ? WHERE id = ?', at, id);
     },
   };
 }

@@ -11,7 +11,7 @@ export function submessageStore(q: Statements): SubmessageStore {
   return {
     async insert(realmId, s) {
       // Through the message row: a message of another realm inserts nothing.
-      const { changes, lastInsertRowid } = q.run(
+      const { changes, lastInsertRowid } = await q.run(
         `INSERT INTO submessage (realm_id, message_id, sender_id, msg_type, content)
          SELECT realm_id, id, ?, ?, ? FROM message WHERE id = ? AND realm_id = ?`,
         s.senderId,
@@ -24,7 +24,7 @@ export function submessageStore(q: Statements): SubmessageStore {
     },
     async forMessages(realmId, messageIds) {
       if (messageIds.length === 0) return [];
-      return q.all(
+      return await q.all(
         SUBMESSAGE,
         `SELECT ${COLUMNS} FROM submessage
          WHERE message_id IN (SELECT value FROM json_each(?)) AND realm_id = ? ORDER BY id`,
@@ -34,8 +34,8 @@ export function submessageStore(q: Statements): SubmessageStore {
     },
     async first(realmId, messageId, msgType) {
       return msgType === undefined
-        ? q.get(SUBMESSAGE, `SELECT ${COLUMNS} FROM submessage WHERE message_id = ? AND realm_id = ? ORDER BY id LIMIT 1`, messageId, realmId)
-        : q.get(
+        ? await q.get(SUBMESSAGE, `SELECT ${COLUMNS} FROM submessage WHERE message_id = ? AND realm_id = ? ORDER BY id LIMIT 1`, messageId, realmId)
+        : await q.get(
             SUBMESSAGE,
             `SELECT ${COLUMNS} FROM submessage WHERE message_id = ? AND realm_id = ? AND msg_type = ? ORDER BY id LIMIT 1`,
             messageId,
@@ -44,7 +44,7 @@ export function submessageStore(q: Statements): SubmessageStore {
           );
     },
     async count(realmId, messageId) {
-      return q.get(COUNT, 'SELECT count(*) AS n FROM submessage WHERE message_id = ? AND realm_id = ?', messageId, realmId)!.n;
+      return (await q.get(COUNT, 'SELECT count(*) AS n FROM submessage WHERE message_id = ? AND realm_id = ?', messageId, realmId))!.n;
     },
   };
 }

@@ -7,18 +7,18 @@ const COLUMNS = 'user_id, stream_id, topic, visibility_policy, last_updated';
 
 /** The user-topic store over a connection's statements. */
 export function userTopicStore(q: Statements): UserTopicStore {
-  const current = (realmId: number, userId: number, streamId: number, topic: string) =>
-    q.get(
+  const current = async (realmId: number, userId: number, streamId: number, topic: string) =>
+    await q.get(
       ROW,
       `SELECT ${COLUMNS} FROM user_topic WHERE realm_id = ? AND user_id = ? AND stream_id = ? AND topic = ? COLLATE NOCASE`,
       realmId, userId, streamId, topic,
     );
   return {
     async list(realmId, userId) {
-      return q.all(ROW, `SELECT ${COLUMNS} FROM user_topic WHERE realm_id = ? AND user_id = ? ORDER BY stream_id, topic`, realmId, userId);
+      return await q.all(ROW, `SELECT ${COLUMNS} FROM user_topic WHERE realm_id = ? AND user_id = ? ORDER BY stream_id, topic`, realmId, userId);
     },
     async forTopic(realmId, streamId, topic) {
-      return q.all(
+      return await q.all(
         ROW,
         `SELECT ${COLUMNS} FROM user_topic WHERE realm_id = ? AND stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY user_id`,
         realmId,
@@ -27,23 +27,23 @@ export function userTopicStore(q: Statements): UserTopicStore {
       );
     },
     async set(realmId, userId, streamId, topic, policy, lastUpdated) {
-      const row = current(realmId, userId, streamId, topic);
+      const row = await current(realmId, userId, streamId, topic);
       if (policy === 0) {
         if (!row) return false;
-        q.run('DELETE FROM user_topic WHERE realm_id = ? AND user_id = ? AND stream_id = ? AND topic = ? COLLATE NOCASE', realmId, userId, streamId, topic);
+        await q.run('DELETE FROM user_topic WHERE realm_id = ? AND user_id = ? AND stream_id = ? AND topic = ? COLLATE NOCASE', realmId, userId, streamId, topic);
         return true;
       }
       if (row?.visibilityPolicy === policy) return false;
       if (row) {
         // The row keeps its first spelling of the topic, as the reference's upsert does.
-        const { changes } = q.run(
+        const { changes } = await q.run(
           'UPDATE user_topic SET visibility_policy = ?, last_updated = ? WHERE realm_id = ? AND user_id = ? AND stream_id = ? AND topic = ? COLLATE NOCASE',
           policy, lastUpdated, realmId, userId, streamId, topic,
         );
         return changes > 0;
       }
       // Inserted only when both the user and the channel belong to the realm.
-      const { changes } = q.run(
+      const { changes } = await q.run(
         `INSERT INTO user_topic (realm_id, ${COLUMNS})
          SELECT ?, u.id, s.id, ?, ?, ? FROM user u JOIN stream s ON s.realm_id = u.realm_id WHERE u.realm_id = ? AND u.id = ? AND s.id = ?`,
         realmId, topic, policy, lastUpdated, realmId, userId, streamId,

@@ -1,0 +1,215 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { consoleLogger, type Logger, type Storage, type Stores, type Tx } from '@teamchat/core';
+import type { Result } from 'neverthrow';
+import postgres, { type ReservedSql, type Sql } from 'postgres';
+import { Mutex, scopeTx, storesOver, type TxScope } from '../../core/src/storage/sql-kit.js';
+import { CommitOrder } from './commit-order.js';
+import { columnTypes, migrate } from './schema.js';
+import { pgStatements, type StatementCache } from './statements.js';
+
+export interface PostgresOptions {
+  /** A connection string, `postgres://user@host:port/database`. */
+  url: string;
+  /** The schema holding teamchat's tables (created if missing); `public` by default. */
+  schema?: string;
+  /** Connections kept for reads, which run in parallel (default 4); one more is kept for writes. */
+  readConnections?: number;
+  /** As SqliteOptions.detectNestedCalls: refuse an operation started inside another's callback (default true). */
+  detectNestedCalls?: boolean;
+  /** Where failures no caller can be told of are reported (an after-commit callback that threw). */
+  logger?: Logger;
+}
+
+/** One reserved connection and the stores over it. */
+interface Lane {
+  conn: ReservedSql;
+  stores: Stores;
+}
+
+/** The key of the advisory lock every write transaction holds, in every process on the database. */
+const WRITE_LOCK = 7_464_851_203_002;
+
+/**
+ * The PostgreSQL driver (postgres.js). It keeps the contract of types.ts as follows.
+ *
+ * Writes: a process runs its transactions one at a time, in call order, on one connection
+ * (READ COMMITTED). Each starts by taking a transaction-scoped advisory lock that every write
+ * transaction of every process takes, so write transactions across processes run one at a time
+ * too: each statement sees every transaction committed before its lock was granted, hence each
+ * transaction runs as if alone and a read-modify-write never loses an update. A transaction is
+ * answered after COMMIT returns (durable at the server's `synchronous_commit`), after its
+ * after-commit callbacks ran; a failed statement aborts it (COMMIT then rolls back and rejects).
+ *
+ * Reads: each runs on one of `readConnections` connections, in parallel with each other and
+ * with writes, in a REPEATABLE READ READ ONLY transaction: one snapshot for the whole callback.
+ * A snapshot-taking statement and a COMMIT are never in flight at once in one process
+ * (CommitOrder), and the callback is called as the snapshot's reply arrives, so a read sees a
+ * commit of this process exactly when that commit's after-commit callbacks ran before it.
+ *
+ * Races between processes (a reaction added twice, an invitation accepted twice, a scheduled
+ * message claimed twice, message IDs): the write lock orders them, and the unique constraints of
+ * the schema (the same as SQLite's) refuse what would still slip through.
+ */
+export function createPostgresStorage(options: PostgresOptions): Storage {
+  const schema = options.schema ?? 'public';
+  const reads = options.readConnections ?? 4;
+  const logger = options.logger ?? consoleLogger;
+  const sql: Sql = postgres(options.url, {
+    max: reads + 1,
+    connection: { search_path: schema },
+    onnotice: () => undefined,
+    // int8 (IDs, counts, times) and numeric (sums) as numbers: every value fits a double.
+    types: { bigint: { to: 20, from: [20, 1700], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
+  });
+  const order = new CommitOrder();
+  const writeLock = new Mutex();
+  const idle: Lane[] = [];
+  const waiting: ((lane: Lane) => void)[] = [];
+  let writer: Lane | undefined;
+  const running = options.detectNestedCalls === false ? null : new AsyncLocalStorage<TxScope>();
+  let closing: Promise<void> | undefined;
+  const inFlight = new Set<Promise<unknown>>();
+
+  const ready = (async () => {
+    await sql.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    await migrate(sql);
+    const cache: StatementCache = { columns: await columnTypes(sql), entries: new Map() };
+    const lane = async (): Promise<Lane> => {
+      const conn = await sql.reserve();
+      return { conn, stores: storesOver(pgStatements(conn, cache)) };
+    };
+    writer = await lane();
+    for (let i = 0; i < reads; i++) idle.push(await lane());
+  })();
+  // Reported through the operations that await it.
+  ready.catch(() => undefined);
+
+  const nestedError = (what: string) =>
+    new Error(`storage: ${what}() called inside another storage callback; it would wait for that callback forever`);
+  const refusal = (what: string): Error | undefined => {
+    if (running?.getStore()?.live) return nestedError(what);
+    if (closing) return new Error(`storage: ${what}() called after close()`);
+    return undefined;
+  };
+
+  /** Runs a callback with a fresh handle and ends the handle as soon as the callback settles. */
+  async function callback<T>(scope: TxScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await (running ? running.run(scope, () => fn(scope.tx)) : fn(scope.tx));
+    } finally {
+      scope.revoke();
+    }
+  }
+
+  /** Tracks an operation so that close() can wait for it. */
+  function track<T>(work: Promise<T>): Promise<T> {
+    inFlight.add(work);
+    const done = () => inFlight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  async function acquireReader(): Promise<Lane> {
+    const lane = idle.pop();
+    return lane ?? new Promise<Lane>((resolve) => waiting.push(resolve));
+  }
+  function releaseReader(lane: Lane): void {
+    const next = waiting.shift();
+    if (next) next(lane);
+    else idle.push(lane);
+  }
+
+  async function write<T, E>(fn: (tx: Tx) => Promise<Result<T, E>>): Promise<Result<T, E>> {
+    await ready;
+    const { conn, stores } = writer!;
+    const scope = scopeTx(stores, 'write');
+    await conn.unsafe(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+    let result: Result<T, E>;
+    try {
+      result = await callback(scope, fn);
+    } catch (error) {
+      await rollback(conn);
+      throw error;
+    }
+    if (result.isErr()) {
+      await rollback(conn);
+      return result;
+    }
+    await order.beginCommit();
+    try {
+      const done = await conn.unsafe('COMMIT');
+      // A statement that failed (and was caught by the callback) aborted the transaction:
+      // PostgreSQL answers COMMIT with ROLLBACK.
+      if (done.command === 'ROLLBACK') throw new Error('storage: the transaction was aborted by a failed statement and rolled back');
+      for (const after of scope.committed) {
+        try {
+          after();
+        } catch (error) {
+          logger.error({ err: error }, 'storage: an after-commit callback failed');
+        }
+      }
+    } catch (error) {
+      await rollback(conn);
+      throw error;
+    } finally {
+      order.endCommit();
+    }
+    return result;
+  }
+
+  async function readOn<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    await ready;
+    const lane = await acquireReader();
+    try {
+      await order.beginSnapshot();
+      try {
+        // The SELECT takes the snapshot (REPEATABLE READ takes it at the first statement).
+        await lane.conn.unsafe('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT 1');
+      } finally {
+        order.endSnapshot();
+      }
+      try {
+        // Called in the same step as the snapshot's reply: see CommitOrder.
+        return await callback(scopeTx(lane.stores, 'read'), fn);
+      } finally {
+        await rollback(lane.conn);
+      }
+    } finally {
+      releaseReader(lane);
+    }
+  }
+
+  return {
+    transaction<T, E>(fn: (tx: Tx) => Promise<Result<T, E>>) {
+      const refused = refusal('transaction');
+      if (refused) return Promise.reject(refused);
+      return track(writeLock.run(() => write(fn)));
+    },
+    read<T>(fn: (tx: Tx) => Promise<T>) {
+      const refused = refusal('read');
+      if (refused) return Promise.reject(refused);
+      return track(readOn(fn));
+    },
+    close() {
+      if (running?.getStore()?.live) return Promise.reject(nestedError('close'));
+      closing ??= (async () => {
+        await Promise.allSettled([...inFlight]);
+        await ready.catch(() => undefined);
+        // Every operation has settled, so every lane is idle: back to the pool, then closed.
+        writer?.conn.release();
+        for (const lane of idle.splice(0)) lane.conn.release();
+        await sql.end({ timeout: 5 });
+      })();
+      return closing;
+    },
+  };
+}
+
+async function rollback(conn: ReservedSql): Promise<void> {
+  await conn.unsafe('ROLLBACK').catch(() => undefined);
+}
+
+/** A schema name as a quoted identifier. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

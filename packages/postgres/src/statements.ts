@@ -1,0 +1,96 @@
+/**
+ * The store code's `Statements` over one PostgreSQL connection: each SQL text is translated once
+ * (translate.ts) and sent as a named prepared statement; rows come back as arrays and are decoded
+ * by the same compiled decoders as SQLite's.
+ */
+import type { ReservedSql } from 'postgres';
+import { type RunResult, rowDecoder, type Statements, type TableMap } from '../../core/src/storage/sql-kit.js';
+import { arrayLiteral, type ColumnTypes, ftsToTsquery, type Translated, translateStatement } from './translate.js';
+
+interface Entry extends Translated {
+  decode?: (values: readonly unknown[]) => unknown;
+}
+
+/** Translations and decoders per SQL text, shared by a driver's connections (one schema). */
+export interface StatementCache {
+  columns: ColumnTypes;
+  entries: Map<string, Entry>;
+}
+
+/** The value sent for each parameter: booleans as 0/1 (the schema's booleans are integers), lists as arrays. */
+function parameters(entry: Entry, params: readonly unknown[]): unknown[] {
+  let values: readonly unknown[] = params;
+  if (entry.names) {
+    const named = (params[0] ?? {}) as Record<string, unknown>;
+    values = entry.names.map((name) => named[name]);
+  }
+  return entry.kinds.map((kind, i) => {
+    const value = values[i];
+    if (value === undefined || value === null) return null;
+    if (kind === 'array') return arrayLiteral(typeof value === 'string' ? (JSON.parse(value) as unknown[]) : (value as unknown[]));
+    if (kind === 'fts') return ftsToTsquery(String(value));
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    return value;
+  });
+}
+
+/** Statements over one reserved connection. */
+export function pgStatements(conn: ReservedSql, cache: StatementCache): Statements {
+  const entry = (sql: string): Entry => {
+    let found = cache.entries.get(sql);
+    if (!found) {
+      // UPDATE texts vary with the patched columns: bounded like SQLite's statement cache.
+      if (cache.entries.size >= 1024) cache.entries.clear();
+      found = translateStatement(sql, cache.columns);
+      cache.entries.set(sql, found);
+    }
+    return found;
+  };
+  const query = (found: Entry, params: readonly unknown[]) =>
+    conn.unsafe(found.text, parameters(found, params) as never[], { prepare: true }).values();
+  const rows = async <T>(map: TableMap<T>, sql: string, params: readonly unknown[]): Promise<T[]> => {
+    const found = entry(sql);
+    const result = await query(found, params);
+    found.decode ??= rowDecoder(
+      map,
+      result.columns.map((c) => c.name),
+    );
+    return (result as unknown as unknown[][]).map(found.decode as (values: readonly unknown[]) => T);
+  };
+  return {
+    dialect: 'postgres',
+    async run(sql, ...params) {
+      const found = entry(sql);
+      if (found.ignoreUnique) return runIgnoringUnique(conn, () => query(found, params));
+      const result = await query(found, params);
+      const first = (result as unknown as unknown[][])[0];
+      return { changes: result.count, lastInsertRowid: found.returnsId && first ? Number(first[0]) : undefined };
+    },
+    async runEach(sql, paramLists) {
+      const found = entry(sql);
+      // Sent together: the connection pipelines them, one round trip for the lot.
+      await Promise.all(paramLists.map((params) => query(found, params)));
+    },
+    async get(map, sql, ...params) {
+      return (await rows(map, sql, params))[0];
+    },
+    all: (map, sql, ...params) => rows(map, sql, params),
+  };
+}
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/** Runs a write in a savepoint; a unique violation rolls back to it and reports no change. */
+async function runIgnoringUnique(conn: ReservedSql, write: () => Promise<{ count: number }>): Promise<RunResult> {
+  await conn.unsafe('SAVEPOINT ignore_unique');
+  try {
+    const result = await write();
+    await conn.unsafe('RELEASE SAVEPOINT ignore_unique');
+    return { changes: result.count, lastInsertRowid: undefined };
+  } catch (error) {
+    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    await conn.unsafe('ROLLBACK TO SAVEPOINT ignore_unique');
+    return { changes: 0, lastInsertRowid: undefined };
+  }
+}
