@@ -3,6 +3,7 @@ import { consoleLogger, type Logger, type Storage, type Stores, type Tx } from '
 import type { Result } from 'neverthrow';
 import postgres, { type ReservedSql, type Sql } from 'postgres';
 import { Mutex, scopeTx, storesOver, type TxScope } from '../../core/src/storage/sql-kit.js';
+import type { PostgresEventTransport } from './cluster/transport.js';
 import { CommitOrder } from './commit-order.js';
 import { columnTypes, migrate } from './schema.js';
 import { pgStatements, type StatementCache } from './statements.js';
@@ -18,6 +19,12 @@ export interface PostgresOptions {
   detectNestedCalls?: boolean;
   /** Where failures no caller can be told of are reported (an after-commit callback that threw). */
   logger?: Logger;
+  /**
+   * The event transport of a cluster of processes on this database (cluster/transport.ts):
+   * each write transaction writes its staged events right before COMMIT, and each read takes
+   * its snapshot with the event log's newest ID, for the queues registered in it.
+   */
+  events?: PostgresEventTransport;
 }
 
 /** One reserved connection and the stores over it. */
@@ -135,6 +142,14 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
       await rollback(conn);
       return result;
     }
+    if (options.events) {
+      try {
+        await options.events.writeStaged(scope.tx, conn as unknown as Sql);
+      } catch (error) {
+        await rollback(conn);
+        throw error;
+      }
+    }
     await order.beginCommit();
     try {
       const done = await conn.unsafe('COMMIT');
@@ -162,15 +177,19 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
     const lane = await acquireReader();
     try {
       await order.beginSnapshot();
+      let snapshot: unknown[][];
       try {
         // The SELECT takes the snapshot (REPEATABLE READ takes it at the first statement).
-        await lane.conn.unsafe('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT 1');
+        snapshot = await lane.conn.unsafe(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${options.events?.snapshotStatement ?? 'SELECT 1'}`);
       } finally {
         order.endSnapshot();
       }
       try {
         // Called in the same step as the snapshot's reply: see CommitOrder.
-        return await callback(scopeTx(lane.stores, 'read'), fn);
+        const events = options.events;
+        if (!events) return await callback(scopeTx(lane.stores, 'read'), fn);
+        const eventId = Number((snapshot[1]?.[0] as { id?: string } | undefined)?.id ?? 0);
+        return await events.runInSnapshot(eventId, () => callback(scopeTx(lane.stores, 'read'), fn));
       } finally {
         await rollback(lane.conn);
       }

@@ -7,9 +7,10 @@ import { serve } from '@teamchat/http-adapter';
 import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
+import { isPostgresUrl, openPostgresNode } from '../postgres-node.js';
 
 export const SERVE_USAGE =
-  'teamchat serve [--data DIR] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
+  'teamchat serve [--data DIR] [--database postgres://…] [--node-id ID] [--internal-url URL] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
 
 /**
  * Runs the server. An empty data directory gets a realm and an owner, whose credentials are
@@ -30,6 +31,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
       // A module whose default export is a PushNotifier, or a function ({ dataDir }) returning one.
       'push-notifier': { type: 'string' },
       'shutdown-timeout': { type: 'string', default: '10' },
+      // PostgreSQL instead of DIR/teamchat.db; every process serving one database is a node of a cluster.
+      database: { type: 'string', default: process.env.TEAMCHAT_DATABASE_URL },
+      'node-id': { type: 'string' },
+      // Where the other nodes reach this one (forwarded polls); where it listens by default.
+      'internal-url': { type: 'string' },
     },
   });
   const shutdownTimeout = Number(values['shutdown-timeout']);
@@ -43,8 +49,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const pushNotifier = notifierModule === undefined ? null : await loadPushNotifier(notifierModule, values.data);
   // The server's operations never nest storage calls (the test suite runs them with the check
   // on), so the check's process-wide promise hook is not paid for on every request.
-  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, sqlite: { detectNestedCalls: false } });
+  const node = isPostgresUrl(values.database) ? await openPostgresNode(values.database, values.data, values['node-id'], { videoCalls, pushNotifier }) : null;
+  const ctx = node?.ctx ?? openDataDir(values.data, { videoCalls, pushNotifier, sqlite: { detectNestedCalls: false } });
   const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
+  await node?.member.announce(values['internal-url'] ?? running.url);
   // Handlers first: a signal during the setup below must still close the server and the store.
   let stopping = false;
   const stop = async (signal: string) => {

@@ -49,6 +49,14 @@ export function eventLogReader(sql: Sql): EventLogReader {
   };
 }
 
+/**
+ * The newest event ID a snapshot holds, as a statement run as the snapshot's first: pruning
+ * may have emptied the table, so the pruned-through mark counts too.
+ */
+export const SNAPSHOT_EVENT_ID_SQL = `SELECT greatest(
+    coalesce((SELECT max(id) FROM teamchat_cluster_events), 0),
+    (SELECT value FROM teamchat_cluster_state WHERE name = 'pruned_through'))::text AS id`;
+
 /** The newest committed event ID (0 for an empty log): where a starting node begins. */
 export async function newestEventId(sql: Sql): Promise<number> {
   const [row] = await sql<{ id: string }[]>`SELECT greatest(

@@ -5,7 +5,7 @@
  */
 import { EventSequencer, type EventTransport, type Logger, type PublishedEvent, type Tx } from '@teamchat/core';
 import type { Sql } from 'postgres';
-import { eventLogReader, newestEventId, writeEvents } from './event-log.js';
+import { eventLogReader, newestEventId, SNAPSHOT_EVENT_ID_SQL, writeEvents } from './event-log.js';
 import type { ClusterNames } from './locks.js';
 
 /**
@@ -31,6 +31,8 @@ export interface PostgresEventTransport extends EventTransport {
    * the events after it.
    */
   runInSnapshot<T>(eventId: number, fn: () => T): T;
+  /** The statement giving that ID (one row, column `id`), for the driver to take its snapshot with. */
+  readonly snapshotStatement: string;
   /** Resolves once the reads of the log in progress are done (tests). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -102,6 +104,7 @@ export async function createPostgresEventTransport(sql: Sql, names: ClusterNames
       lost = onLost;
     },
     snapshotEventId: () => snapshotId,
+    snapshotStatement: SNAPSHOT_EVENT_ID_SQL,
     runInSnapshot(eventId, fn) {
       const outer = snapshotId;
       snapshotId = eventId;
