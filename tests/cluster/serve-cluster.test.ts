@@ -123,6 +123,7 @@ describe.skipIf(!DATABASE_URL)('three serve processes on one PostgreSQL database
 
   it('loses nothing B acknowledged when B is killed with SIGKILL under load, and its queues are gone', async () => {
     const queueOnB = await register(nodes.b);
+    const queueOnA = await register(nodes.a);
     const acknowledged: number[] = [];
     let stop = false;
     const sender = async (worker: number) => {
@@ -146,6 +147,16 @@ describe.skipIf(!DATABASE_URL)('three serve processes on one PostgreSQL database
       const fetched = await api(nodes.a, 'GET', `/messages/${id}`, { auth: owner });
       expect(fetched.status, `message ${id}`).toBe(200);
     }
+    // Every acknowledged message's event reached the client on A too (commits B made but could
+    // not answer may come as well: at least what was acknowledged).
+    const received = new Set<number>();
+    for (let lastEventId = queueOnA.last_event_id; ; ) {
+      const polled = await api(nodes.a, 'GET', '/events', { auth: owner, query: { queue_id: queueOnA.queue_id, last_event_id: String(lastEventId), dont_block: 'true' } });
+      if (polled.body.events.length === 0) break;
+      for (const event of polled.body.events) received.add(event.message.id);
+      lastEventId = polled.body.events.at(-1).id;
+    }
+    expect(acknowledged.filter((id) => !received.has(id))).toEqual([]);
     // A's and C's forwards to the dead node fail: its queue is reported gone.
     const poll = await api(nodes.c, 'GET', '/events', { auth: owner, query: { queue_id: queueOnB.queue_id, dont_block: 'true' } });
     expect(poll.body.code).toBe('BAD_EVENT_QUEUE_ID');

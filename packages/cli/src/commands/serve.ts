@@ -78,7 +78,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
   const existing = await findRealm(ctx);
   if (existing) {
-    if (existing.url !== url) orFail(await updateRealmAsOperator(ctx, existing, { url }));
+    // A node of a cluster is one address among several: it sets the realm's URL only when told (--url).
+    const claimsUrl = !node || values.url !== undefined;
+    if (existing.url !== url && claimsUrl) orFail(await updateRealmAsOperator(ctx, existing, { url }));
   } else {
     const password = randomBytes(12).toString('base64url');
     const { owner } = orFail(
