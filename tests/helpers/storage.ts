@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { ContextOptions, Storage } from '@teamchat/core';
 import { createPostgresStorage, type PostgresOptions } from '@teamchat/postgres';
 import postgres from 'postgres';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 
 /** The server the PostgreSQL runs use, when one is configured. */
 export const TEST_DATABASE_URL = process.env.TEAMCHAT_TEST_DATABASE_URL || undefined;
@@ -63,8 +63,21 @@ function templateDatabase(): Promise<string> {
   return template;
 }
 
-const created = new Set<string>();
+/** A database of this test file, with its driver and a connection to reset it between tests. */
+interface Pooled {
+  name: string;
+  storage: Storage;
+  admin: postgres.Sql;
+}
+
+/** Databases whose world has ended, reset and ready for the next world. */
+const free: Pooled[] = [];
+/** Every database this file created. */
+const all: Pooled[] = [];
+/** Worlds of the running test, handed back when it ends; those made outside a test live to the file's end. */
+const lent: { pooled: Pooled; settle: () => Promise<void> }[] = [];
 let databases = 0;
+let resetScript: Promise<string> | undefined;
 
 /** Drops the given databases, closing any connection left to them. */
 export async function dropDatabases(names: readonly string[]): Promise<void> {
@@ -75,43 +88,93 @@ export async function dropDatabases(names: readonly string[]): Promise<void> {
 }
 
 /**
- * A PostgreSQL storage in a fresh database cloned from the migrated template; closing it drops
- * the database. Operations wait for the clone.
+ * What brings a used database back to the template's state in one round trip: every table
+ * emptied (far cheaper than a new clone: a world's tables hold a few rows) and every ID
+ * sequence set back to the template's value. Rows the template holds are kept.
+ */
+async function templateReset(admin: postgres.Sql): Promise<string> {
+  const tables = await admin`SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname NOT IN ('teamchat_schema_version', 'channel_state')`;
+  const sequences = await admin`SELECT sequencename, coalesce(last_value, start_value) AS value, last_value IS NOT NULL AS called FROM pg_sequences WHERE schemaname = 'public'`;
+  return [
+    `SET session_replication_role = replica`,
+    ...tables.map((t) => `DELETE FROM ${quote(t.relname as string)}`),
+    `SET session_replication_role = DEFAULT`,
+    ...sequences.map((q) => `SELECT setval('${quote(q.sequencename as string)}', ${q.value}, ${q.called})`),
+  ].join(';\n');
+}
+
+/** A database for one more world: a reset one of this file, or a new clone of the template. */
+async function takeDatabase(options: Omit<PostgresOptions, 'url'>): Promise<Pooled> {
+  const reused = Object.keys(options).length === 0 ? free.pop() : undefined;
+  if (reused) return reused;
+  const from = await templateDatabase();
+  const name = `${TEST_DATABASE_PREFIX}${process.pid}_${++databases}`;
+  await withAdmin((sql) => sql.unsafe(`CREATE DATABASE ${quote(name)} TEMPLATE ${quote(from)}`));
+  const url = databaseUrl(TEST_DATABASE_URL!, name);
+  const admin = postgres(url, { max: 1, onnotice: () => undefined });
+  resetScript ??= templateReset(admin);
+  const pooled = { name, admin, storage: createPostgresStorage({ readConnections: 1, ...options, url }) };
+  all.push(pooled);
+  return pooled;
+}
+
+/**
+ * A PostgreSQL storage in a database of its own, cloned from the migrated template (or a clone
+ * an ended world used, emptied). Closing it, or the end of the test that made it, ends this
+ * handle: its operations are refused from then on.
  */
 export function postgresTestStorage(options: Omit<PostgresOptions, 'url'> = {}): Storage {
   if (!TEST_DATABASE_URL) throw new Error('TEAMCHAT_TEST_DATABASE_URL is not set');
-  const name = `${TEST_DATABASE_PREFIX}${process.pid}_${++databases}`;
-  created.add(name);
-  const opened = (async () => {
-    const from = await templateDatabase();
-    await withAdmin((sql) => sql.unsafe(`CREATE DATABASE ${quote(name)} TEMPLATE ${quote(from)}`));
-    return createPostgresStorage({ readConnections: 1, ...options, url: databaseUrl(TEST_DATABASE_URL!, name) });
-  })();
+  const opened = takeDatabase(options);
   opened.catch(() => undefined);
-  let closed: Promise<void> | undefined;
-  // Once close() is called, new operations are refused at once, as the driver itself does.
-  const after = () => Promise.reject(new Error('storage: called after close()'));
+  const running = new Set<Promise<unknown>>();
+  let ended: Promise<void> | undefined;
+  const refused = () => Promise.reject(new Error('storage: called after close()'));
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    running.add(work);
+    const done = () => running.delete(work);
+    work.then(done, done);
+    return work;
+  };
+  /** Waits for this handle's operations, then gives its database back, reset. */
+  const settle = () => {
+    ended ??= (async () => {
+      const pooled = await opened.catch(() => undefined);
+      await Promise.allSettled([...running]);
+      if (!pooled) return;
+      if (Object.keys(options).length > 0) {
+        await pooled.storage.close();
+        return;
+      }
+      await pooled.admin.unsafe(await resetScript!);
+      free.push(pooled);
+    })();
+    return ended;
+  };
+  if (expect.getState().currentTestName !== undefined) void opened.then((pooled) => lent.push({ pooled, settle }), () => undefined);
   return {
-    transaction: async (fn) => (closed ? after() : (await opened).transaction(fn)),
-    read: async (fn) => (closed ? after() : (await opened).read(fn)),
-    close() {
-      closed ??= (async () => {
-        await (await opened.catch(() => undefined))?.close();
-        created.delete(name);
-        await dropDatabases([name]);
-      })();
-      return closed;
-    },
+    transaction: (fn) => (ended ? refused() : track(opened.then((p) => p.storage.transaction(fn)))),
+    read: (fn) => (ended ? refused() : track(opened.then((p) => p.storage.read(fn)))),
+    close: settle,
   };
 }
 
-// Drops this test file's databases that no one closed once its tests are done (registered while
-// the file is collected; elsewhere, such as the global setup, the teardown drops them).
+// Registered while a test file is collected (elsewhere, such as the global setup, it is not a
+// test file, and the global teardown drops what is left): the worlds of a test are handed back
+// when it ends, and the file's databases are dropped when it is done.
 if (TEST_DATABASE_URL) {
   try {
+    afterEach(async () => {
+      await Promise.all(lent.splice(0).map(({ settle }) => settle()));
+    });
     afterAll(async () => {
-      await dropDatabases([...created]);
-      created.clear();
+      const pooled = all.splice(0);
+      await Promise.allSettled(pooled.map(async (p) => {
+        await p.storage.close();
+        await p.admin.end({ timeout: 5 });
+      }));
+      await dropDatabases(pooled.map((p) => p.name));
     });
   } catch {
     // Not inside a test file.

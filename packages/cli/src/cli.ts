@@ -2,6 +2,7 @@
 import { CHANGE_USER_USAGE, changeUserCommand } from './commands/change-user.js';
 import { CREATE_USER_USAGE, createUserCommand } from './commands/create-user.js';
 import { INIT_USAGE, initCommand } from './commands/init.js';
+import { MIGRATE_USAGE, migrateCommand } from './commands/migrate.js';
 import { SERVE_USAGE, serveCommand } from './commands/serve.js';
 import { CliError } from './data-dir.js';
 
@@ -10,9 +11,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   init: initCommand,
   'create-user': createUserCommand,
   'change-user': changeUserCommand,
+  migrate: migrateCommand,
 };
 
-const USAGE = ['Usage:', ...[SERVE_USAGE, INIT_USAGE, CREATE_USER_USAGE, CHANGE_USER_USAGE].map((u) => `  ${u}`)].join('\n');
+const USAGE = ['Usage:', ...[SERVE_USAGE, INIT_USAGE, CREATE_USER_USAGE, CHANGE_USER_USAGE, MIGRATE_USAGE].map((u) => `  ${u}`)].join('\n');
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;

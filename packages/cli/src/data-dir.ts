@@ -30,10 +30,15 @@ export function makeDataDirPrivate(dir: string): void {
   }
 }
 
-/** Opens (creating if needed) the data directory's database and uploads; `options` configure the rest of the context. */
-export function openDataDir(dir: string, options: Omit<ContextOptions, 'databaseFile' | 'storage' | 'uploads'> = {}): Ctx {
+/**
+ * Opens (creating if needed) the data directory's database and uploads; `options` configure the
+ * rest of the context. `options.storage` (a PostgreSQL database) replaces the directory's
+ * SQLite file; uploads stay in the directory.
+ */
+export function openDataDir(dir: string, options: Omit<ContextOptions, 'databaseFile' | 'uploads'> = {}): Ctx {
   makeDataDirPrivate(dir);
-  return createContext({ ...options, databaseFile: databasePath(dir), uploads: fileSystemBlobStore(uploadsPath(dir)) });
+  const database = options.storage ? {} : { databaseFile: databasePath(dir) };
+  return createContext({ ...options, ...database, uploads: fileSystemBlobStore(uploadsPath(dir)) });
 }
 
 export const isInitialised = async (ctx: Ctx) => (await findRealm(ctx)) !== undefined;

@@ -5,9 +5,10 @@ import { parseArgs } from 'node:util';
 import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findRealm, updateRealmAsOperator } from '@teamchat/core';
 import { serve } from '@teamchat/http-adapter';
 import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
+import { databaseUrl, displayUrl, postgresStorage } from '../database.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
-import { isPostgresUrl, openPostgresNode } from '../postgres-node.js';
+import { joinCluster } from '../cluster.js';
 
 export const SERVE_USAGE =
   'teamchat serve [--data DIR] [--database postgres://…] [--node-id ID] [--internal-url URL] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
@@ -23,6 +24,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
     args: argv,
     options: {
       data: { type: 'string', default: DEFAULT_DATA_DIR },
+      // A PostgreSQL database instead of the data directory's SQLite file (also TEAMCHAT_DATABASE_URL).
+      database: { type: 'string' },
+      // With --database, this process is a node of a cluster: its ID, and where the other nodes reach it.
+      'node-id': { type: 'string' },
+      'internal-url': { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       port: { type: 'string', default: '9991' },
       url: { type: 'string' },
@@ -31,11 +37,6 @@ export async function serveCommand(argv: string[]): Promise<void> {
       // A module whose default export is a PushNotifier, or a function ({ dataDir }) returning one.
       'push-notifier': { type: 'string' },
       'shutdown-timeout': { type: 'string', default: '10' },
-      // PostgreSQL instead of DIR/teamchat.db; every process serving one database is a node of a cluster.
-      database: { type: 'string', default: process.env.TEAMCHAT_DATABASE_URL },
-      'node-id': { type: 'string' },
-      // Where the other nodes reach this one (forwarded polls); where it listens by default.
-      'internal-url': { type: 'string' },
     },
   });
   const shutdownTimeout = Number(values['shutdown-timeout']);
@@ -49,10 +50,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const pushNotifier = notifierModule === undefined ? null : await loadPushNotifier(notifierModule, values.data);
   // The server's operations never nest storage calls (the test suite runs them with the check
   // on), so the check's process-wide promise hook is not paid for on every request.
-  const node = isPostgresUrl(values.database) ? await openPostgresNode(values.database, values.data, values['node-id'], { videoCalls, pushNotifier }) : null;
-  const ctx = node?.ctx ?? openDataDir(values.data, { videoCalls, pushNotifier, sqlite: { detectNestedCalls: false } });
+  const database = databaseUrl(values.database);
+  const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id']);
+  const storage = database === undefined ? undefined : postgresStorage(database, undefined, cluster?.events);
+  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, sqlite: { detectNestedCalls: false } });
   const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
-  await node?.member.announce(values['internal-url'] ?? running.url);
+  await cluster?.announce(values['internal-url'] ?? running.url);
   // Handlers first: a signal during the setup below must still close the server and the store.
   let stopping = false;
   const stop = async (signal: string) => {
@@ -79,7 +82,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const existing = await findRealm(ctx);
   if (existing) {
     // A node of a cluster is one address among several: it sets the realm's URL only when told (--url).
-    const claimsUrl = !node || values.url !== undefined;
+    const claimsUrl = !cluster || values.url !== undefined;
     if (existing.url !== url && claimsUrl) orFail(await updateRealmAsOperator(ctx, existing, { url }));
   } else {
     const password = randomBytes(12).toString('base64url');
@@ -106,7 +109,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   // Every realm has its Notification Bot from the start (realms of older data directories too).
   await ensureNotificationBots(ctx);
-  process.stdout.write(`teamchat is listening on ${running.url} (data: ${resolve(values.data)})\n`);
+  const where = database === undefined ? `data: ${resolve(values.data)}` : `database: ${displayUrl(database)}, uploads: ${resolve(values.data)}`;
+  process.stdout.write(`teamchat is listening on ${running.url} (${where})\n`);
 }
 
 function videoCallProvider(baseUrl: string) {

@@ -18,6 +18,18 @@
  * - The `tx` handle belongs to one callback: once the callback settles, every method rejects.
  * - A callback must not start another operation on the same storage (it could wait for
  *   itself); drivers reject such a call instead of hanging. After-commit callbacks may.
+ *
+ * How each driver keeps them:
+ * - SQLite (storage/sqlite/driver.ts): one write connection, transactions one at a time (group
+ *   commit), reads on a second read-only connection in WAL mode.
+ * - PostgreSQL (@teamchat/postgres): transactions one at a time per process on one connection at
+ *   READ COMMITTED, each holding a transaction-scoped advisory lock that every write transaction
+ *   of every process takes, so write transactions run one at a time across processes as well:
+ *   as if alone, in call order within a process, without lost updates. The unique constraints
+ *   (reaction, invitation key, kept IDs) hold under any ordering. Reads run in parallel, each in
+ *   a REPEATABLE READ READ ONLY transaction (one snapshot); after-commit callbacks run once
+ *   COMMIT has returned. "Call order" and the commit/snapshot ordering of `read` hold per
+ *   process; across processes commits are ordered by the lock and events by the event bus.
   */
 import type { Result } from 'neverthrow';
 import type { DefaultStreamStore, StoredGroupSetting, StreamStore, SubscriptionStore } from './channel-types.js';
