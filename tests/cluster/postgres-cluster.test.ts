@@ -3,7 +3,20 @@
  * scratch database, with transactions run by hand the way the driver runs them (callback,
  * writeStaged, COMMIT, after-commit callbacks).
  */
-import { EventSequencer, type PublishedEvent, silentLogger, type Tx } from '@teamchat/core';
+import {
+  closeContext,
+  createContext,
+  createRealm,
+  doRegister,
+  doSendMessage,
+  EventSequencer,
+  getEvents,
+  type PublishedEvent,
+  silentLogger,
+  type Tx,
+} from '@teamchat/core';
+import { createPostgresStorage } from '@teamchat/postgres';
+import { must, TEST_PASSWORD_HASH_COST } from '../helpers/core.js';
 import postgres, { type Sql } from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { joinPostgresCluster, type PostgresClusterMember, pruneEvents } from '../../packages/postgres/src/cluster/index.js';
@@ -192,6 +205,36 @@ describe.skipIf(!DATABASE_URL)('a PostgreSQL cluster', () => {
     await expect(a.member.jobs.runExclusive('failing', 0, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await b.member.jobs.runExclusive('failing', 0, async () => runs++)).toBe(true);
     expect(runs).toBe(3);
+  });
+
+  it('runs two contexts as nodes on the driver: events cross, and a read knows its snapshot’s newest event', async () => {
+    const db = await scratchDatabase();
+    cleanups.push(() => db.drop());
+    const node = async (nodeId: string) => {
+      const member = await joinPostgresCluster({ url: db.url, nodeId });
+      const storage = createPostgresStorage({ url: db.url, events: member.events });
+      const ctx = createContext({ storage, cluster: member, config: { timers: false, passwordHashCost: TEST_PASSWORD_HASH_COST } });
+      cleanups.push(() => closeContext(ctx));
+      return ctx;
+    };
+    const a = await node('a');
+    const b = await node('b');
+    const { realm, owner } = must(
+      await createRealm(a, { name: 'Org', url: 'http://chat.example.com', owner: { email: 'owner@example.com', fullName: 'Owner', password: 'owner-password' } }),
+    );
+    const caller = { realm, user: owner };
+    const registered = must(await doRegister(a, caller, { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string };
+    const sent = must(await doSendMessage(b, caller, { type: 'direct', to: JSON.stringify([owner.id]), content: 'through the driver' })) as { id: number };
+    // A long-poll: answered as soon as the event crosses (at once if it already has).
+    const polled = must(await getEvents(a, caller, { queue_id: registered.queue_id, last_event_id: '-1' }));
+    expect(polled.events.map((e) => (e as unknown as { message: { id: number } }).message.id)).toEqual([sent.id]);
+    // The driver's read snapshot carries the log's newest ID into its first step.
+    const admin = postgres(db.url, { max: 1 });
+    const [newest] = await admin`SELECT max(id)::text AS id FROM teamchat_cluster_events`;
+    await admin.end();
+    const seen = await a.storage.read(async () => a.cluster!.events.snapshotEventId!());
+    expect(seen).toBe(Number(newest!.id));
+    expect(a.cluster!.events.snapshotEventId!()).toBeNull();
   });
 
   it('shares login attempts between nodes', async () => {
