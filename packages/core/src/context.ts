@@ -137,11 +137,13 @@ export function createContext(options: ContextOptions = {}): Ctx {
  */
 function clusterBus(local: EventBus, cluster: ClusterMember, queues: QueueRegistry, delivering: { logId?: number }): EventBus {
   const deliver = (published: PublishedEvent, logId?: number) => {
+    // A subscriber may publish while this runs (a nested delivery): the outer ID comes back after it.
+    const outer = delivering.logId;
     delivering.logId = logId;
     try {
       local.publish(published);
     } finally {
-      delivering.logId = undefined;
+      delivering.logId = outer;
     }
   };
   // Events missed for good leave every queue with a gap its client cannot see: all are ended.
