@@ -20,7 +20,7 @@ if (!postgresUrl && !process.env.TEAMCHAT_POSTGRES_SKIP_SAID) {
 /** Tests that only make sense on SQLite (files, crashes, group commit, its migrations): not run on PostgreSQL. */
 const SQLITE_ONLY = ['tests/crash/**', 'tests/contract/sqlite*.test.ts', 'tests/contract/concurrency.test.ts'];
 /** Tests of PostgreSQL itself (they construct its driver): run once, in the postgres project. */
-const POSTGRES_ONLY = ['tests/contract/postgres*.test.ts', 'tests/cli/postgres*.test.ts'];
+const POSTGRES_ONLY = ['tests/contract/postgres*.test.ts', 'tests/cli/postgres*.test.ts', 'tests/cluster/**'];
 
 export default defineConfig({
   resolve: {

@@ -4,7 +4,7 @@
  * directory either way).
  */
 import type { Logger, Storage } from '@teamchat/core';
-import { createPostgresStorage } from '@teamchat/postgres';
+import { createPostgresStorage, type PostgresEventTransport } from '@teamchat/postgres';
 import { CliError } from './data-dir.js';
 
 /** The PostgreSQL URL to use, from the flag or the environment; undefined means the data directory's SQLite file. */
@@ -21,8 +21,8 @@ export function databaseUrl(flag: string | undefined): string | undefined {
  * The PostgreSQL storage at `url`. The server's operations never nest storage calls (the test
  * suite runs them with the check on), so the check's promise hook is off, as for SQLite.
  */
-export function postgresStorage(url: string, logger?: Logger): Storage {
-  return createPostgresStorage({ url, detectNestedCalls: false, logger });
+export function postgresStorage(url: string, logger?: Logger, events?: PostgresEventTransport): Storage {
+  return createPostgresStorage({ url, detectNestedCalls: false, logger, events });
 }
 
 /** A URL without its password, for messages. */

@@ -4,10 +4,12 @@ import { createPasswordHasher, type PasswordHasher } from './auth/password.js';
 import type { ScryptFn } from './auth/scrypt.js';
 import { type Clock, systemClock } from './clock.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config.js';
-import { createEventBus, type EventBus } from './events/bus.js';
+import { createEventBus, type EventBus, type PublishedEvent } from './events/bus.js';
 import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
 import { consoleLogger, type Logger } from './logger.js';
+import type { ClusterMember } from './cluster/types.js';
+import { followRemoteEffects } from './cluster/remote-effects.js';
 import { flushPresence } from './presence/memory.js';
 import type { Storage } from './storage/types.js';
 import type { VideoCallProvider } from './video-calls/provider.js';
@@ -45,6 +47,11 @@ export interface Ctx {
   logger: Logger;
   /** Values computed from a realm's fields (rendered description, server settings), kept per realm. */
   realmMemo: RealmMemo;
+  /**
+   * The other processes sharing this context's database (cluster/types.ts); absent in a single
+   * process. With it, `events` publishes to every node, and the local bus gets every node's events.
+   */
+  cluster?: ClusterMember;
 }
 
 /** What `createContext` is built from: a storage driver, and everything else optional. */
@@ -73,6 +80,8 @@ export interface ContextOptions {
   scrypt?: ScryptFn;
   /** Where core reports failures (pino-compatible); the console when omitted. */
   logger?: Logger;
+  /** This process's membership of a cluster of processes on one database (`@teamchat/postgres`). */
+  cluster?: ClusterMember;
 }
 
 /**
@@ -92,9 +101,12 @@ export interface ContextOptions {
 export function createContext(options: ContextOptions): Ctx {
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const clock = options.clock ?? systemClock;
-  const events = options.events ?? createEventBus();
+  const localEvents = options.events ?? createEventBus();
   const logger = options.logger ?? consoleLogger;
+  const cluster = options.cluster;
   const queues = new QueueRegistry(clock, {
+    nodeId: cluster?.nodeId,
+    snapshotEventId: cluster?.events.snapshotEventId?.bind(cluster.events),
     heartbeatSecs: config.heartbeatSeconds,
     heartbeatJitterSecs: config.heartbeatJitterSeconds,
     gcIntervalSecs: config.queueGcIntervalSeconds,
@@ -105,7 +117,10 @@ export function createContext(options: ContextOptions): Ctx {
     timers: config.timers,
     logger,
   });
-  events.subscribe((published) => queues.deliver(published));
+  // The shared-log ID of the event the cluster is delivering now, for the queues (see clusterBus).
+  const delivering: { logId?: number } = {};
+  localEvents.subscribe((published) => queues.deliver(published, delivering.logId));
+  const events = cluster ? clusterBus(localEvents, cluster, queues, delivering) : localEvents;
   return {
     storage: options.storage,
     events,
@@ -120,13 +135,35 @@ export function createContext(options: ContextOptions): Ctx {
     pushNotifier: options.pushNotifier ?? null,
     logger,
     realmMemo: new RealmMemo(),
-    loginLimits: new LoginLimiter(clock, config),
+    loginLimits: new LoginLimiter(clock, config, cluster?.loginAttempts),
     passwords: createPasswordHasher({
       scrypt: options.scrypt,
       concurrency: config.passwordHashConcurrency,
       maxWaiting: config.passwordHashMaxWaiting,
     }),
+    ...(cluster ? { cluster } : {}),
   };
+}
+
+/**
+ * The bus of a cluster member: what is published goes to every node (transient events, see
+ * `EventTransport.broadcast`), and subscribers hear every node's events as the local bus gets them.
+ */
+function clusterBus(local: EventBus, cluster: ClusterMember, queues: QueueRegistry, delivering: { logId?: number }): EventBus {
+  const deliver = (published: PublishedEvent, logId?: number) => {
+    // A subscriber may publish while this runs (a nested delivery): the outer ID comes back after it.
+    const outer = delivering.logId;
+    delivering.logId = logId;
+    try {
+      local.publish(published);
+    } finally {
+      delivering.logId = outer;
+    }
+  };
+  // Events missed for good leave every queue with a gap its client cannot see: all are ended.
+  cluster.events.connect(deliver, () => queues.endAll());
+  followRemoteEffects(local, queues);
+  return { publish: (published) => cluster.events.broadcast(published), subscribe: (listener) => local.subscribe(listener) };
 }
 
 /**
@@ -140,6 +177,8 @@ export async function closeContext(ctx: Ctx): Promise<void> {
   try {
     await flushPresence(ctx);
   } finally {
+    // Stops listening before the store goes: nothing is delivered into queues already answered.
+    await ctx.cluster?.close();
     // A failed last flush is reported to the caller, but the store is closed all the same.
     await ctx.storage.close();
   }

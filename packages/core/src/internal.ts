@@ -81,3 +81,12 @@ export { unsavedPresenceCount } from './presence/memory.js';
 export { startPresenceFlush } from './presence/flush.js';
 export { pushJobsSettled } from './push/background.js';
 export { outgoingWebhooksSettled, stopOutgoingWebhooks } from './bots/outgoing/runner.js';
+
+// ── Several processes on one database (driver packages and the HTTP adapter) ─────────────────
+export type { ClusterMember, JobLock, NodeDirectory } from './cluster/types.js';
+export { isValidNodeId } from './cluster/types.js';
+export { nodeOfQueue, type QueueRoute, routeQueue } from './cluster/queue-owner.js';
+export { createMemoryCluster, type MemoryCluster } from './cluster/memory.js';
+export type { EventTransport } from './events/transport.js';
+export { type EventLogReader, EventSequencer, type LoggedEvent } from './events/sequencer.js';
+export type { LoginAttemptChange, LoginAttemptFeed } from './auth/login-limits.js';

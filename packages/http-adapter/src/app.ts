@@ -6,6 +6,7 @@ import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLarge
 import { startStreamedForm } from './streamed-form.js';
 import { failure, fastResponse, success, successBody, WRITTEN, writeSuccess } from './respond.js';
 import { serveFile, serveRedirect } from './files.js';
+import { answerAtQueueOwner } from './forward.js';
 import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -89,6 +90,10 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutM
 
   const params = await readParams(request, queryString(request.url), limit, bodyReadTimeoutMs);
   if (params.isErr()) return unread(request, failure(params.error));
+  if (route.queueOwned) {
+    const atOwner = await answerAtQueueOwner(ctx, request, params.value);
+    if (atOwner) return atOwner;
+  }
   const input = { ...params.value, ...pathParams };
   const result = await operation(ctx, caller.value, input);
   if (result.isErr()) return failure(result.error);

@@ -181,6 +181,8 @@ export interface Route {
   maxBodyBytes?: (config: ServerConfig) => number;
   /** Multipart bodies are streamed to the operation (streamed-form.ts) rather than buffered: large files. */
   streamsFiles?: true;
+  /** The request names an event queue (`queue_id`), which the node owning it answers (forward.ts). */
+  queueOwned?: true;
 }
 
 /** A file as large as the upload limit, plus room for the multipart framing around it. */
@@ -193,7 +195,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/server_settings', methods: { GET: getServerSettings } },
   { path: '/fetch_api_key', methods: { POST: doFetchApiKey } },
   { path: '/register', methods: { POST: doRegister } },
-  { path: '/events', methods: { GET: getEvents, DELETE: doDeleteQueue } },
+  { path: '/events', methods: { GET: getEvents, DELETE: doDeleteQueue }, queueOwned: true },
   { path: '/typing', methods: { POST: doSendTyping } },
   { path: '/settings', methods: { PATCH: doUpdateSettings } },
   // The reference keeps both pre-FL 80 paths as aliases of PATCH /settings; the Python bindings still call them.

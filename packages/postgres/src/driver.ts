@@ -3,6 +3,7 @@ import { consoleLogger, type Logger, type Storage, type Stores, type Tx } from '
 import type { Result } from 'neverthrow';
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import { Mutex, scopeTx, storesOver, type TxScope } from '../../core/src/storage/sql-kit.js';
+import type { PostgresEventTransport } from './cluster/transport.js';
 import { CommitOrder } from './commit-order.js';
 import { columnTypes, migrate } from './schema.js';
 import { pgStatements, type StatementCache } from './statements.js';
@@ -18,6 +19,12 @@ export interface PostgresOptions {
   detectNestedCalls?: boolean;
   /** Where failures no caller can be told of are reported (an after-commit callback that threw). */
   logger?: Logger;
+  /**
+   * The event transport of a cluster of processes on this database (cluster/transport.ts):
+   * each write transaction writes its staged events right before COMMIT, and each read takes
+   * its snapshot with the event log's newest ID, for the queues registered in it.
+   */
+  events?: PostgresEventTransport;
 }
 
 /**
@@ -146,6 +153,8 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
         if (result.isErr()) throw ROLL_BACK;
         // A failed statement aborted the transaction, even if the callback caught its error.
         if (lane.failed) throw new Error('storage: a statement failed inside the transaction, which was rolled back');
+        // Among several processes, the transaction's events are written with it (cluster/transport.ts).
+        if (options.events) await options.events.writeStaged(scope.tx, tx as unknown as Sql);
         // From here to the after-commit callbacks, no snapshot is taken (CommitOrder).
         await order.beginCommit();
         committing = true;
@@ -177,15 +186,20 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
     try {
       return (await sql.begin('isolation level repeatable read read only', async (tx) => {
         lane.conn = tx;
+        const events = options.events;
         await order.beginSnapshot();
+        let snapshot: readonly { id?: string | number | null }[];
         try {
-          // The first statement takes the snapshot (REPEATABLE READ), not BEGIN.
-          await tx.unsafe('SELECT 1');
+          // The first statement takes the snapshot (REPEATABLE READ), not BEGIN; in a cluster it
+          // also reads the event log's newest ID in that snapshot.
+          snapshot = await tx.unsafe(events?.snapshotStatement ?? 'SELECT 1');
         } finally {
           order.endSnapshot();
         }
         // Called in the same step as the snapshot's reply: see CommitOrder.
-        return await callback(scopeTx(lane.stores, 'read'), fn);
+        if (!events) return await callback(scopeTx(lane.stores, 'read'), fn);
+        const eventId = Number(snapshot[0]?.id ?? 0);
+        return await events.runInSnapshot(eventId, () => callback(scopeTx(lane.stores, 'read'), fn));
       })) as T;
     } finally {
       lane.conn = undefined;

@@ -8,9 +8,10 @@ import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
 import { databaseUrl, displayUrl, postgresStorage } from '../database.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
+import { joinCluster } from '../cluster.js';
 
 export const SERVE_USAGE =
-  'teamchat serve [--data DIR] [--database postgres://…] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
+  'teamchat serve [--data DIR] [--database postgres://…] [--node-id ID] [--internal-url URL] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
 
 /**
  * Runs the server. An empty data directory gets a realm and an owner, whose credentials are
@@ -25,6 +26,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
       data: { type: 'string', default: DEFAULT_DATA_DIR },
       // A PostgreSQL database instead of the data directory's SQLite file (also TEAMCHAT_DATABASE_URL).
       database: { type: 'string' },
+      // With --database, this process is a node of a cluster: its ID, and where the other nodes reach it.
+      'node-id': { type: 'string' },
+      'internal-url': { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       port: { type: 'string', default: '9991' },
       url: { type: 'string' },
@@ -47,9 +51,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // The server's operations never nest storage calls (the test suite runs them with the check
   // on), so the check's process-wide promise hook is not paid for on every request.
   const database = databaseUrl(values.database);
-  const storage = database === undefined ? undefined : postgresStorage(database);
-  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, sqlite: { detectNestedCalls: false } });
+  const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id']);
+  const storage = database === undefined ? undefined : postgresStorage(database, undefined, cluster?.events);
+  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, sqlite: { detectNestedCalls: false } });
   const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
+  await cluster?.announce(values['internal-url'] ?? running.url);
   // Handlers first: a signal during the setup below must still close the server and the store.
   let stopping = false;
   const stop = async (signal: string) => {
@@ -75,7 +81,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
   const existing = await findRealm(ctx);
   if (existing) {
-    if (existing.url !== url) orFail(await updateRealmAsOperator(ctx, existing, { url }));
+    // A node of a cluster is one address among several: it sets the realm's URL only when told (--url).
+    const claimsUrl = !cluster || values.url !== undefined;
+    if (existing.url !== url && claimsUrl) orFail(await updateRealmAsOperator(ctx, existing, { url }));
   } else {
     const password = randomBytes(12).toString('base64url');
     const { owner } = orFail(

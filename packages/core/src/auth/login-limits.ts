@@ -11,6 +11,26 @@ export interface LoginAttempt {
   clientIp?: string | null;
 }
 
+/** A change to the login limits made on one node, which every other node applies too. */
+export interface LoginAttemptChange {
+  op: 'begin' | 'succeeded';
+  attempt: LoginAttempt;
+}
+
+/**
+ * How nodes sharing a database share their login limits: each node sends the changes its
+ * limiter makes and applies those of the others, so a guesser spreading attempts over nodes
+ * meets the same limits as one talking to a single node. Changes travel within milliseconds
+ * (PostgreSQL NOTIFY): a burst of concurrent guesses at several nodes can get that many more
+ * attempts through, once. Limits held in memory reset when every node has restarted.
+ */
+export interface LoginAttemptFeed {
+  /** Sends a change made here to the other nodes (not back to this one). */
+  send(change: LoginAttemptChange): void;
+  /** Receives the changes of the other nodes; called once, by the limiter. */
+  receive(listener: (change: LoginAttemptChange) => void): void;
+}
+
 /** Addresses remembered per account as having logged in to it (newest last). */
 const KNOWN_SOURCES_PER_ACCOUNT = 10;
 
@@ -30,12 +50,16 @@ export class LoginLimiter {
   private readonly knownSources = new Map<string, string[]>();
   private readonly maxKeys: number;
 
-  constructor(clock: Clock, config: ServerConfig) {
+  private readonly feed: LoginAttemptFeed | undefined;
+
+  constructor(clock: Clock, config: ServerConfig, feed?: LoginAttemptFeed) {
     const windowMs = config.loginFailureWindowSeconds * 1000;
     this.maxKeys = config.loginLimiterMaxKeys;
     this.perSource = new RateLimiter(clock, config.loginFailureLimit, windowMs, this.maxKeys);
     this.perIp = new RateLimiter(clock, config.loginFailureLimitPerIp, windowMs, this.maxKeys);
     this.perAccount = new RateLimiter(clock, config.loginFailureLimitPerAccount, windowMs, this.maxKeys);
+    this.feed = feed;
+    feed?.receive((change) => (change.op === 'begin' ? this.countBegin(change.attempt) : this.countSuccess(change.attempt)));
   }
 
   /** Seconds until this attempt may be made, or 0 when no limit stops it. */
@@ -49,14 +73,24 @@ export class LoginLimiter {
 
   /** Counts the attempt against every limit; call before checking the password. */
   begin(attempt: LoginAttempt): void {
+    this.countBegin(attempt);
+    this.feed?.send({ op: 'begin', attempt: plainAttempt(attempt) });
+  }
+
+  /** The attempt logged in: it no longer counts, earlier failures from there are forgotten (as the reference does). */
+  succeeded(attempt: LoginAttempt): void {
+    this.countSuccess(attempt);
+    this.feed?.send({ op: 'succeeded', attempt: plainAttempt(attempt) });
+  }
+
+  private countBegin(attempt: LoginAttempt): void {
     const keys = keysOf(attempt);
     this.perSource.record(keys.source);
     if (keys.ip !== null) this.perIp.record(keys.ip);
     this.perAccount.record(keys.account);
   }
 
-  /** The attempt logged in: it no longer counts, earlier failures from there are forgotten (as the reference does). */
-  succeeded(attempt: LoginAttempt): void {
+  private countSuccess(attempt: LoginAttempt): void {
     const keys = keysOf(attempt);
     this.perSource.clear(keys.source);
     if (keys.ip !== null) this.perIp.unrecord(keys.ip);
@@ -72,6 +106,9 @@ export class LoginLimiter {
     return this.knownSources.get(keys.account)?.includes(keys.ip ?? '') ?? false;
   }
 }
+
+/** Only the attempt's own fields travel (callers may pass richer objects). */
+const plainAttempt = ({ realmId, email, clientIp }: LoginAttempt): LoginAttempt => ({ realmId, email, clientIp: clientIp ?? null });
 
 interface AttemptKeys {
   account: string;

@@ -8,7 +8,10 @@ import type { PublishedEvent } from './bus.js';
  */
 export function publishOnCommit(ctx: Ctx, tx: Tx, published: PublishedEvent): void {
   if (published.userIds.length === 0 && !published.allPublicStreamsQueues) return;
-  tx.afterCommit(() => ctx.events.publish(published));
+  // Among several processes the event is recorded with the transaction, and every process
+  // (this one in the commit's after-commit step) delivers it after the commit.
+  if (ctx.cluster) ctx.cluster.events.stage(tx, published);
+  else tx.afterCommit(() => ctx.events.publish(published));
 }
 
 /** IDs of the realm's active users: the audience of realm-wide events. */

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { serializeOnce } from '../format/json.js';
+import { queueIdOf } from '../cluster/queue-owner.js';
 import type { PublishedEvent } from './bus.js';
 import { type Delivery, Fanout } from './fanout.js';
 import { DeadlineHeap } from './heap.js';
@@ -13,6 +14,8 @@ import { eventForQueue } from './rules.js';
 import type { ApiEvent, QueuedEvent, QueueOptions } from './types.js';
 
 export interface QueueSettings {
+  /** The node this process is in a cluster: queue IDs start with it (cluster/queue-owner.ts). */
+  nodeId?: string;
   /** A blocked poll gets a heartbeat after this many seconds plus up to `heartbeatJitterSecs`. */
   heartbeatSecs: number;
   heartbeatJitterSecs: number;
@@ -30,7 +33,12 @@ export interface QueueSettings {
   timers: boolean;
   /** Where a failed delivery is reported (the queue is ended, so its client re-registers). */
   logger: Logger;
+  /** In a cluster: the newest shared-log event ID of the snapshot being taken now (EventTransport.snapshotEventId). */
+  snapshotEventId?: () => number | null;
 }
+
+/** Events of the shared log kept for queues registered on a snapshot older than them (see `create`). */
+const RECENT_LOGGED_KEPT = 1024;
 
 /** What the registry holds, for bounds checks and monitoring. */
 export interface QueueStats {
@@ -51,11 +59,12 @@ function approximateBytes(event: object): number {
 }
 
 /**
- * A fresh random queue ID (a UUID). Node builds randomUUID's text by concatenation, a tree of
- * string pieces of about 500 bytes that every idle queue would keep; the flat copy takes 56.
+ * A fresh random queue ID: a UUID, after the owning node's ID in a cluster. Node builds
+ * randomUUID's text by concatenation, a tree of string pieces of about 500 bytes that every
+ * idle queue would keep; the flat copy takes 56.
  */
-function newQueueId(): string {
-  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+function newQueueId(nodeId: string | undefined): string {
+  return Buffer.from(queueIdOf(nodeId, randomUUID()), 'latin1').toString('latin1');
 }
 
 /** Every heartbeat is this one immutable event; queues add its ID when answering. */
@@ -110,6 +119,10 @@ export class QueueRegistry {
   private readonly options = new QueueOptionsTable();
   private readonly bounds: QueueBounds;
   private readonly fanout: Fanout;
+  /** In a cluster: the newest shared-log event ID each queue's snapshot holds; it takes later ones only. */
+  private readonly snapshotOf = new WeakMap<EventQueue, number>();
+  /** In a cluster: the last events delivered from the shared log, oldest first. */
+  private readonly recentLogged: { logId: number; published: PublishedEvent }[] = [];
   /** Queues with a waiting poll that got events this turn; answered by `answerWoken`. */
   private woken: EventQueue[] = [];
   private nextGcAt: number;
@@ -161,7 +174,7 @@ export class QueueRegistry {
       this.end(leastRecentlyUsed(queues));
       queues = this.byUser.get(userId);
     }
-    const queue = new EventQueue(newQueueId(), realmId, userId, this.options.acquire(options), this.clock.now(), this.bounds);
+    const queue = new EventQueue(newQueueId(this.settings.nodeId), realmId, userId, this.options.acquire(options), this.clock.now(), this.bounds);
     this.byId.set(queue.id, queue);
     if (!queues) this.byUser.set(userId, (queues = new Set()));
     queues.add(queue);
@@ -171,6 +184,8 @@ export class QueueRegistry {
       inRealm.add(queue);
     }
     this.arm();
+    const snapshotId = this.settings.snapshotEventId?.() ?? null;
+    if (snapshotId !== null) this.catchUpNewQueue(queue, snapshotId);
     return queue;
   }
 
@@ -205,6 +220,11 @@ export class QueueRegistry {
     this.unregister(queue);
   }
 
+  /** Ends every queue (events were lost before reaching them, see `EventTransport.connect`). */
+  endAll(): void {
+    for (const queue of [...this.byId.values()]) this.end(queue);
+  }
+
   /** Whether a client of the user is receiving message events (the reference's receiver_is_off_zulip, negated). */
   receivesMessages(userId: number): boolean {
     for (const queue of this.byUser.get(userId) ?? []) {
@@ -232,22 +252,51 @@ export class QueueRegistry {
    * chosen now; the event reaches them now or, for a large fan-out, over the next turns
    * (`Fanout`); their waiting polls are answered after the turn that queued it.
    */
-  deliver(published: PublishedEvent): void {
+  deliver(published: PublishedEvent, logId?: number): void {
     if (this.closed) return;
+    if (logId !== undefined) {
+      this.recentLogged.push({ logId, published });
+      if (this.recentLogged.length > RECENT_LOGGED_KEPT) this.recentLogged.shift();
+    }
     const targets: EventQueue[] = [];
     const userIds = new Set(published.userIds);
+    // A queue whose snapshot already holds this event's change does not take it.
+    const seen = (queue: EventQueue) => logId !== undefined && (this.snapshotOf.get(queue) ?? -1) >= logId;
     for (const userId of userIds) {
-      for (const queue of this.byUser.get(userId) ?? []) if (queue.realmId === published.realmId) targets.push(queue);
+      for (const queue of this.byUser.get(userId) ?? []) {
+        if (queue.realmId === published.realmId && !seen(queue)) targets.push(queue);
+      }
     }
     const publicAudience = published.allPublicStreamsQueues && this.allPublicStreams.get(published.realmId);
     if (publicAudience) {
       const except = new Set(published.allPublicStreamsQueues!.exceptUserIds);
       for (const queue of publicAudience) {
         const userId = queue.userId;
-        if (!except.has(userId) && !userIds.has(userId) && !this.withoutPublicChannels.has(userId)) targets.push(queue);
+        if (!except.has(userId) && !userIds.has(userId) && !this.withoutPublicChannels.has(userId) && !seen(queue)) targets.push(queue);
       }
     }
     this.fanout.enqueue(published, targets);
+  }
+
+  /**
+   * A queue registered in a cluster on a snapshot holding the shared log up to `snapshotId`:
+   * events up to it are skipped when this process delivers them later, and those after it
+   * that this process delivered already (another process's commit, read before the snapshot's
+   * reply came) are queued now, in order. A snapshot older than what is kept ends the queue.
+   */
+  private catchUpNewQueue(queue: EventQueue, snapshotId: number): void {
+    this.snapshotOf.set(queue, snapshotId);
+    const recent = this.recentLogged;
+    const newest = recent[recent.length - 1]?.logId ?? -1;
+    if (newest <= snapshotId) return;
+    if (recent[0]!.logId > snapshotId + 1 && recent.length === RECENT_LOGGED_KEPT) {
+      this.end(queue);
+      return;
+    }
+    for (const { logId, published } of recent) {
+      if (logId <= snapshotId || published.realmId !== queue.realmId || !published.userIds.includes(queue.userId)) continue;
+      this.deliverTo(queue, { published, targets: [], next: 0 });
+    }
   }
 
   /** Resolves once every event published so far is in its queues (or its queues have ended). */

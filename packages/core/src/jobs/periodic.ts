@@ -1,3 +1,4 @@
+import type { JobLock } from '../cluster/types.js';
 import type { Logger } from '../logger.js';
 
 /**
@@ -11,14 +12,21 @@ export interface PeriodicJob {
   stop(): void;
 }
 
-export function startPeriodicJob(logger: Logger, name: string, intervalMs: number, job: () => Promise<unknown>): PeriodicJob {
+/**
+ * Among several processes (`lock`, the cluster's), a run happens on one node at a time and is
+ * skipped where another node finished the job recently: the work is done once per interval
+ * across the cluster, not once per process. A little under the interval counts as recent, so a
+ * node's own next run is not skipped for a timer that fired a moment early.
+ */
+export function startPeriodicJob(logger: Logger, name: string, intervalMs: number, job: () => Promise<unknown>, lock?: JobLock): PeriodicJob {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   const run = () => {
     running = running.then(async () => {
       if (stopped) return;
       try {
-        await job();
+        if (lock) await lock.runExclusive(name, intervalMs * 0.9, job);
+        else await job();
       } catch (error) {
         logger.error({ err: error, job: name }, `${name} failed`);
       }

@@ -6,5 +6,5 @@ import { sweepExpiredMessages } from './sweep.js';
 const DAY_MS = 86_400_000;
 
 export function startRetentionSweeps(ctx: Ctx, options: { intervalMs?: number } = {}): PeriodicJob {
-  return startPeriodicJob(ctx.logger, 'message retention sweep', options.intervalMs ?? DAY_MS, () => sweepExpiredMessages(ctx));
+  return startPeriodicJob(ctx.logger, 'message retention sweep', options.intervalMs ?? DAY_MS, () => sweepExpiredMessages(ctx), ctx.cluster?.jobs);
 }

@@ -33,5 +33,5 @@ export async function sweepUnusedUploads(ctx: Ctx): Promise<number> {
 
 /** Sweeps now and then every `uploadSweepIntervalSeconds` until stopped. */
 export function startUploadSweep(ctx: Ctx): PeriodicJob {
-  return startPeriodicJob(ctx.logger, 'sweeping unused uploads', ctx.config.uploadSweepIntervalSeconds * 1000, () => sweepUnusedUploads(ctx));
+  return startPeriodicJob(ctx.logger, 'sweeping unused uploads', ctx.config.uploadSweepIntervalSeconds * 1000, () => sweepUnusedUploads(ctx), ctx.cluster?.jobs);
 }
