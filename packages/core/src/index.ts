@@ -165,3 +165,4 @@ export { pushJobsSettled } from './push/background.js';
 export { doRegisterClientDevice, doRemoveClientDevice, doRegisterPushDevice } from './actions/client-devices.js';
 export { doSendTestPushNotification, doSendE2eeTestPushNotification } from './actions/push-test.js';
 export type { E2eePushDevice, PushDeviceRegistration, PushRegistrationOutcome, PushTestNotification } from './push/notifier.js';
+export type * from './api-types.js';
