@@ -44,9 +44,9 @@ export async function main(): Promise<ExampleOutput> {
     const listed = await getUsers(ctx, asOwner, {});
     if (listed.isErr()) throw new Error(listed.error.msg);
     const users = listed.value.members.map((m) => ({
-      user_id: m.user_id as number,
-      full_name: m.full_name as string,
-      role: m.role as number,
+      user_id: m.user_id,
+      full_name: m.full_name,
+      role: m.role,
     }));
 
     // Bob subscribes to his typing events, as POST /register would with event_types ["typing"].
