@@ -12,12 +12,13 @@ import {
   doUpdateUser,
   getUsers,
   openEventStream,
+  type StreamedEvent,
 } from '@teamchat/core';
 
 export interface ExampleOutput {
   users: Array<{ user_id: number; full_name: string; role: number }>;
-  /** The event Bob's in-process subscription received. */
-  received: Record<string, unknown>;
+  /** The event Bob's in-process subscription received (undefined if the stream ended first). */
+  received: StreamedEvent | undefined;
 }
 
 export async function main(): Promise<ExampleOutput> {
@@ -36,7 +37,8 @@ export async function main(): Promise<ExampleOutput> {
     if (added.isErr()) throw new Error(added.error.msg);
     const bob = added.value;
 
-    // Operations take the caller (realm + acting user) and the same parameters as the REST API.
+    // Operations take the caller (realm + acting user) and the REST API's parameters as typed
+    // values: a misspelled or mistyped parameter is a compile error.
     const asOwner = { realm, user: owner };
     const promoted = await doUpdateUser(ctx, asOwner, { user_id: bob.id, role: 300 });
     if (promoted.isErr()) throw new Error(promoted.error.msg);
@@ -56,7 +58,7 @@ export async function main(): Promise<ExampleOutput> {
 
     const typed = await doSendTyping(ctx, asOwner, { op: 'start', to: [bob.id] });
     if (typed.isErr()) throw new Error(typed.error.msg);
-    const received = (await next).value as Record<string, unknown>;
+    const { value: received } = await next;
     stream.value.close();
     return { users, received };
   } finally {
