@@ -6,14 +6,14 @@
 import {
   type ApiMessage,
   type ApiUser,
+  type doRegister,
   doSendMessage,
   doUpdateUser,
-  getMessages,
+  type getMessages,
   getUsers,
   type InputOf,
   type RegisterResponse,
   type ResultOf,
-  doRegister,
 } from '@teamchat/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { makeWorld, must } from '../helpers/core.js';
