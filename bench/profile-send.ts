@@ -61,8 +61,8 @@ try {
     memberIds.push(user.value.id);
   }
   const subscribed = await doSubscribe(ctx, { realm, user: owner }, {
-    subscriptions: JSON.stringify([{ name: 'bench' }]),
-    principals: JSON.stringify([owner.id, ...memberIds]),
+    subscriptions: [{ name: 'bench' }],
+    principals: [owner.id, ...memberIds],
   });
   if (subscribed.isErr()) throw new Error(subscribed.error.msg);
   const actor = { realm, user: owner };

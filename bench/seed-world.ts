@@ -48,7 +48,7 @@ export async function seedWorld(parent: string): Promise<World> {
   for (let i = 0; i < MEMBERS; i++) members.push(unwrap(await createUserAsOperator(ctx, realm, { email: `user${i}@example.com`, fullName: `User ${i}` })));
   const asOwner = { realm, user: owner };
   const subscribe = async (name: string, users: readonly User[]) =>
-    unwrap(await doSubscribe(ctx, asOwner, { subscriptions: JSON.stringify([{ name }]), principals: JSON.stringify([owner.id, ...users.map((u) => u.id)]) }));
+    unwrap(await doSubscribe(ctx, asOwner, { subscriptions: [{ name }], principals: [owner.id, ...users.map((u) => u.id)] }));
   await subscribe('fifty', members.slice(0, FIFTY));
   await subscribe('everyone', members);
   const streams = await ctx.storage.read((tx) => tx.streams.list(realm.id));

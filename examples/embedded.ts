@@ -37,7 +37,8 @@ export async function main(): Promise<ExampleOutput> {
     if (added.isErr()) throw new Error(added.error.msg);
     const bob = added.value;
 
-    // Operations take the caller (realm + acting user) and the same parameters as the REST API.
+    // Operations take the caller (realm + acting user) and the REST API's parameters as typed
+    // values: a misspelled or mistyped parameter is a compile error.
     const asOwner = { realm, user: owner };
     const promoted = await doUpdateUser(ctx, asOwner, { user_id: bob.id, role: 300 });
     if (promoted.isErr()) throw new Error(promoted.error.msg);
@@ -45,9 +46,9 @@ export async function main(): Promise<ExampleOutput> {
     const listed = await getUsers(ctx, asOwner, {});
     if (listed.isErr()) throw new Error(listed.error.msg);
     const users = listed.value.members.map((m) => ({
-      user_id: m.user_id as number,
-      full_name: m.full_name as string,
-      role: m.role as number,
+      user_id: m.user_id,
+      full_name: m.full_name,
+      role: m.role,
     }));
 
     // Bob subscribes to his typing events, as POST /register would with event_types ["typing"].

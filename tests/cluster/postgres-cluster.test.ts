@@ -223,10 +223,10 @@ describe.skipIf(!DATABASE_URL)('a PostgreSQL cluster', () => {
       await createRealm(a, { name: 'Org', url: 'http://chat.example.com', owner: { email: 'owner@example.com', fullName: 'Owner', password: 'owner-password' } }),
     );
     const caller = { realm, user: owner };
-    const registered = must(await doRegister(a, caller, { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string };
+    const registered = must(await doRegister.fromTransport(a, caller, { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string };
     const sent = must(await doSendMessage(b, caller, { type: 'direct', to: JSON.stringify([owner.id]), content: 'through the driver' })) as { id: number };
     // A long-poll: answered as soon as the event crosses (at once if it already has).
-    const polled = must(await getEvents(a, caller, { queue_id: registered.queue_id, last_event_id: '-1' }));
+    const polled = must(await getEvents.fromTransport(a, caller, { queue_id: registered.queue_id, last_event_id: '-1' }));
     expect(polled.events.map((e) => (e as unknown as { message: { id: number } }).message.id)).toEqual([sent.id]);
     // The driver's read snapshot carries the log's newest ID into its first step.
     const admin = postgres(db.url, { max: 1 });

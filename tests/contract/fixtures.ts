@@ -138,7 +138,7 @@ export function withLatency(inner: Storage, maxMs = 2): Storage {
   const slow = (tx: Tx): Tx => {
     const wrap = <S extends object>(store: S): S => {
       const out: Record<string, unknown> = {};
-      for (const [name, method] of Object.entries(store) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+      for (const [name, method] of Object.entries(store)) {
         out[name] = async (...args: unknown[]) => {
           await new Promise((resolve) => setTimeout(resolve, Math.random() * maxMs));
           return method(...args);

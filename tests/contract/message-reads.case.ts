@@ -39,7 +39,7 @@ export function describeMessageReads(storage: () => Storage): void {
   }
 
   const newest = { anchor: Number.MAX_SAFE_INTEGER, includeAnchor: true, numBefore: 50, numAfter: 0 };
-  const on = (c: Unnegated, negated = false) => ({ ...c, negated }) as MessageCondition;
+  const on = (c: Unnegated, negated = false) => ({ ...c, negated });
 
   describe('message windows that indexes may answer alone', () => {
     it('a topic narrow in a channel finds the topic in any case, with or without the reader holding a copy, and never a direct message', async () => {

@@ -122,7 +122,7 @@ describe('sqlite driver: integrity', () => {
       fields.forEach((field, bit) => {
         if (mask & (1 << bit)) patch[field] = field === 'fullName' ? `Name ${mask}` : values[field];
       });
-      await commit(storage, (tx) => tx.users.update(realm.id, user!.id, patch as UserPatch));
+      await commit(storage, (tx) => tx.users.update(realm.id, user!.id, patch));
       expected = { ...expected, ...patch };
       expect(await storage.read((tx) => tx.users.byId(realm.id, user!.id))).toEqual(expected);
     }

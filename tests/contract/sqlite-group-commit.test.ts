@@ -193,7 +193,7 @@ describe('group commit', () => {
     expect(answered).toBe(false);
     expect(visible(raw, 'mine')).toBe(false);
     hold.open();
-    const readBack = (await mine) as Realm | undefined;
+    const readBack = (await mine);
     await blocker;
     expect(seenWhenAnswered).toEqual([true]);
     expect(readBack?.subdomain).toBe('mine');
@@ -309,7 +309,7 @@ describe('groupCommit on a bare connection', () => {
     db.exec(`CREATE TABLE parent (id INTEGER PRIMARY KEY);
       CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)`);
     db.pragma('foreign_keys = ON');
-    const commits = groupCommit(db as unknown as Parameters<typeof groupCommit>[0], new Mutex(), UNBOUNDED);
+    const commits = groupCommit(db as Parameters<typeof groupCommit>[0], new Mutex(), UNBOUNDED);
     const ran: string[] = [];
     const write = (sql: string, wait?: Promise<void>) =>
       commits.submit(async () => {

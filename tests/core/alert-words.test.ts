@@ -11,14 +11,14 @@ describe('alert words', () => {
     const m = await messageWorld();
     const { w, member } = m;
     expect(must(await getAlertWords(w.ctx, w.as(member), {}))).toEqual({ alert_words: [] });
-    expect(must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: '["one ", "\\n two", "", "☃", "multi-word word"]' }))).toEqual({
+    expect(must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: ["one ","\n two","","☃","multi-word word"] }))).toEqual({
       alert_words: ['one', 'two', '☃', 'multi-word word'],
     });
     // Already present ignoring case: the first spelling stays.
-    expect(must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: '["ONE", "Three", "THREE"]' }))).toEqual({
+    expect(must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: ["ONE","Three","THREE"] }))).toEqual({
       alert_words: ['one', 'two', '☃', 'multi-word word', 'THREE'],
     });
-    expect(must(await doRemoveAlertWords(w.ctx, w.as(member), { alert_words: '["One", "never added", "three"]' }))).toEqual({
+    expect(must(await doRemoveAlertWords(w.ctx, w.as(member), { alert_words: ["One","never added","three"] }))).toEqual({
       alert_words: ['two', '☃', 'multi-word word'],
     });
     expect(must(await getAlertWords(w.ctx, w.as(member), {}))).toEqual({ alert_words: ['two', '☃', 'multi-word word'] });
@@ -32,8 +32,8 @@ describe('alert words', () => {
     const queue = await register(w, member, { event_types: '["alert_words"]' });
     const otherQueue = await register(w, other, {});
     m.drain();
-    must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: '["milk"]' }));
-    must(await doRemoveAlertWords(w.ctx, w.as(member), { alert_words: '["nothing"]' }));
+    must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: ["milk"] }));
+    must(await doRemoveAlertWords(w.ctx, w.as(member), { alert_words: ["nothing"] }));
     expect(recipientsOf(m.drain(), 'alert_words')).toEqual([[member.id], [member.id]]);
     expect((await queued(w, member, queue.queue_id)).map(({ id: _id, ...e }) => e)).toEqual([
       { type: 'alert_words', alert_words: ['milk'] },
@@ -47,12 +47,12 @@ describe('alert words', () => {
   it('refuses bad input and sends nothing', async () => {
     const m = await messageWorld();
     const { w, member } = m;
-    expectBadRequest(await doAddAlertWords(w.ctx, w.as(member), { alert_words: JSON.stringify(['x'.repeat(101)]) }), 'alert_words[0] is too long (limit: 100 characters)');
-    expectBadRequest(await doAddAlertWords(w.ctx, w.as(member), { alert_words: '["a"' }), 'alert_words is not valid JSON');
-    expectBadRequest(await doAddAlertWords(w.ctx, w.as(member), { alert_words: '"a"' }), 'alert_words is not a list');
-    expectBadRequest(await doAddAlertWords(w.ctx, w.as(member), { alert_words: '[1]' }), 'alert_words[0] is not a string');
-    expectBadRequest(await doRemoveAlertWords(w.ctx, w.as(member), { alert_words: '{}' }), 'alert_words is not a list');
-    expectError(await doAddAlertWords(w.ctx, w.as(member), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'alert_words' argument", 400, { var_name: 'alert_words' });
+    expectBadRequest(await doAddAlertWords(w.ctx, w.as(member), { alert_words: ['x'.repeat(101)] }), 'alert_words[0] is too long (limit: 100 characters)');
+    expectBadRequest(await doAddAlertWords.fromTransport(w.ctx, w.as(member), { alert_words: '["a"' }), 'alert_words is not valid JSON');
+    expectBadRequest(await doAddAlertWords.fromTransport(w.ctx, w.as(member), { alert_words: '"a"' }), 'alert_words is not a list');
+    expectBadRequest(await doAddAlertWords.fromTransport(w.ctx, w.as(member), { alert_words: [1] }), 'alert_words[0] is not a string');
+    expectBadRequest(await doRemoveAlertWords.fromTransport(w.ctx, w.as(member), { alert_words: {} }), 'alert_words is not a list');
+    expectError(await doAddAlertWords.fromTransport(w.ctx, w.as(member), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'alert_words' argument", 400, { var_name: 'alert_words' });
     expectError(await getAlertWords(w.ctx, w.as(null), {}), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect(m.drain()).toEqual([]);
     expect(must(await getAlertWords(w.ctx, w.as(member), {}))).toEqual({ alert_words: [] });
@@ -61,14 +61,14 @@ describe('alert words', () => {
   it('flags each recipient by their own words (the sender too), not inside words, code blocks or other realms', async () => {
     const m = await messageWorld();
     const { w, member, other, admin } = m;
-    must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: '["one", "two"]' }));
-    must(await doAddAlertWords(w.ctx, w.as(other), { alert_words: '["three"]' }));
-    must(await doAddAlertWords(w.ctx, w.as(admin), { alert_words: '["ONE"]' }));
+    must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: ["one","two"] }));
+    must(await doAddAlertWords(w.ctx, w.as(other), { alert_words: ["three"] }));
+    must(await doAddAlertWords(w.ctx, w.as(admin), { alert_words: ["ONE"] }));
     const second = await secondRealm(w.ctx);
-    must(await doAddAlertWords(w.ctx, { realm: second.realm, user: second.owner }, { alert_words: '["one"]' }));
+    must(await doAddAlertWords(w.ctx, { realm: second.realm, user: second.owner }, { alert_words: ["one"] }));
 
     const flagsOf = async (user: typeof member, id: number) => {
-      const page = must(await getMessages(w.ctx, w.as(user), { message_ids: `[${id}]` })) as unknown as { messages: Array<{ flags: string[] }> };
+      const page = must(await getMessages(w.ctx, w.as(user), { message_ids: [id] })) as { messages: Array<{ flags: string[] }> };
       return page.messages[0]!.flags;
     };
     const a = await m.post(admin, 'Normal alert One time');
@@ -86,7 +86,7 @@ describe('alert words', () => {
   it('delivers has_alert_word in the message event of the recipient only', async () => {
     const m = await messageWorld();
     const { w, member, other } = m;
-    must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: '["lunch"]' }));
+    must(await doAddAlertWords(w.ctx, w.as(member), { alert_words: ["lunch"] }));
     const memberQueue = await register(w, member, { event_types: '["message"]' });
     const otherQueue = await register(w, other, { event_types: '["message"]' });
     await m.post(w.owner, 'lunch time');

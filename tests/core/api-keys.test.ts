@@ -18,7 +18,7 @@ import { makeWorld, must, type World } from '../helpers/core.js';
 import { expectBadRequest, expectError, fakeClock, isoAt, reload, secondRealm, setUser, T0 } from './fixtures.js';
 
 const login = (w: World, username: unknown, password: unknown, realm: Realm = w.realm) =>
-  doFetchApiKey(w.ctx, { realm, user: null }, { username, password });
+  doFetchApiKey.fromTransport(w.ctx, { realm, user: null }, { username, password });
 
 const AUTH_FAILED = ['AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401] as const;
 
@@ -88,10 +88,10 @@ describe('POST /fetch_api_key', () => {
 
   it('names a missing parameter', async () => {
     const w = await makeWorld();
-    expectError(await doFetchApiKey(w.ctx, w.as(null), { password: 'x' }), 'REQUEST_VARIABLE_MISSING', "Missing 'username' argument", 400, {
+    expectError(await doFetchApiKey.fromTransport(w.ctx, w.as(null), { password: 'x' }), 'REQUEST_VARIABLE_MISSING', "Missing 'username' argument", 400, {
       var_name: 'username',
     });
-    expectError(await doFetchApiKey(w.ctx, w.as(null), { username: 'owner@example.com' }), 'REQUEST_VARIABLE_MISSING', "Missing 'password' argument", 400, {
+    expectError(await doFetchApiKey.fromTransport(w.ctx, w.as(null), { username: 'owner@example.com' }), 'REQUEST_VARIABLE_MISSING', "Missing 'password' argument", 400, {
       var_name: 'password',
     });
   });

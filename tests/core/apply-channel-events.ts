@@ -22,7 +22,7 @@ const LISTS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams'] a
 
 /** Every channel object of the state with that ID, in any list. */
 function everywhere(state: State, streamId: number): Channel[] {
-  return LISTS.flatMap((key) => (Array.isArray(state[key]) ? (state[key] as Channel[]).filter((c) => c.stream_id === streamId) : []));
+  return LISTS.flatMap((key) => (Array.isArray(state[key]) ? (state[key]).filter((c) => c.stream_id === streamId) : []));
 }
 
 function take(state: State, key: string, streamId: number): Channel | undefined {
@@ -33,7 +33,7 @@ function take(state: State, key: string, streamId: number): Channel | undefined 
 
 function changeSubscribers(channel: Channel, userIds: readonly number[], op: 'add' | 'remove'): void {
   if (Array.isArray(channel.subscribers)) {
-    const set = new Set(channel.subscribers as number[]);
+    const set = new Set(channel.subscribers);
     for (const id of userIds) op === 'add' ? set.add(id) : set.delete(id);
     channel.subscribers = [...set].sort((a, b) => a - b);
   }

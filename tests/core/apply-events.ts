@@ -40,7 +40,7 @@ export async function applyEvents(state: State, events: readonly QueuedEvent[], 
     // These keep sections this reducer does not cover (and they are fetched only on request).
     if (['heartbeat', 'user_settings', 'typing'].includes(event.type)) continue;
     if (event.type === 'realm_user' && next.realm_user_groups && (event.person as { is_active?: boolean }).is_active === false) {
-      dropDeactivatedMember(next.realm_user_groups, (event.person as { user_id: number }).user_id);
+      dropDeactivatedMember(next.realm_user_groups, (event.person).user_id);
     }
     if (event.type === 'realm_user') await applyRealmUser(next, event, context);
     else if (event.type === 'realm_bot') applyRealmBot(next, event);

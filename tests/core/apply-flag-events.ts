@@ -47,7 +47,7 @@ export function applyFlagEvents(state: State, events: readonly QueuedEvent[], co
 
   for (const event of events) {
     if (event.type !== 'update_message_flags') throw new Error(`no reducer for ${event.type}`);
-    const ids = event.messages as number[];
+    const ids = event.messages;
     if (event.all !== false) throw new Error('all: true is never sent');
     if (event.operation !== event.op) throw new Error('operation must equal op');
     if (event.flag === 'starred' && Array.isArray(next.starred_messages)) {

@@ -2,9 +2,10 @@
  * The client half of verify_action for `realm_user_groups` (the reference's apply_event for
  * user_group events): applied to a snapshot, a queue's events must give a fresh snapshot.
  */
+import type { ApiUserGroup } from '@teamchat/core';
 import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 
-type Group = Record<string, unknown> & { id: number; members: number[]; direct_subgroup_ids: number[] };
+type Group = ApiUserGroup;
 
 const union = (a: readonly number[], b: readonly number[]) => [...new Set([...a, ...b])].sort((x, y) => x - y);
 

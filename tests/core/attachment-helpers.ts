@@ -15,7 +15,7 @@ export interface Uploaded {
 
 /** POST /user_uploads as `user`; returns the response with the path_id. */
 export async function uploadAs(w: World, user: User, upload: UploadedFile = file('notes.txt')): Promise<Uploaded> {
-  const response = must(await doUploadFile(w.ctx, w.as(user), { file: upload })) as Omit<Uploaded, 'pathId'>;
+  const response = must(await doUploadFile(w.ctx, w.as(user), { file: upload }));
   return { ...response, pathId: response.url.slice('/user_uploads/'.length) };
 }
 
@@ -27,7 +27,7 @@ export async function attachmentsOf(w: World, user: User): Promise<{ attachments
 /** GET /user_uploads/{path_id} as `user` (null: unauthenticated): the core result. */
 export function download(w: World, user: User | null, pathId: string) {
   const [realmId, ...rest] = pathId.split('/');
-  return getUploadedFile(w.ctx, w.as(user), { realm_id: realmId, filename: rest.join('/') });
+  return getUploadedFile.fromTransport(w.ctx, w.as(user), { realm_id: realmId, filename: rest.join('/') });
 }
 
 /** Whether `user` may download the file. */

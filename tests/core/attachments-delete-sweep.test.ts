@@ -17,7 +17,7 @@ beforeEach(async () => {
   m = await messageWorld({ uploads: blobs, clock });
 });
 
-const remove = (user: MessageWorld['member'] | null, id: unknown) => doDeleteAttachment(m.w.ctx, m.w.as(user), { attachment_id: String(id) });
+const remove = (user: MessageWorld['member'] | null, id: unknown) => doDeleteAttachment.fromTransport(m.w.ctx, m.w.as(user), { attachment_id: id });
 
 describe('DELETE /attachments/{attachment_id}', () => {
   it('the owner deletes a file, linked or not: row and blob go, attachment/remove to the owner; the message stays', async () => {
@@ -40,7 +40,7 @@ describe('DELETE /attachments/{attachment_id}', () => {
     m.drain();
     expectBadRequest(await remove(m.member, 99), 'Invalid attachment');
     expectBadRequest(await remove(m.admin, 1), 'Invalid attachment');
-    expectBadRequest(await doDeleteAttachment(m.w.ctx, { realm, user: owner }, { attachment_id: '1' }), 'Invalid attachment');
+    expectBadRequest(await doDeleteAttachment(m.w.ctx, { realm, user: owner }, { attachment_id: 1 }), 'Invalid attachment');
     expectBadRequest(await remove(m.member, 'one'), 'attachment_id is not an integer');
     expectError(await remove(null, 1), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect(m.drain()).toEqual([]);
@@ -72,10 +72,10 @@ describe('sweeping unused uploads', () => {
     const detached = await uploadAs(m.w, m.member, file('detached.txt'));
     const scheduled = await uploadAs(m.w, m.member, file('scheduled.txt'));
     const id = await m.post(m.member, linkTo(detached));
-    must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: String(id), content: 'no file' }));
+    must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: id, content: 'no file' }));
     must(await doCreateScheduledMessage(m.w.ctx, m.w.as(m.member), {
-      type: 'stream', to: String(m.general.id), topic: 'later', content: linkTo(scheduled),
-      scheduled_delivery_timestamp: String(Math.floor(clock.now() / 1000) + 60 * DAY / 1000),
+      type: 'stream', to: m.general.id, topic: 'later', content: linkTo(scheduled),
+      scheduled_delivery_timestamp: Math.floor(clock.now() / 1000) + 60 * DAY / 1000,
     }));
     clock.advance(22 * DAY);
     expect(await sweepUnusedUploads(m.w.ctx)).toBe(1);

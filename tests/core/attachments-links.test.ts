@@ -89,7 +89,7 @@ describe('linking on edit', () => {
     const b = await uploadAs(m.w, m.member, file('b.txt'));
     const id = await m.post(m.member, linkTo(a));
     m.drain();
-    const edit = must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: String(id), content: `now ${linkTo(b)}` }));
+    const edit = must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: id, content: `now ${linkTo(b)}` }));
     expect(edit).toEqual({ detached_uploads: [{ id: 1, name: 'a.txt', path_id: a.pathId, size: 5, create_time: expect.any(Number), message_ids: [] }] });
     const events = m.drain().filter((p) => p.event.type === 'attachment');
     expect(events.map((p) => [p.event.op, (p.event.attachment as { id: number; message_ids: number[] }).message_ids])).toEqual([['update', []], ['update', [id]]]);
@@ -99,7 +99,7 @@ describe('linking on edit', () => {
     // A detached file stays until its owner deletes it or the sweep does.
     expect(blobs.keys()).toHaveLength(2);
     expect(await m.fetchIds(m.member, [{ operator: 'has', operand: 'attachment' }])).toEqual([id]);
-    expect(must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: String(id), content: 'nothing' }))).toMatchObject({ detached_uploads: [{ id: 2 }] });
+    expect(must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: id, content: 'nothing' }))).toMatchObject({ detached_uploads: [{ id: 2 }] });
     expect(await m.fetchIds(m.member, [{ operator: 'has', operand: 'attachment' }])).toEqual([]);
   });
 
@@ -108,9 +108,9 @@ describe('linking on edit', () => {
     const id = await m.post(m.member, linkTo(a));
     await m.post(m.member, `also ${linkTo(a)}`);
     m.drain();
-    expect(must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: String(id), content: `edited ${linkTo(a)}` }))).toEqual({ detached_uploads: [] });
+    expect(must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: id, content: `edited ${linkTo(a)}` }))).toEqual({ detached_uploads: [] });
     expect(m.drain().filter((p) => p.event.type === 'attachment')).toEqual([]);
-    expect(must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: String(id), content: 'gone' }))).toEqual({ detached_uploads: [] });
+    expect(must(await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: id, content: 'gone' }))).toEqual({ detached_uploads: [] });
   });
 });
 
@@ -119,11 +119,11 @@ describe('deleting messages', () => {
     const up = await uploadAs(m.w, m.member, file('a.txt', '1234'));
     const first = await m.post(m.member, linkTo(up));
     const second = await m.post(m.admin, linkTo(up));
-    must(await doDeleteMessage(m.w.ctx, m.w.as(m.w.owner), { message_id: String(first) }));
+    must(await doDeleteMessage(m.w.ctx, m.w.as(m.w.owner), { message_id: first }));
     expect(blobs.keys()).toEqual([up.pathId]);
     expect((await attachmentsOf(m.w, m.member)).attachments[0]!.message_ids).toEqual([second]);
     m.drain();
-    must(await doDeleteMessage(m.w.ctx, m.w.as(m.w.owner), { message_id: String(second) }));
+    must(await doDeleteMessage(m.w.ctx, m.w.as(m.w.owner), { message_id: second }));
     const events = m.drain().filter((p) => p.event.type === 'attachment');
     expect(events.map((p) => p.event)).toEqual([{ type: 'attachment', op: 'remove', attachment: { id: 1 }, upload_space_used: 0 }]);
     expect(recipientsOf(events, 'attachment')).toEqual([[m.member.id]]);
@@ -136,7 +136,7 @@ describe('deleting messages', () => {
     const kept = await uploadAs(m.w, m.member, file('kept.txt'));
     await m.post(m.member, `${linkTo(doomed)} ${linkTo(kept)}`, 'doomed');
     await m.post(m.member, linkTo(kept), 'other');
-    expect(must(await doDeleteTopic(m.w.ctx, m.w.as(m.w.owner), { stream_id: String(m.general.id), topic_name: 'doomed' }))).toEqual({ complete: true });
+    expect(must(await doDeleteTopic(m.w.ctx, m.w.as(m.w.owner), { stream_id: m.general.id, topic_name: 'doomed' }))).toEqual({ complete: true });
     expect(blobs.keys()).toEqual([kept.pathId]);
     expect((await attachmentsOf(m.w, m.member)).attachments.map((a) => a.name)).toEqual(['kept.txt']);
   });
@@ -145,7 +145,7 @@ describe('deleting messages', () => {
     const up = await uploadAs(m.w, m.member, file('a.txt'));
     const id = await m.post(m.member, linkTo(up));
     m.drain();
-    expect((await doDeleteMessage(m.w.ctx, m.w.as(m.other), { message_id: String(id) })).isErr()).toBe(true);
+    expect((await doDeleteMessage(m.w.ctx, m.w.as(m.other), { message_id: id })).isErr()).toBe(true);
     expect(m.drain()).toEqual([]);
     expect(blobs.keys()).toEqual([up.pathId]);
   });

@@ -63,7 +63,7 @@ describe('POST /user_uploads', () => {
   it('refuses callers without a login and deactivated users, leaving no row, blob or event', async () => {
     expectError(await doUploadFile(c.w.ctx, c.w.as(null), { file: file('a.txt') }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     const stale = c.w.as(c.member);
-    must(await doDeactivateUser(c.w.ctx, c.w.as(c.w.owner), { user_id: String(c.member.id) }));
+    must(await doDeactivateUser(c.w.ctx, c.w.as(c.w.owner), { user_id: c.member.id }));
     c.drain();
     expectError(await doUploadFile(c.w.ctx, stale, { file: file('a.txt') }), 'UNAUTHORIZED', 'Account is deactivated', 401);
     expect(blobs.keys()).toEqual([]);

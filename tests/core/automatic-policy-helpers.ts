@@ -14,9 +14,9 @@ export const NEVER = 4;
 export async function automatic(m: MessageWorld, user: User, follow: number, unmute: number, whereMentioned = true): Promise<void> {
   must(
     await doUpdateSettings(m.w.ctx, m.w.as(user), {
-      automatically_follow_topics_policy: String(follow),
-      automatically_unmute_topics_in_muted_streams_policy: String(unmute),
-      automatically_follow_topics_where_mentioned: String(whereMentioned),
+      automatically_follow_topics_policy: follow,
+      automatically_unmute_topics_in_muted_streams_policy: unmute,
+      automatically_follow_topics_where_mentioned: whereMentioned,
     }),
   );
 }
@@ -29,7 +29,7 @@ export async function sendTo(m: MessageWorld, user: User, topic: string, content
 /** Mutes (or unmutes) a channel for the user. */
 export async function muteChannel(m: MessageWorld, user: User, stream: Stream, muted = true): Promise<void> {
   const data = JSON.stringify([{ stream_id: stream.id, property: 'is_muted', value: muted }]);
-  must(await doUpdateSubscriptionProperties(m.w.ctx, m.w.as(user), { subscription_data: data }));
+  must(await doUpdateSubscriptionProperties.fromTransport(m.w.ctx, m.w.as(user), { subscription_data: data }));
 }
 
 /** The user's stored policy for the topic, 0 when none. */

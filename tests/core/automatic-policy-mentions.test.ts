@@ -37,7 +37,7 @@ describe('following topics where one is mentioned', () => {
     const m = await messageWorld();
     const { w, member, other, moderator } = m;
     await automatic(m, member, NEVER, NEVER);
-    must(await doCreateUserGroup(w.ctx, w.as(member), { name: 'crew', description: 'the crew', members: JSON.stringify([other.id]) }));
+    must(await doCreateUserGroup(w.ctx, w.as(member), { name: 'crew', description: 'the crew', members: [other.id] }));
     m.drain();
     await sendTo(m, member, 'wild', '@**all** @_**Mo Moderator** hello');
     expect(userTopicEvents(m.drain())).toEqual([]);
@@ -51,7 +51,7 @@ describe('following topics where one is mentioned', () => {
     const { w, member, other, moderator, guest, bot, admin } = m;
     await automatic(m, member, NEVER, NEVER);
     await automatic(m, other, ON_INITIATION, ON_SEND, false);
-    must(await doUpdateUserTopic(w.ctx, w.as(moderator), { stream_id: String(m.general.id), topic: 'busy', visibility_policy: '1' }));
+    must(await doUpdateUserTopic(w.ctx, w.as(moderator), { stream_id: m.general.id, topic: 'busy', visibility_policy: 1 }));
     await subscribe(w, member, ['general'], { principals: JSON.stringify([bot.id]) });
     m.drain();
     await sendTo(m, member, 'busy', '@**Otto Other** @**Mo Moderator** @**Gus Guest** @**Mel Bot**');
@@ -102,13 +102,13 @@ describe('reactions as participation', () => {
     const m = await messageWorld();
     const { w, admin, member, other, moderator } = m;
     const { id } = (await sendTo(m, admin, 'party')) as { id: number };
-    const dm = (must(await doSendMessage(w.ctx, w.as(admin), { type: 'direct', to: JSON.stringify([member.id]), content: 'hi' })) as { id: number }).id;
+    const dm = (must(await doSendMessage(w.ctx, w.as(admin), { type: 'direct', to: JSON.stringify([member.id]), content: 'hi' }))).id;
     await automatic(m, member, ON_PARTICIPATION, ON_PARTICIPATION);
     await automatic(m, other, ON_PARTICIPATION, NEVER);
     await automatic(m, moderator, NEVER, NEVER);
-    must(await doUpdateUserTopic(w.ctx, w.as(other), { stream_id: String(m.general.id), topic: 'party', visibility_policy: '3' }));
+    must(await doUpdateUserTopic(w.ctx, w.as(other), { stream_id: m.general.id, topic: 'party', visibility_policy: 3 }));
     // The member leaves the channel but can still read its public history and react.
-    must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: '["general"]' }));
+    must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: ["general"] }));
     m.drain();
     must(await doAddReaction(w.ctx, w.as(member), { message_id: id, emoji_name: 'smile' }));
     must(await doAddReaction(w.ctx, w.as(member), { message_id: dm, emoji_name: 'smile' }));

@@ -15,15 +15,15 @@ type E = Awaited<ReturnType<typeof editWorld>>;
 const automatic = async (e: E, user: User, follow: number, unmute: number) =>
   must(
     await doUpdateSettings(e.w.ctx, e.w.as(user), {
-      automatically_follow_topics_policy: String(follow),
-      automatically_unmute_topics_in_muted_streams_policy: String(unmute),
+      automatically_follow_topics_policy: follow,
+      automatically_unmute_topics_in_muted_streams_policy: unmute,
     }),
   );
 const muteChannel = async (e: E, user: User, streamId: number) =>
-  must(await doUpdateSubscriptionProperties(e.w.ctx, e.w.as(user), { subscription_data: JSON.stringify([{ stream_id: streamId, property: 'is_muted', value: true }]) }));
+  must(await doUpdateSubscriptionProperties(e.w.ctx, e.w.as(user), { subscription_data: [{ stream_id: streamId, property: 'is_muted', value: true }] }));
 const setPolicy = async (e: E, user: User, streamId: number, topic: string, policy: number) =>
-  must(await doUpdateUserTopic(e.w.ctx, e.w.as(user), { stream_id: String(streamId), topic, visibility_policy: String(policy) }));
-const move = (e: E, mover: User, id: number, input: Record<string, string>) => doUpdateMessage(e.w.ctx, e.w.as(mover), { message_id: String(id), ...input });
+  must(await doUpdateUserTopic(e.w.ctx, e.w.as(user), { stream_id: streamId, topic, visibility_policy: policy }));
+const move = (e: E, mover: User, id: number, input: Record<string, string>) => doUpdateMessage(e.w.ctx, e.w.as(mover), { message_id: id, ...input });
 const policyOf = async (e: E, user: User, streamId: number, topic: string) =>
   (await e.w.ctx.storage.read((tx) => tx.userTopics.forTopic(e.w.realm.id, streamId, topic))).find((r) => r.userId === user.id)?.visibilityPolicy ?? 0;
 
@@ -172,9 +172,9 @@ describe('channel moves', () => {
 
   it('judges "first" by what the sender can see where history is protected', async () => {
     const e = await editWorld();
-    must(await doSubscribe(e.w.ctx, e.w.as(e.owner), { subscriptions: '[{"name":"vault"}]', invite_only: 'true', history_public_to_subscribers: 'false' }));
+    must(await doSubscribe(e.w.ctx, e.w.as(e.owner), { subscriptions: [{"name":"vault"}], invite_only: true, history_public_to_subscribers: false }));
     await e.send(e.owner, 'vault', 'plans');
-    must(await doSubscribe(e.w.ctx, e.w.as(e.owner), { subscriptions: '[{"name":"vault"}]', principals: JSON.stringify([e.alice.id]) }));
+    must(await doSubscribe(e.w.ctx, e.w.as(e.owner), { subscriptions: [{"name":"vault"}], principals: [e.alice.id] }));
     const vault = await e.w.ctx.storage.read(async (tx) => (await tx.streams.byName(e.w.realm.id, 'vault'))!.id);
     const id = await twoMessageTopic(e, e.alice);
     must(await move(e, e.owner, id, { stream_id: String(vault), topic: 'plans', propagate_mode: 'change_one' }));
@@ -186,10 +186,10 @@ describe('nothing happens', () => {
   it('for bots and the Notification Bot', async () => {
     const e = await editWorld();
     const bot = await e.w.addUser({ email: 'bot@example.com', fullName: 'A Bot', bot: true, botOwnerId: e.alice.id });
-    must(await doSubscribe(e.w.ctx, e.w.as(e.owner), { subscriptions: '[{"name":"general"}]', principals: JSON.stringify([bot.id]) }));
+    must(await doSubscribe(e.w.ctx, e.w.as(e.owner), { subscriptions: [{"name":"general"}], principals: [bot.id] }));
     const botMessage = await twoMessageTopic(e, bot);
     must(await move(e, e.owner, botMessage, { topic: 'bot fresh', propagate_mode: 'change_one' }));
-    const notice = must(await sendNotificationBotMessageNow(e.w.ctx, e.w.realm, { to: { channelId: e.general, topic: 'lunch' }, content: 'hi' })) as { id: number };
+    const notice = must(await sendNotificationBotMessageNow(e.w.ctx, e.w.realm, { to: { channelId: e.general, topic: 'lunch' }, content: 'hi' }));
     e.drain();
     must(await move(e, e.owner, notice.id, { topic: 'notice fresh', propagate_mode: 'change_one' }));
     expect(userTopicEvents(e.drain())).toEqual([]);

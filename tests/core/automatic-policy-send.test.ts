@@ -59,7 +59,7 @@ describe('following on send', () => {
     const m = await messageWorld();
     const { member } = m;
     await automatic(m, member, ON_SEND, NEVER);
-    must(await doUpdateUserTopic(m.w.ctx, m.w.as(member), { stream_id: String(m.general.id), topic: 'noise', visibility_policy: '1' }));
+    must(await doUpdateUserTopic(m.w.ctx, m.w.as(member), { stream_id: m.general.id, topic: 'noise', visibility_policy: 1 }));
     expect((await sendTo(m, member, 'noise')).automatic_new_visibility_policy).toBe(3);
     expect(await policyOf(m, member, m.general, 'noise')).toBe(3);
   });
@@ -67,7 +67,7 @@ describe('following on send', () => {
   it('counts as initiation only what the sender could see: earlier copies, where history is protected', async () => {
     const m = await messageWorld();
     const { w, admin, member, other } = m;
-    must(await doSubscribe(w.ctx, w.as(admin), { subscriptions: '[{"name":"vault"}]', invite_only: 'true', history_public_to_subscribers: 'false' }));
+    must(await doSubscribe(w.ctx, w.as(admin), { subscriptions: [{"name":"vault"}], invite_only: true, history_public_to_subscribers: false }));
     await sendTo(m, admin, 'old', 'before you came', 'vault');
     await subscribe(w, admin, ['vault'], { principals: JSON.stringify([member.id]) });
     // A public channel's history is readable: its existing topic is not started by someone new to it.
@@ -118,7 +118,7 @@ describe('unmuting in muted channels', () => {
     await automatic(m, member, NEVER, ON_SEND);
     await automatic(m, other, NEVER, ON_SEND);
     await muteChannel(m, member, m.general);
-    const set = (topic: string, policy: number) => doUpdateUserTopic(m.w.ctx, m.w.as(member), { stream_id: String(m.general.id), topic, visibility_policy: String(policy) });
+    const set = (topic: string, policy: number) => doUpdateUserTopic(m.w.ctx, m.w.as(member), { stream_id: m.general.id, topic, visibility_policy: policy });
     must(await set('muted', 1));
     must(await set('followed', 3));
     m.drain();
@@ -150,7 +150,7 @@ describe('the settings', () => {
         expect(result.isErr()).toBe(true);
       }
     }
-    expectBadRequest(await doUpdateSettings(m.w.ctx, m.w.as(member), { automatically_follow_topics_where_mentioned: 'yes' }), 'automatically_follow_topics_where_mentioned is not valid JSON');
+    expectBadRequest(await doUpdateSettings.fromTransport(m.w.ctx, m.w.as(member), { automatically_follow_topics_where_mentioned: 'yes' }), 'automatically_follow_topics_where_mentioned is not valid JSON');
     expect((await sendTo(m, member, 'still default')).automatic_new_visibility_policy).toBe(3);
   });
 });

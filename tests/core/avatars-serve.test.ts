@@ -50,7 +50,7 @@ describe('getAvatarImage', () => {
   it('serves spectators only where the realm admits them', async () => {
     const { w, file } = await world();
     expectError(await image(w, w.realm, null, w.realm.id, file), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
-    must(await doUpdateRealm(w.ctx, w.as(w.owner), { enable_spectator_access: 'true' }));
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { enable_spectator_access: true }));
     expect(must(await image(w, await realmNow(w), null, w.realm.id, file)).contentType).toBe('image/png');
   });
 });
@@ -86,7 +86,7 @@ describe('getAvatarRedirect', () => {
     const { w, member, url } = await world();
     const unauthorized = ['UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401] as const;
     expectError(await getAvatarRedirect(w.ctx, { realm: w.realm, user: null }, { user_id_or_email: String(member.id) }), ...unauthorized);
-    must(await doUpdateRealm(w.ctx, w.as(w.owner), { enable_spectator_access: 'true' }));
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { enable_spectator_access: true }));
     const realm = await realmNow(w);
     expect(must(await getAvatarRedirect(w.ctx, { realm, user: null }, { user_id_or_email: String(member.id) }))).toEqual({ location: url });
     expectError(await getAvatarRedirect(w.ctx, { realm, user: null }, { user_id_or_email: 'mel@example.com' }), ...unauthorized);

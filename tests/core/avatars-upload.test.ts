@@ -3,7 +3,7 @@
  * realm_user avatar update (applied to a register snapshot it must equal a fresh one, as the
  * reference's verify_action), who receives it, and every refusal (which writes nothing).
  */
-import { type BlobStore, doDeleteAvatar, doRegister, doUpdateRealm, doUploadAvatar, getEvents, memoryBlobStore, silentLogger, type User } from '@teamchat/core';
+import { type BlobStore, type RegisterResponse, doDeleteAvatar, doRegister, doUpdateRealm, doUploadAvatar, getEvents, memoryBlobStore, silentLogger, type User } from '@teamchat/core';
 import type { LoosePublishedEvent, LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
@@ -24,17 +24,17 @@ const stored = async (w: World, user: User) => (await snapshot(w.ctx, w.realm)).
 /** A caller with the realm as stored now (a realm setting changed since makeWorld). */
 const asNow = async (w: World, user: User) => ({ realm: (await w.ctx.storage.read((tx) => tx.realms.byId(w.realm.id)))!, user });
 const register = async (w: World, user: User, clientGravatar: boolean) =>
-  must(await doRegister(w.ctx, await asNow(w, user), { fetch_event_types: '["realm_user"]', client_gravatar: clientGravatar })) as Record<string, never>;
+  must(await doRegister(w.ctx, await asNow(w, user), { fetch_event_types: ["realm_user"], client_gravatar: clientGravatar }));
 
 /** Registers `users` (both client_gravatar forms), runs `action`, checks each snapshot, returns the events by user. */
 async function verifyAction(w: World, users: User[], action: () => Promise<unknown>): Promise<Map<number, QueuedEvent[]>> {
-  const observers: { user: User; clientGravatar: boolean; state: Record<string, never> }[] = [];
+  const observers: { user: User; clientGravatar: boolean; state: RegisterResponse }[] = [];
   for (const user of users) for (const clientGravatar of [false, true]) observers.push({ user, clientGravatar, state: await register(w, user, clientGravatar) });
   await action();
   const received = new Map<number, QueuedEvent[]>();
   const users_ = await snapshot(w.ctx, w.realm);
   for (const { user, clientGravatar, state } of observers) {
-    const events = (must(await getEvents(w.ctx, await asNow(w, user), { queue_id: state.queue_id, dont_block: true })) as { events: QueuedEvent[] }).events;
+    const events = (must(await getEvents(w.ctx, await asNow(w, user), { queue_id: state.queue_id!, dont_block: true }))).events;
     const applied = await applyEvents(state, events, {
       clientGravatar,
       emailPublic: (id) => users_.find((u) => u.id === id)?.emailAddressVisibility === 1,
@@ -127,13 +127,13 @@ describe('doUploadAvatar', () => {
 
   it('honours avatar_changes_disabled (the realm’s or the server’s): administrators only', async () => {
     const { w, admin, member } = await world();
-    must(await doUpdateRealm(w.ctx, w.as(w.owner), { avatar_changes_disabled: 'true' }));
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { avatar_changes_disabled: true }));
     const realm = (await w.ctx.storage.read((tx) => tx.realms.byId(w.realm.id)))!;
     const as = (user: User) => ({ realm, user });
     expectBadRequest(await doUploadAvatar(w.ctx, as(member), { file: imageFile(png(5, 5)) }), 'Avatar changes are disabled in this organization.');
     expectBadRequest(await doDeleteAvatar(w.ctx, as(member), {}), 'Avatar changes are disabled in this organization.');
     must(await doUploadAvatar(w.ctx, as(admin), { file: imageFile(png(5, 5)) }));
-    expect(must(await doRegister(w.ctx, as(member), { fetch_event_types: '["realm"]' }))).toMatchObject({
+    expect(must(await doRegister(w.ctx, as(member), { fetch_event_types: ["realm"] }))).toMatchObject({
       realm_avatar_changes_disabled: true,
       server_avatar_changes_disabled: false,
       max_avatar_file_size_mib: 5,
@@ -142,13 +142,13 @@ describe('doUploadAvatar', () => {
     const server = await world({ avatarChangesDisabled: true });
     expectBadRequest(await doUploadAvatar(server.w.ctx, server.w.as(server.member), { file: imageFile(png(5, 5)) }), 'Avatar changes are disabled in this organization.');
     must(await doUploadAvatar(server.w.ctx, server.w.as(server.admin), { file: imageFile(png(5, 5)) }));
-    expect(must(await doRegister(server.w.ctx, server.w.as(server.member), { fetch_event_types: '["realm"]' }))).toMatchObject({ server_avatar_changes_disabled: true });
+    expect(must(await doRegister(server.w.ctx, server.w.as(server.member), { fetch_event_types: ["realm"] }))).toMatchObject({ server_avatar_changes_disabled: true });
   });
 
   it('checks avatar_changes_disabled as stored when the change is written, not as the caller was read', async () => {
     const { w, member } = await world();
     const stale = w.as(member);
-    must(await doUpdateRealm(w.ctx, w.as(w.owner), { avatar_changes_disabled: 'true' }));
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { avatar_changes_disabled: true }));
     expectBadRequest(await doUploadAvatar(w.ctx, stale, { file: imageFile(png(5, 5)) }), 'Avatar changes are disabled in this organization.');
   });
 });
@@ -220,13 +220,13 @@ describe('avatar_changes_disabled in PATCH /realm', () => {
     const { w, admin, member } = await world();
     const published: LoosePublishedEvent[] = [];
     w.ctx.events.subscribe((event) => published.push(event));
-    const refused = await doUpdateRealm(w.ctx, w.as(member), { avatar_changes_disabled: 'true' });
+    const refused = await doUpdateRealm(w.ctx, w.as(member), { avatar_changes_disabled: true });
     expect(refused.isErr()).toBe(true);
     expect(published).toEqual([]);
-    expect(must(await doUpdateRealm(w.ctx, w.as(admin), { avatar_changes_disabled: 'true' }))).toMatchObject({ avatar_changes_disabled: true });
+    expect(must(await doUpdateRealm(w.ctx, w.as(admin), { avatar_changes_disabled: true }))).toMatchObject({ avatar_changes_disabled: true });
     expect(published.map((p) => p.event)).toEqual([{ type: 'realm', op: 'update_dict', property: 'default', data: { avatar_changes_disabled: true } }]);
     const everyone = (await snapshot(w.ctx, w.realm)).filter((u) => u.isActive).map((u) => u.id).sort((a, b) => a - b);
     expect([...published[0]!.userIds].sort((a, b) => a - b)).toEqual(everyone);
-    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { avatar_changes_disabled: '5' }), 'avatar_changes_disabled is not a boolean');
+    expectBadRequest(await doUpdateRealm.fromTransport(w.ctx, w.as(admin), { avatar_changes_disabled: 5 }), 'avatar_changes_disabled is not a boolean');
   });
 });

@@ -6,12 +6,12 @@ import { scheduleOverdue } from './scheduled-helpers.js';
 
 it('delivers what fell due while nothing ran, and stop waits for the run in progress', async () => {
   const w = await makeWorld();
-  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"general"}]' }));
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"general"}] }));
   await scheduleOverdue(w, 'overdue');
 
   const work = startBackgroundWork(w.ctx);
   const contents = async () =>
-    must(await getMessages(w.ctx, w.as(w.owner), { anchor: 'newest', num_before: '5', num_after: '0' })).messages.map((m) => m.content);
+    must(await getMessages(w.ctx, w.as(w.owner), { anchor: 'newest', num_before: 5, num_after: 0 })).messages.map((m) => m.content);
   await vi.waitFor(async () => expect(await contents()).toEqual(['<p>overdue</p>']));
   await work.stop();
 

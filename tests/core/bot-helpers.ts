@@ -36,7 +36,7 @@ export async function setRealmSettings(w: World, settings: Record<string, unknow
 }
 
 const register = async (w: World, user: User): Promise<State> =>
-  must(await doRegister(w.ctx, w.as(user), { fetch_event_types: SECTIONS, client_gravatar: false }));
+  must(await doRegister.fromTransport(w.ctx, w.as(user), { fetch_event_types: SECTIONS, client_gravatar: false }));
 
 /**
  * verify_action: registers each user, runs `action`, applies each queue's events to its
@@ -50,7 +50,7 @@ export async function verifyAction(w: World, users: User[], action: () => Promis
   const received = new Map<number, QueuedEvent[]>();
   for (const user of users) {
     const state = before.get(user.id)!;
-    const polled = must(await getEvents(w.ctx, w.as(user), { queue_id: state.queue_id, dont_block: true })) as { events: QueuedEvent[] };
+    const polled = must(await getEvents(w.ctx, w.as(user), { queue_id: state.queue_id, dont_block: true }));
     const current = stored.find((u) => u.id === user.id)!;
     const applied = await applyEvents(state, polled.events, {
       clientGravatar: false,

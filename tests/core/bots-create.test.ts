@@ -40,16 +40,16 @@ describe('POST /bots: creating', () => {
       await doCreateBot(w.ctx, w.as(member), {
         full_name: 'Echo',
         short_name: 'echo',
-        bot_type: '3',
+        bot_type: 3,
         payload_url: JSON.stringify('https://hooks.example.com/echo'),
-        interface_type: '2',
+        interface_type: 2,
         default_sending_stream: 'secret',
         default_events_register_stream: 'general',
-        default_all_public_streams: 'true',
+        default_all_public_streams: true,
       }),
     );
     expect(answer).toMatchObject({ default_sending_stream: 'secret', default_events_register_stream: 'general', default_all_public_streams: true });
-    const state = must(await doRegister(w.ctx, w.as(member), { fetch_event_types: '["realm_bot"]' })) as { realm_bots: { user_id: number }[] };
+    const state = must(await doRegister(w.ctx, w.as(member), { fetch_event_types: ["realm_bot"] })) as { realm_bots: { user_id: number }[] };
     expect(state.realm_bots.filter((b) => b.user_id === answer.user_id)).toEqual([
       {
         user_id: answer.user_id,
@@ -72,10 +72,10 @@ describe('POST /bots: creating', () => {
     const { w, member } = await botWorld();
     await setRealmSettings(w, { can_create_bots_group: 'role:administrators', can_create_write_only_bots_group: 'role:members' });
     expectBadRequest(await doCreateBot(w.ctx, w.as(member), { full_name: 'Gen', short_name: 'gen' }), 'Insufficient permission');
-    expectBadRequest(await doCreateBot(w.ctx, w.as(member), { full_name: 'Out', short_name: 'out', bot_type: '3' }), 'Insufficient permission');
-    expect(must(await doCreateBot(w.ctx, w.as(member), { full_name: 'In', short_name: 'in', bot_type: '2' })).user_id).toEqual(expect.any(Number));
+    expectBadRequest(await doCreateBot(w.ctx, w.as(member), { full_name: 'Out', short_name: 'out', bot_type: 3 }), 'Insufficient permission');
+    expect(must(await doCreateBot(w.ctx, w.as(member), { full_name: 'In', short_name: 'in', bot_type: 2 })).user_id).toEqual(expect.any(Number));
     await setRealmSettings(w, { can_create_bots_group: 'role:administrators', can_create_write_only_bots_group: 'role:administrators' });
-    expectBadRequest(await doCreateBot(w.ctx, w.as(member), { full_name: 'In2', short_name: 'in2', bot_type: '2' }), 'Insufficient permission');
+    expectBadRequest(await doCreateBot(w.ctx, w.as(member), { full_name: 'In2', short_name: 'in2', bot_type: 2 }), 'Insufficient permission');
   });
 });
 
@@ -105,7 +105,7 @@ describe('POST /bots: refusals change nothing', () => {
     expectBadRequest(await create({ default_events_register_stream: 'nowhere' }), "Invalid channel name 'nowhere'");
     // A private channel the creator cannot read is as unknown as a missing one.
     expectBadRequest(await doCreateBot(w.ctx, w.as(other), { full_name: 'Spy', short_name: 'spy', default_sending_stream: 'secret' }), "Invalid channel name 'secret'");
-    expectError(await doCreateBot(w.ctx, w.as(member), { short_name: 'x' }), 'REQUEST_VARIABLE_MISSING', 'Missing \'full_name\' argument', 400, { var_name: 'full_name' });
+    expectError(await doCreateBot.fromTransport(w.ctx, w.as(member), { short_name: 'x' }), 'REQUEST_VARIABLE_MISSING', 'Missing \'full_name\' argument', 400, { var_name: 'full_name' });
     expect((await snapshot(w.ctx, w.realm)).length).toBe(before);
   });
 

@@ -27,7 +27,7 @@ describe('verify_action: bots', () => {
         await doCreateBot(c.w.ctx, c.w.as(c.member), {
           full_name: 'Echo',
           short_name: 'echo',
-          bot_type: '3',
+          bot_type: 3,
           payload_url: JSON.stringify('http://127.0.0.1:1/x'),
           default_sending_stream: 'general',
         }),
@@ -56,15 +56,15 @@ describe('verify_action: bots', () => {
     const received = await verifyAction(c.w, c.everyone, async () => {
       must(
         await doUpdateBot(c.w.ctx, c.w.as(c.member), {
-          bot_id: String(bot.id),
+          bot_id: bot.id,
           default_sending_stream: 'secret',
           default_events_register_stream: 'general',
-          default_all_public_streams: 'true',
+          default_all_public_streams: true,
           service_payload_url: JSON.stringify('http://127.0.0.1:1/b'),
-          service_interface: '2',
+          service_interface: 2,
         }),
       );
-      must(await doUpdateBot(c.w.ctx, c.w.as(c.admin), { bot_id: String(bot.id), default_sending_stream: '' }));
+      must(await doUpdateBot(c.w.ctx, c.w.as(c.admin), { bot_id: bot.id, default_sending_stream: '' }));
     });
     expect(receiversOf(received, 'realm_bot')).toEqual(c.managersOfMemberBots);
     expect(receiversOf(received, 'realm_user')).toEqual([]);
@@ -81,7 +81,7 @@ describe('verify_action: bots', () => {
     const c = await world();
     const bot = await c.createBot(c.member, { short_name: 'named' });
     const received = await verifyAction(c.w, c.everyone, async () => {
-      must(await doUpdateBot(c.w.ctx, c.w.as(c.admin), { bot_id: String(bot.id), full_name: 'Renamed Bot', role: '300', short_name: 'moved' }));
+      must(await doUpdateBot(c.w.ctx, c.w.as(c.admin), { bot_id: bot.id, full_name: 'Renamed Bot', role: 300, short_name: 'moved' }));
     });
     expect(receiversOf(received, 'realm_bot')).toEqual([]);
     const persons = ofType(received.get(c.other.id), 'realm_user').map((e) => e.person);
@@ -98,7 +98,7 @@ describe('verify_action: bots', () => {
     const c = await world();
     const bot = await c.createBot(c.member, { short_name: 'moving' });
     const received = await verifyAction(c.w, c.everyone, async () => {
-      must(await doUpdateBot(c.w.ctx, c.w.as(c.member), { bot_id: String(bot.id), bot_owner_id: String(c.other.id) }));
+      must(await doUpdateBot(c.w.ctx, c.w.as(c.member), { bot_id: bot.id, bot_owner_id: c.other.id }));
     });
     expect(ofType(received.get(c.member.id), 'realm_bot')).toEqual([{ type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } }]);
     expect(ofType(received.get(c.other.id), 'realm_bot')).toEqual([expect.objectContaining({ op: 'add', bot: expect.objectContaining({ user_id: bot.id }) })]);
@@ -111,17 +111,17 @@ describe('verify_action: bots', () => {
   it('deactivation and reactivation: realm_user is_active to everyone, realm_bot delete/add to managers', async () => {
     const c = await world();
     const bot = await c.createBot(c.member, { short_name: 'gone' });
-    const off = await verifyAction(c.w, c.everyone, async () => must(await doDeactivateBot(c.w.ctx, c.w.as(c.member), { bot_id: String(bot.id) })));
+    const off = await verifyAction(c.w, c.everyone, async () => must(await doDeactivateBot(c.w.ctx, c.w.as(c.member), { bot_id: bot.id })));
     expect(receiversOf(off, 'realm_bot', 'delete')).toEqual(c.managersOfMemberBots);
     expect(receiversOf(off, 'realm_user', 'update')).toEqual(ids(...c.everyone));
-    const on = await verifyAction(c.w, c.everyone, async () => must(await doReactivateUser(c.w.ctx, c.w.as(c.admin), { user_id: String(bot.id) })));
+    const on = await verifyAction(c.w, c.everyone, async () => must(await doReactivateUser(c.w.ctx, c.w.as(c.admin), { user_id: bot.id })));
     expect(receiversOf(on, 'realm_bot', 'add')).toEqual(c.managersOfMemberBots);
   });
 
   it('API key regeneration sends nothing (the key left the bot record in FL 474)', async () => {
     const c = await world();
     const bot = await c.createBot(c.member, { short_name: 'keyed' });
-    const received = await verifyAction(c.w, c.everyone, async () => must(await doRegenerateBotApiKey(c.w.ctx, c.w.as(c.member), { bot_id: String(bot.id) })));
+    const received = await verifyAction(c.w, c.everyone, async () => must(await doRegenerateBotApiKey(c.w.ctx, c.w.as(c.member), { bot_id: bot.id })));
     for (const events of received.values()) expect(events.filter((e) => e.type !== 'heartbeat')).toEqual([]);
   });
 
@@ -129,7 +129,7 @@ describe('verify_action: bots', () => {
     const c = await world();
     const bot = await c.createBot(c.member, { short_name: 'half' });
     const received = await verifyAction(c.w, c.everyone, async () => {
-      const result = await doUpdateBot(c.w.ctx, c.w.as(c.member), { bot_id: String(bot.id), full_name: 'New Name', default_sending_stream: 'nowhere' });
+      const result = await doUpdateBot(c.w.ctx, c.w.as(c.member), { bot_id: bot.id, full_name: 'New Name', default_sending_stream: 'nowhere' });
       expect(result.isErr()).toBe(true);
     });
     for (const events of received.values()) expect(events).toEqual([]);

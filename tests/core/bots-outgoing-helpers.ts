@@ -70,7 +70,7 @@ export async function outgoingWorld(options: Partial<OutgoingWebhookOptions> = {
   const settled = () => outgoingWebhooksSettled(bw.w.ctx);
   /** The newest messages `user` can see in the whole realm, oldest first, with the fields the tests read. */
   const latest = async (user: User, count = 5) => {
-    const page = must(await getMessages(bw.w.ctx, bw.w.as(user), { anchor: 'newest', num_before: count, num_after: 0, apply_markdown: 'false' })) as unknown as {
+    const page = must(await getMessages(bw.w.ctx, bw.w.as(user), { anchor: 'newest', num_before: count, num_after: 0, apply_markdown: false })) as {
       messages: Array<{ id: number; sender_id: number; content: string; type: string; subject: string; client: string; display_recipient: unknown }>;
     };
     return page.messages;

@@ -89,7 +89,7 @@ describe('outgoing webhooks: triggers and payload', () => {
   it('a deactivated bot is not called', async () => {
     const c = await setup();
     const { doDeactivateBot } = await import('@teamchat/core');
-    must(await doDeactivateBot(c.w.ctx, c.w.as(c.member), { bot_id: String(c.echo.id) }));
+    must(await doDeactivateBot(c.w.ctx, c.w.as(c.member), { bot_id: c.echo.id }));
     await c.post(c.member, '@**Echo Bot** anyone?');
     await c.settled();
     expect(c.hook.received).toEqual([]);

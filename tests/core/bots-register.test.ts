@@ -6,12 +6,12 @@ import { botWorld } from './bot-helpers.js';
 import { subscribe } from './channel-helpers.js';
 
 async function registerAs(w: World, bot: User, params: Record<string, unknown> = {}): Promise<string> {
-  return (must(await doRegister(w.ctx, w.as(bot), { event_types: '["message"]', fetch_event_types: '[]', ...params })) as { queue_id: string }).queue_id;
+  return (must(await doRegister(w.ctx, w.as(bot), { event_types: ["message"], fetch_event_types: [], ...params })) as { queue_id: string }).queue_id;
 }
 
 async function messagesIn(w: World, bot: User, queueId: string): Promise<string[]> {
-  const { events } = must(await getEvents(w.ctx, w.as(bot), { queue_id: queueId, dont_block: 'true' })) as { events: QueuedEvent[] };
-  return events.filter((e) => e.type === 'message').map((e) => (e.message as { content: string }).content);
+  const { events } = must(await getEvents(w.ctx, w.as(bot), { queue_id: queueId, dont_block: true }));
+  return events.filter((e) => e.type === 'message').map((e) => (e.message).content);
 }
 
 describe('register defaults of a bot', () => {
@@ -44,8 +44,8 @@ describe('register defaults of a bot', () => {
     expect(await messagesIn(w, member, queue)).toEqual(['hello']);
     const bot = await createBot(member, { short_name: 'guesty', default_all_public_streams: true });
     const { doUpdateBot } = await import('@teamchat/core');
-    must(await doUpdateBot(w.ctx, w.as(admin), { bot_id: String(bot.id), role: '600' }));
-    const refused = await doRegister(w.ctx, w.as({ ...bot, role: 600 }), { event_types: '["message"]' });
+    must(await doUpdateBot(w.ctx, w.as(admin), { bot_id: bot.id, role: 600 }));
+    const refused = await doRegister(w.ctx, w.as({ ...bot, role: 600 }), { event_types: ["message"] });
     expect(refused.isErr() && refused.error.msg).toBe('User not authorized for this query');
   });
 });

@@ -18,19 +18,19 @@ import { channel, channelWorld, ids, queued, register, setStream, subscribe } fr
 import { expectBadRequest, expectError, failure, secondRealm } from './fixtures.js';
 
 type W = Awaited<ReturnType<typeof channelWorld>>;
-const create = (c: W, user: W['admin'], input: Record<string, unknown>) => doCreateChannelFolder(c.w.ctx, c.w.as(user), input);
+const create = (c: W, user: W['admin'], input: Record<string, unknown>) => doCreateChannelFolder.fromTransport(c.w.ctx, c.w.as(user), input);
 const update = (c: W, user: W['admin'], id: number, input: Record<string, unknown>) =>
-  doUpdateChannelFolder(c.w.ctx, c.w.as(user), { channel_folder_id: String(id), ...input });
+  doUpdateChannelFolder(c.w.ctx, c.w.as(user), { channel_folder_id: id, ...input });
 const list = async (c: W, user: W['admin'], input: Record<string, unknown> = {}) =>
-  must(await getChannelFolders(c.w.ctx, c.w.as(user), input)).channel_folders as Array<Record<string, unknown>>;
+  must(await getChannelFolders(c.w.ctx, c.w.as(user), input)).channel_folders;
 const folderId = async (c: W, name: string, description = '') =>
-  (must(await create(c, c.admin, { name, description })) as { channel_folder_id: number }).channel_folder_id;
+  (must(await create(c, c.admin, { name, description }))).channel_folder_id;
 
 describe('POST /channel_folders/create', () => {
   it('creates a folder with its rendered description, announced to every active user, guests included', async () => {
     const c = await channelWorld();
     c.drain();
-    const result = must(await create(c, c.admin, { name: 'Frontend', description: 'Channels for <frontend>' })) as { channel_folder_id: number };
+    const result = must(await create(c, c.admin, { name: 'Frontend', description: 'Channels for <frontend>' }));
     expect(result).toEqual({ channel_folder_id: expect.any(Number) });
     const folder = {
       id: result.channel_folder_id,
@@ -85,8 +85,8 @@ describe('POST /channel_folders/create', () => {
     const other = await secondRealm(c.w.ctx);
     const as = { realm: other.realm, user: other.owner };
     must(await doCreateChannelFolder(c.w.ctx, as, { name: 'Frontend', description: '' }));
-    expect((must(await getChannelFolders(c.w.ctx, as, {})).channel_folders as unknown[]).length).toBe(1);
-    expectBadRequest(await doUpdateChannelFolder(c.w.ctx, as, { channel_folder_id: String(id), name: 'Mine' }), 'Invalid channel folder ID');
+    expect((must(await getChannelFolders(c.w.ctx, as, {})).channel_folders).length).toBe(1);
+    expectBadRequest(await doUpdateChannelFolder(c.w.ctx, as, { channel_folder_id: id, name: 'Mine' }), 'Invalid channel folder ID');
     expect((await list(c, c.admin))[0]).toMatchObject({ id, name: 'Frontend' });
   });
 });
@@ -96,10 +96,10 @@ describe('GET /channel_folders', () => {
     const c = await channelWorld();
     const [a, b, d] = [await folderId(c, 'A'), await folderId(c, 'B'), await folderId(c, 'D')];
     must(await update(c, c.admin, b, { is_archived: 'true' }));
-    must(await doReorderChannelFolders(c.w.ctx, c.w.as(c.admin), { order: JSON.stringify([d, b, a]) }));
+    must(await doReorderChannelFolders(c.w.ctx, c.w.as(c.admin), { order: [d, b, a] }));
     expect((await list(c, c.member)).map((f) => f.id)).toEqual([d, a]);
     expect((await list(c, c.member, { include_archived: 'true' })).map((f) => [f.id, f.order, f.is_archived])).toEqual([[d, 0, false], [b, 1, true], [a, 2, false]]);
-    expectBadRequest(await getChannelFolders(c.w.ctx, c.w.as(c.member), { include_archived: 'yes' }), 'include_archived is not valid JSON');
+    expectBadRequest(await getChannelFolders.fromTransport(c.w.ctx, c.w.as(c.member), { include_archived: 'yes' }), 'include_archived is not valid JSON');
     expect(failure(await getChannelFolders(c.w.ctx, c.w.as(null), {})).code).toBe('UNAUTHORIZED');
   });
 });
@@ -136,7 +136,7 @@ describe('PATCH /channel_folders/{id}', () => {
     expectBadRequest(await update(c, c.admin, id, { name: 'abc\u0000' }), 'Invalid character in channel folder name, at position 4.');
     expectBadRequest(await update(c, c.admin, id, { is_archived: 'maybe' }), 'is_archived is not valid JSON');
     expectBadRequest(await update(c, c.admin, id, { is_archived: '1' }), 'is_archived is not a boolean');
-    expectBadRequest(await doUpdateChannelFolder(c.w.ctx, c.w.as(c.admin), { channel_folder_id: 'x' }), 'channel_folder_id is not an integer');
+    expectBadRequest(await doUpdateChannelFolder.fromTransport(c.w.ctx, c.w.as(c.admin), { channel_folder_id: 'x' }), 'channel_folder_id is not an integer');
     // All or nothing: the description change before the failing rename is not kept.
     expectBadRequest(await update(c, c.admin, id, { description: 'new', name: 'Backend' }), 'Channel folder name already in use');
     expect((await list(c, c.admin))[0]).toMatchObject({ name: 'Frontend', description: '' });
@@ -148,7 +148,7 @@ describe('PATCH /channel_folders/{id}', () => {
     const id = await folderId(c, 'Frontend');
     await subscribe(c.w, c.member, ['Denmark']);
     const denmark = await channel(c.w, 'Denmark');
-    must(await doUpdateStream(c.w.ctx, c.w.as(c.admin), { stream_id: String(denmark.id), folder_id: String(id) }));
+    must(await doUpdateStream(c.w.ctx, c.w.as(c.admin), { stream_id: denmark.id, folder_id: id }));
     const refusal = 'You need to remove all the channels from this folder to archive it.';
     expectBadRequest(await update(c, c.admin, id, { is_archived: 'true' }), refusal);
     await setStream(c.w, denmark, { isArchived: true });
@@ -163,7 +163,7 @@ describe('PATCH /channel_folders (reorder)', () => {
     const c = await channelWorld();
     const [a, b] = [await folderId(c, 'A'), await folderId(c, 'B')];
     c.drain();
-    must(await doReorderChannelFolders(c.w.ctx, c.w.as(c.admin), { order: JSON.stringify([b, a]) }));
+    must(await doReorderChannelFolders(c.w.ctx, c.w.as(c.admin), { order: [b, a] }));
     const published = c.drain();
     expect(published.map((p) => p.event)).toEqual([{ type: 'channel_folder', op: 'reorder', order: [b, a] }]);
     expect(published[0]!.userIds.length).toBe(7);
@@ -174,9 +174,9 @@ describe('PATCH /channel_folders (reorder)', () => {
     const c = await channelWorld();
     const [a, b] = [await folderId(c, 'A'), await folderId(c, 'B')];
     const other = await secondRealm(c.w.ctx);
-    const foreign = (must(await doCreateChannelFolder(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'F', description: '' })) as { channel_folder_id: number }).channel_folder_id;
+    const foreign = (must(await doCreateChannelFolder(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'F', description: '' }))).channel_folder_id;
     c.drain();
-    const reorder = (user: W['admin'], order: string) => doReorderChannelFolders(c.w.ctx, c.w.as(user), { order });
+    const reorder = (user: W['admin'], order: string) => doReorderChannelFolders.fromTransport(c.w.ctx, c.w.as(user), { order });
     for (const order of [[a], [a, b, b], [a, a], [a, b, 999_999], [a, b, foreign], [b, foreign]]) {
       expectBadRequest(await reorder(c.admin, JSON.stringify(order)), 'Invalid order mapping.');
     }
@@ -184,7 +184,7 @@ describe('PATCH /channel_folders (reorder)', () => {
     expectBadRequest(await reorder(c.admin, '["a"]'), 'order[0] is not an integer');
     expectBadRequest(await reorder(c.admin, '{}'), 'order is not a list');
     expectError(await reorder(c.member, JSON.stringify([b, a])), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-    expectError(await doReorderChannelFolders(c.w.ctx, c.w.as(c.admin), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'order' argument", 400, { var_name: 'order' });
+    expectError(await doReorderChannelFolders.fromTransport(c.w.ctx, c.w.as(c.admin), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'order' argument", 400, { var_name: 'order' });
     expect((await list(c, c.admin)).map((f) => f.id)).toEqual([a, b]);
     expect(c.drain()).toEqual([]);
   });
@@ -198,16 +198,16 @@ describe('register: channel_folders', () => {
     expect(before.channel_folders.map((f: { id: number }) => f.id)).toEqual([kept]);
     const added = await folderId(c, 'Added', 'text');
     must(await update(c, c.admin, kept, { name: 'Renamed', description: 'about', is_archived: 'true' }));
-    must(await doReorderChannelFolders(c.w.ctx, c.w.as(c.admin), { order: JSON.stringify([added, kept]) }));
+    must(await doReorderChannelFolders(c.w.ctx, c.w.as(c.admin), { order: [added, kept] }));
 
     // A client applies the events as the reference's web app does.
-    let folders: Array<Record<string, unknown>> = structuredClone(before.channel_folders);
+    let folders: Array<Record<string, unknown>> = structuredClone(before.channel_folders) as Array<Record<string, unknown>>;
     for (const event of await queued(c.w, c.guest, before.queue_id)) {
       if (event.type !== 'channel_folder') continue;
-      if (event.op === 'add') folders.push(event.channel_folder as Record<string, unknown>);
-      if (event.op === 'update') folders = folders.map((f) => (f.id === event.channel_folder_id ? { ...f, ...(event.data as object) } : f));
+      if (event.op === 'add') folders.push({ ...event.channel_folder });
+      if (event.op === 'update') folders = folders.map((f) => (f.id === event.channel_folder_id ? { ...f, ...(event.data) } : f));
       if (event.op === 'reorder') {
-        const order = event.order as number[];
+        const order = event.order;
         folders = order.map((id, index) => ({ ...folders.find((f) => f.id === id)!, order: index }));
       }
     }
@@ -224,7 +224,7 @@ describe('register: channel_folders', () => {
     await setStream(c.w, await channel(c.w, 'Public'), { folderId: hidden });
     must(await updateRealmAsOperator(c.w.ctx, c.w.realm, { webPublicAccessEnabled: true }));
     const realm = { ...c.w.realm, webPublicAccessEnabled: true };
-    const spectator = must(await doRegister(c.w.ctx, { realm, user: null }, { fetch_event_types: '["channel_folders"]' })) as { channel_folders: Array<{ id: number }> };
+    const spectator = must(await doRegister(c.w.ctx, { realm, user: null }, { fetch_event_types: ["channel_folders"] })) as { channel_folders: Array<{ id: number }> };
     expect(spectator.channel_folders.map((f) => f.id)).toEqual([shown]);
     const state = await register(c.w, c.member, { fetch_event_types: '["realm"]' });
     expect(state).toMatchObject({ max_channel_folder_name_length: 60, max_channel_folder_description_length: 1024 });

@@ -49,11 +49,7 @@ export const names = (...list: string[]) => JSON.stringify(list.map((name) => ({
 
 /** Subscribes `user` (or the principals) to channels by name and returns the response. */
 export async function subscribe(w: World, user: User, channelNames: string[], extra: Record<string, unknown> = {}) {
-  return must(await doSubscribe(w.ctx, w.as(user), { subscriptions: names(...channelNames), ...extra })) as {
-    subscribed: Record<string, string[]>;
-    already_subscribed: Record<string, string[]>;
-    unauthorized?: string[];
-  };
+  return must(await doSubscribe.fromTransport(w.ctx, w.as(user), { subscriptions: names(...channelNames), ...extra }));
 }
 
 /** The stored channel of that name (any case). */
@@ -98,12 +94,12 @@ export type Snapshot = Record<string, any>;
 
 /** POST /register for `user`; returns the response (a snapshot plus the queue). */
 export async function register(w: World, user: User | null, params: Record<string, unknown> = {}): Promise<Snapshot> {
-  return must(await doRegister(w.ctx, w.as(user), params)) as Snapshot;
+  return must(await doRegister(w.ctx, w.as(user), params));
 }
 
 /** Every event queued so far on a registered queue, without waiting. */
 export async function queued(w: World, user: User, queueId: string): Promise<QueuedEvent[]> {
-  return must(await getEvents(w.ctx, w.as(user), { queue_id: queueId, dont_block: 'true' })).events;
+  return must(await getEvents(w.ctx, w.as(user), { queue_id: queueId, dont_block: true })).events;
 }
 
 /** The users an event type went to, per published event (in order). */

@@ -13,12 +13,12 @@ describe('default_push_notifications', () => {
     const alerts = await channel(c.w, 'Alerts');
     expect([alerts.defaultPushNotifications, (await channel(c.w, 'Quiet')).defaultPushNotifications]).toEqual([true, false]);
     c.drain();
-    must(await doUpdateStream(c.w.ctx, c.w.as(c.member), { stream_id: String(alerts.id), default_push_notifications: 'false' }));
+    must(await doUpdateStream(c.w.ctx, c.w.as(c.member), { stream_id: alerts.id, default_push_notifications: false }));
     expect(c.drain().map((p) => p.event)).toEqual([
       { type: 'stream', op: 'update', stream_id: alerts.id, name: 'Alerts', property: 'default_push_notifications', value: false },
     ]);
-    expectBadRequest(await doUpdateStream(c.w.ctx, c.w.as(c.other), { stream_id: String(alerts.id), default_push_notifications: 'true' }), 'You do not have permission to administer this channel.');
-    expectBadRequest(await doUpdateStream(c.w.ctx, c.w.as(c.member), { stream_id: String(alerts.id), default_push_notifications: 'yes' }), 'default_push_notifications is not valid JSON');
+    expectBadRequest(await doUpdateStream(c.w.ctx, c.w.as(c.other), { stream_id: alerts.id, default_push_notifications: true }), 'You do not have permission to administer this channel.');
+    expectBadRequest(await doUpdateStream.fromTransport(c.w.ctx, c.w.as(c.member), { stream_id: String(alerts.id), default_push_notifications: 'yes' }), 'default_push_notifications is not valid JSON');
     expect((await channel(c.w, 'Alerts')).defaultPushNotifications).toBe(false);
     expect(c.drain()).toEqual([]);
   });

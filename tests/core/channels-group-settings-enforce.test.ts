@@ -15,7 +15,7 @@ const json = (value: unknown) => JSON.stringify(value);
 
 async function setChannel(mw: MessageWorld, stream: Stream, settings: Record<string, unknown>): Promise<void> {
   const params = Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, json({ new: v })]));
-  must(await doUpdateStream(mw.w.ctx, mw.w.as(mw.admin), { stream_id: String(stream.id), ...params }));
+  must(await doUpdateStream(mw.w.ctx, mw.w.as(mw.admin), { stream_id: stream.id, ...params }));
 }
 async function setRealm(mw: MessageWorld, settings: Record<string, unknown>): Promise<void> {
   must(await doUpdateRealm(mw.w.ctx, mw.w.as(mw.w.owner), Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, json({ new: v })]))));
@@ -24,7 +24,7 @@ const only = (...users: User[]) => ({ direct_members: users.map((u) => u.id), di
 const sendTo = (mw: MessageWorld, user: User, topic: string, to = 'general') =>
   doSendMessage(mw.w.ctx, mw.w.as(user), { type: 'stream', to, topic, content: 'hello' });
 const move = (mw: MessageWorld, user: User, messageId: number, params: Record<string, unknown>) =>
-  doUpdateMessage(mw.w.ctx, mw.w.as(user), { message_id: String(messageId), ...params });
+  doUpdateMessage(mw.w.ctx, mw.w.as(user), { message_id: messageId, ...params });
 
 describe('channel group settings, enforced', () => {
   it('can_send_message_group decides who may post, administrators included', async () => {
@@ -51,7 +51,7 @@ describe('channel group settings, enforced', () => {
     await subscribe(w, member, ['general'], { principals: json([bot.id]) });
     must(await sendTo(mw, bot, 'breakfast'));
     // Moving messages into a new topic starts it; resolving does not.
-    const mine = must(await sendTo(mw, other, 'lunch')) as { id: number };
+    const mine = must(await sendTo(mw, other, 'lunch'));
     expectBadRequest(await move(mw, other, mine.id, { topic: 'supper' }), refused);
     must(await move(mw, other, mine.id, { topic: 'dinner', propagate_mode: 'change_one' }));
     must(await move(mw, other, mine.id, { topic: '✔ dinner', propagate_mode: 'change_one' }));
@@ -61,7 +61,7 @@ describe('channel group settings, enforced', () => {
     const mw = await messageWorld();
     const { member, other, moderator } = mw;
     await setRealm(mw, { can_move_messages_between_topics_group: id('role:administrators') });
-    const message = (must(await sendTo(mw, other, 'lunch')) as { id: number }).id;
+    const message = (must(await sendTo(mw, other, 'lunch'))).id;
     expectBadRequest(await move(mw, member, message, { topic: 'elsewhere' }), "You don't have permission to edit this message");
     await setChannel(mw, mw.general, { can_move_messages_within_channel_group: only(member) });
     must(await move(mw, member, message, { topic: 'elsewhere' }));
@@ -76,11 +76,11 @@ describe('channel group settings, enforced', () => {
     await setRealm(mw, { can_move_messages_between_channels_group: id('role:administrators') });
     await subscribe(w, w.owner, ['elsewhere'], { principals: json([w.owner.id, member.id, other.id, moderator.id]) });
     const target = await channel(w, 'elsewhere');
-    const message = (must(await sendTo(mw, other, 'lunch')) as { id: number }).id;
+    const message = (must(await sendTo(mw, other, 'lunch'))).id;
     expectBadRequest(await move(mw, member, message, { stream_id: String(target.id) }), "You don't have permission to move this message");
     await setChannel(mw, mw.general, { can_move_messages_out_of_channel_group: only(member) });
     must(await move(mw, member, message, { stream_id: String(target.id), propagate_mode: 'change_one' }));
-    const second = (must(await sendTo(mw, other, 'lunch')) as { id: number }).id;
+    const second = (must(await sendTo(mw, other, 'lunch'))).id;
     expectBadRequest(await move(mw, moderator, second, { stream_id: String(target.id) }), "You don't have permission to move this message");
     await setChannel(mw, mw.general, { can_administer_channel_group: only(moderator) });
     must(await move(mw, moderator, second, { stream_id: String(target.id), propagate_mode: 'change_one' }));
@@ -90,7 +90,7 @@ describe('channel group settings, enforced', () => {
     const mw = await messageWorld();
     const { w, member, other, guest } = mw;
     await setRealm(mw, { can_resolve_topics_group: id('role:administrators') });
-    const message = (must(await sendTo(mw, other, 'lunch')) as { id: number }).id;
+    const message = (must(await sendTo(mw, other, 'lunch'))).id;
     const refused = "You don't have permission to resolve topics in this channel.";
     expectBadRequest(await move(mw, member, message, { topic: '✔ lunch' }), refused);
     await setChannel(mw, mw.general, { can_resolve_topics_group: id('role:everyone') });
@@ -104,10 +104,10 @@ describe('channel group settings, enforced', () => {
     const { w, member, other, guest } = mw;
     await setRealm(mw, { can_delete_own_message_group: id('role:administrators') });
     await subscribe(w, w.owner, ['general'], { principals: json([guest.id]) });
-    const own = (must(await sendTo(mw, member, 'lunch')) as { id: number }).id;
-    const others = (must(await sendTo(mw, other, 'lunch')) as { id: number }).id;
-    const guests = (must(await sendTo(mw, guest, 'lunch')) as { id: number }).id;
-    const del = (user: User, messageId: number) => doDeleteMessage(w.ctx, w.as(user), { message_id: String(messageId) });
+    const own = (must(await sendTo(mw, member, 'lunch'))).id;
+    const others = (must(await sendTo(mw, other, 'lunch'))).id;
+    const guests = (must(await sendTo(mw, guest, 'lunch'))).id;
+    const del = (user: User, messageId: number) => doDeleteMessage(w.ctx, w.as(user), { message_id: messageId });
     const refused = "You don't have permission to delete this message";
     expectBadRequest(await del(member, own), refused);
     expectBadRequest(await del(guest, guests), refused);
@@ -123,7 +123,7 @@ describe('channel group settings, enforced', () => {
     const mw = await messageWorld();
     const { w, member, other, moderator, guest } = mw;
     await setRealm(mw, { can_add_subscribers_group: id('role:administrators') });
-    const add = (user: User, target: User) => doSubscribe(w.ctx, w.as(user), { subscriptions: json([{ name: 'general' }]), principals: json([target.id]) });
+    const add = (user: User, target: User) => doSubscribe.fromTransport(w.ctx, w.as(user), { subscriptions: json([{ name: 'general' }]), principals: json([target.id]) });
     expectBadRequest(await add(member, guest), 'Insufficient permission');
     await setChannel(mw, mw.general, { can_add_subscribers_group: only(member) });
     must(await add(member, guest));
@@ -132,7 +132,7 @@ describe('channel group settings, enforced', () => {
     must(await add(moderator, guest));
     // A private channel's can_add_subscribers_group also gives content access.
     await setChannel(mw, mw.secret, { can_add_subscribers_group: only(other) });
-    must(await doSubscribe(w.ctx, w.as(other), { subscriptions: json([{ name: 'secret' }]), principals: json([moderator.id]) }));
+    must(await doSubscribe.fromTransport(w.ctx, w.as(other), { subscriptions: json([{ name: 'secret' }]), principals: json([moderator.id]) }));
     expect((await channel(w, 'secret')).id).toBe(mw.secret.id);
   });
 });

@@ -31,7 +31,7 @@ describe('new users and the default channels', () => {
     const { w, admin, moderator, member, other, bot, drain } = await channelWorld();
     await subscribe(w, member, ['welcome', 'elsewhere'], { principals: `[${member.id}, ${other.id}]` });
     const welcome = await channel(w, 'welcome');
-    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String(welcome.id) }));
+    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: welcome.id }));
     drain();
     const newcomer = await w.addUser({ email: 'new@example.com', fullName: 'New Comer' });
     const published = drain();
@@ -50,7 +50,7 @@ describe('new users and the default channels', () => {
   it('keeps every other viewer’s snapshot right', async () => {
     const { w, admin, member, other, guest } = await channelWorld();
     await subscribe(w, member, ['welcome'], { principals: `[${member.id}, ${other.id}]` });
-    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String((await channel(w, 'welcome')).id) }));
+    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: (await channel(w, 'welcome')).id }));
     await verify(w, [w.owner, admin, member, other, guest], () => w.addUser({ email: 'new@example.com', fullName: 'New Comer' }));
   });
 });
@@ -63,16 +63,16 @@ describe('role changes', () => {
     await subscribe(w, other, ['mine']);
     const [secret, pub] = [await channel(w, 'secret'), await channel(w, 'public')];
     drain();
-    must(await doUpdateUser(w.ctx, w.as(admin), { user_id: String(other.id), role: '200' }));
+    must(await doUpdateUser(w.ctx, w.as(admin), { user_id: other.id, role: 200 }));
     // The user_group events of a role change are tested with user groups.
     let published = drain().filter((p) => !['realm_user', 'user_group'].includes(p.event.type));
     expect(published.map((p) => [p.event, [...p.userIds]])).toEqual([
       [{ type: 'stream', op: 'create', streams: [expect.objectContaining({ stream_id: secret.id, subscriber_count: 0 })] }, [other.id]],
       [{ type: 'subscription', op: 'peer_add', stream_ids: [secret.id], user_ids: [member.id] }, [other.id]],
     ]);
-    must(await doUpdateUser(w.ctx, w.as(admin), { user_id: String(other.id), role: '400' }));
+    must(await doUpdateUser(w.ctx, w.as(admin), { user_id: other.id, role: 400 }));
     expect(recipientsOf(drain(), 'stream', 'delete')).toEqual([[other.id]]);
-    must(await doUpdateUser(w.ctx, w.as(admin), { user_id: String(other.id), role: '600' }));
+    must(await doUpdateUser(w.ctx, w.as(admin), { user_id: other.id, role: 600 }));
     published = drain().filter((p) => p.event.type === 'stream');
     expect(published.map((p) => p.event)).toEqual([{ type: 'stream', op: 'delete', streams: [{ stream_id: pub.id }], stream_ids: [pub.id] }]);
   });
@@ -84,7 +84,7 @@ describe('role changes', () => {
     await subscribe(w, other, ['mine']);
     await setStream(w, await channel(w, 'old'), { isArchived: true });
     for (const role of ['200', '400', '600', '300', '100', '400']) {
-      await verify(w, [other, member], () => doUpdateUser(w.ctx, w.as(w.owner), { user_id: String(other.id), role }));
+      await verify(w, [other, member], () => doUpdateUser.fromTransport(w.ctx, w.as(w.owner), { user_id: String(other.id), role }));
     }
   });
 });
@@ -96,7 +96,7 @@ describe('deactivation and reactivation', () => {
     await subscribe(w, member, ['secret'], { invite_only: 'true', principals: `[${member.id}, ${other.id}]` });
     const [pub, secret] = [await channel(w, 'public'), await channel(w, 'secret')];
     drain();
-    must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: String(other.id) }));
+    must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: other.id }));
     const published = drain();
     const peers = published.filter((p) => p.event.type === 'subscription');
     expect(peers.map((p) => [p.event, [...p.userIds].sort((a, b) => a - b)])).toEqual([
@@ -106,7 +106,7 @@ describe('deactivation and reactivation', () => {
     // Before the realm_user update, as in the reference.
     expect(published.findIndex((p) => p.event.type === 'subscription')).toBeLessThan(published.findIndex((p) => p.event.type === 'realm_user'));
     expect(await subscribersOf(w, pub)).toEqual([member.id]);
-    must(await doReactivateUser(w.ctx, w.as(admin), { user_id: String(other.id) }));
+    must(await doReactivateUser(w.ctx, w.as(admin), { user_id: other.id }));
     expect(recipientsOf(drain(), 'subscription', 'peer_add')).toEqual([ids(w.owner, admin, moderator, member, bot), ids(w.owner, admin, member)]);
     expect(await subscribersOf(w, pub)).toEqual(ids(member, other));
   });
@@ -115,7 +115,7 @@ describe('deactivation and reactivation', () => {
     const { w, admin, member, other, guest } = await channelWorld();
     await subscribe(w, member, ['public'], { principals: `[${member.id}, ${other.id}, ${guest.id}]` });
     await subscribe(w, member, ['secret'], { invite_only: 'true', principals: `[${member.id}, ${other.id}]` });
-    await verify(w, [w.owner, admin, member, guest], () => doDeactivateUser(w.ctx, w.as(admin), { user_id: String(other.id) }));
-    await verify(w, [w.owner, admin, member, guest], () => doReactivateUser(w.ctx, w.as(admin), { user_id: String(other.id) }));
+    await verify(w, [w.owner, admin, member, guest], () => doDeactivateUser(w.ctx, w.as(admin), { user_id: other.id }));
+    await verify(w, [w.owner, admin, member, guest], () => doReactivateUser(w.ctx, w.as(admin), { user_id: other.id }));
   });
 });

@@ -82,11 +82,11 @@ describe('GET /users/me/subscriptions', () => {
     await setUser(w.ctx, guest, { isActive: false });
     await setStream(w, await channel(w, 'old'), { isArchived: true });
     for (const include of ['true', 'partial']) {
-      const { subscriptions } = must(await getSubscriptions(w.ctx, w.as(member), { include_subscribers: include }));
+      const { subscriptions } = must(await getSubscriptions.fromTransport(w.ctx, w.as(member), { include_subscribers: include }));
       expect(subscriptions.map((s) => [s.name, s.subscribers, s.subscriber_count])).toEqual([['Denmark', ids(member, other), 2]]);
     }
-    expectBadRequest(await getSubscriptions(w.ctx, w.as(member), { include_subscribers: 'maybe' }), 'include_subscribers is not valid JSON');
-    expectBadRequest(await getSubscriptions(w.ctx, w.as(member), { include_subscribers: '1' }), 'Invalid include_subscribers');
+    expectBadRequest(await getSubscriptions.fromTransport(w.ctx, w.as(member), { include_subscribers: 'maybe' }), 'include_subscribers is not valid JSON');
+    expectBadRequest(await getSubscriptions.fromTransport(w.ctx, w.as(member), { include_subscribers: 1 }), 'Invalid include_subscribers');
   });
 
   it('sends partial_subscribers for channels of 1000 subscribers or more when asked for "partial"', async () => {
@@ -106,11 +106,11 @@ describe('GET /users/me/subscriptions', () => {
       return { isOk: () => true, isErr: () => false, value: undefined } as never;
     });
     const partial = must(await getSubscriptions(w.ctx, w.as(member), { include_subscribers: 'partial' })).subscriptions;
-    expect(partial.map((s) => [s.name, 'subscribers' in s, (s.partial_subscribers as number[] | undefined)?.length])).toEqual([
+    expect(partial.map((s) => [s.name, 'subscribers' in s, (s.partial_subscribers)?.length])).toEqual([
       ['crowd', false, 1000],
       ['small', true, undefined],
     ]);
-    const full = must(await getSubscriptions(w.ctx, w.as(member), { include_subscribers: 'true' })).subscriptions;
+    const full = must(await getSubscriptions(w.ctx, w.as(member), { include_subscribers: true })).subscriptions;
     expect((full[0]!.subscribers as number[]).length).toBe(1000);
   });
 });
@@ -161,8 +161,8 @@ describe('GET /streams', () => {
   it('marks default channels with include_default, and lists a bot owner’s channels with include_owner_subscribed', async () => {
     const cw = await setup();
     const { w, admin, bot, member } = cw;
-    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String((await channel(w, 'public two')).id) }));
-    const { streams } = must(await getStreams(w.ctx, w.as(member), { include_default: 'true' }));
+    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: (await channel(w, 'public two')).id }));
+    const { streams } = must(await getStreams(w.ctx, w.as(member), { include_default: true }));
     expect(streams.map((s) => [s.name, s.is_default])).toEqual([
       ['mine', false],
       ['my secret', false],
@@ -180,8 +180,8 @@ describe('GET /streams', () => {
 
   it('checks the flags’ types', async () => {
     const { w, member } = await channelWorld();
-    expectBadRequest(await getStreams(w.ctx, w.as(member), { include_all: 'yes' }), 'include_all is not valid JSON');
-    expectBadRequest(await getStreams(w.ctx, w.as(member), { include_public: '0' }), 'include_public is not a boolean');
+    expectBadRequest(await getStreams.fromTransport(w.ctx, w.as(member), { include_all: 'yes' }), 'include_all is not valid JSON');
+    expectBadRequest(await getStreams.fromTransport(w.ctx, w.as(member), { include_public: 0 }), 'include_public is not a boolean');
     expectError(await getStreams(w.ctx, w.as(null), {}), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 });
@@ -192,7 +192,7 @@ describe('GET /streams/{stream_id} and /members', () => {
     await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${other.id}]` });
     await subscribe(w, member, ['secret'], { invite_only: 'true' });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
-    const get = (user: typeof member, id: number | string) => getStream(w.ctx, w.as(user), { stream_id: String(id) });
+    const get = (user: typeof member, id: number | string) => getStream.fromTransport(w.ctx, w.as(user), { stream_id: id });
     expect(must(await get(other, denmark.id))).toEqual({ stream: expect.objectContaining({ stream_id: denmark.id, name: 'Denmark', subscriber_count: 2 }) });
     expect(Object.keys(must(await get(other, denmark.id)).stream).sort()).toEqual(STREAM_KEYS);
     expect(must(await get(admin, secret.id)).stream.name).toBe('secret');
@@ -204,7 +204,7 @@ describe('GET /streams/{stream_id} and /members', () => {
     await setStream(w, denmark, { isArchived: true });
     expectBadRequest(await get(other, denmark.id), 'Invalid channel ID');
     const foreign = await secondRealm(w.ctx);
-    expectBadRequest(await getStream(w.ctx, { realm: foreign.realm, user: foreign.owner }, { stream_id: String(secret.id) }), 'Invalid channel ID');
+    expectBadRequest(await getStream(w.ctx, { realm: foreign.realm, user: foreign.owner }, { stream_id: secret.id }), 'Invalid channel ID');
   });
 
   it('lists active subscribers to those who may see them', async () => {
@@ -212,7 +212,7 @@ describe('GET /streams/{stream_id} and /members', () => {
     await subscribe(w, member, ['Denmark'], { principals: `[${other.id}, ${member.id}, ${guest.id}]` });
     await subscribe(w, member, ['secret'], { invite_only: 'true' });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
-    const members = (user: typeof member, id: number) => getStreamMembers(w.ctx, w.as(user), { stream_id: String(id) });
+    const members = (user: typeof member, id: number) => getStreamMembers(w.ctx, w.as(user), { stream_id: id });
     expect(must(await members(w.owner, denmark.id))).toEqual({ subscribers: ids(member, other, guest) });
     expect(must(await members(guest, denmark.id))).toEqual({ subscribers: ids(member, other, guest) });
     await setUser(w.ctx, other, { isActive: false });
@@ -234,7 +234,7 @@ describe('GET /get_stream_id', () => {
     expectBadRequest(await id(other, 'secret'), "Invalid channel name 'secret'");
     expectBadRequest(await id(admin, 'secret'), "Invalid channel name 'secret'");
     expectBadRequest(await id(other, 'nope'), "Invalid channel name 'nope'");
-    expectError(await getStreamId(w.ctx, w.as(other), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'stream' argument", 400, { var_name: 'stream' });
+    expectError(await getStreamId.fromTransport(w.ctx, w.as(other), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'stream' argument", 400, { var_name: 'stream' });
   });
 });
 
@@ -242,7 +242,7 @@ describe('GET /default_streams', () => {
   it('gives the default channel IDs, and none to guests', async () => {
     const { w, admin, member, guest } = await channelWorld();
     await subscribe(w, admin, ['b', 'a']);
-    for (const name of ['b', 'a']) must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String((await channel(w, name)).id) }));
+    for (const name of ['b', 'a']) must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: (await channel(w, name)).id }));
     const expected = [(await channel(w, 'b')).id, (await channel(w, 'a')).id].sort((x, y) => x - y);
     expect(must(await getDefaultStreams(w.ctx, w.as(member), {}))).toEqual({ default_streams: expected });
     expect(must(await getDefaultStreams(w.ctx, w.as(guest), {}))).toEqual({ default_streams: [] });

@@ -47,9 +47,9 @@ describe('register: subscriptions, unsubscribed, never_subscribed, streams, real
     await subscribe(w, member, ['mine', 'left', 'shared'], { principals: `[${member.id}, ${guest.id}]` });
     await subscribe(w, other, ['theirs']);
     await subscribe(w, other, ['their secret'], { invite_only: 'true' });
-    must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: '["left"]' }));
-    must(await doUnsubscribe(w.ctx, w.as(guest), { subscriptions: '["left"]' }));
-    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String((await channel(w, 'theirs')).id) }));
+    must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: ["left"] }));
+    must(await doUnsubscribe(w.ctx, w.as(guest), { subscriptions: ["left"] }));
+    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: (await channel(w, 'theirs')).id }));
     return cw;
   }
 
@@ -92,7 +92,7 @@ describe('register: subscriptions, unsubscribed, never_subscribed, streams, real
 
   it('sends inherited notification settings as null only to clients that declared notification_settings_null', async () => {
     const { w, member } = await setup();
-    must(await doUpdateSettings(w.ctx, w.as(member), { enable_stream_push_notifications: 'true', wildcard_mentions_notify: 'false' }));
+    must(await doUpdateSettings(w.ctx, w.as(member), { enable_stream_push_notifications: true, wildcard_mentions_notify: false }));
     const modern = await register(w, member, { fetch_event_types: SECTIONS, client_capabilities: '{"notification_settings_null": true}' });
     const legacy = await register(w, member, { fetch_event_types: SECTIONS });
     const settings = (sub: Snapshot) => [sub.desktop_notifications, sub.audible_notifications, sub.push_notifications, sub.email_notifications, sub.wildcard_mentions_notify];
@@ -123,7 +123,7 @@ describe('register: subscriptions, unsubscribed, never_subscribed, streams, real
     must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
     await subscribe(w, moderator, ['web'], { is_web_public: 'true' });
     const realm = { ...w.realm, webPublicAccessEnabled: true };
-    const snapshot = must(await doRegister(w.ctx, { realm, user: null }, { fetch_event_types: SECTIONS })) as Snapshot;
+    const snapshot = must(await doRegister.fromTransport(w.ctx, { realm, user: null }, { fetch_event_types: SECTIONS })) as Snapshot;
     expect(snapshot.subscriptions).toEqual([
       expect.objectContaining({ name: 'web', is_web_public: true, color: '#76ce90', is_muted: false, desktop_notifications: true, subscriber_count: 1 }),
     ]);
@@ -178,9 +178,9 @@ describe('verify_action: snapshot + events = fresh snapshot', () => {
     await step(() => subscribe(w, other, ['public', 'second']));
     await step(() => subscribe(w, member, ['secret'], { invite_only: 'true' }));
     await step(() => subscribe(w, member, ['secret', 'public'], { principals: `[${other.id}, ${guest.id}, ${bot.id}]` }));
-    await step(() => doUnsubscribe(w.ctx, w.as(other), { subscriptions: '["secret", "public"]' }));
-    await step(() => doUnsubscribe(w.ctx, w.as(guest), { subscriptions: '["public"]' }));
-    await step(() => doUnsubscribe(w.ctx, w.as(cw.admin), { subscriptions: '["secret"]', principals: `[${guest.id}, ${member.id}]` }));
+    await step(() => doUnsubscribe(w.ctx, w.as(other), { subscriptions: ["secret","public"] }));
+    await step(() => doUnsubscribe(w.ctx, w.as(guest), { subscriptions: ["public"] }));
+    await step(() => doUnsubscribe(w.ctx, w.as(cw.admin), { subscriptions: ["secret"], principals: [guest.id,member.id] }));
     await step(() => subscribe(w, other, ['public', 'second']));
   });
 
@@ -190,15 +190,15 @@ describe('verify_action: snapshot + events = fresh snapshot', () => {
     await subscribe(w, member, ['public', 'other']);
     const stream = await channel(w, 'public');
     const change = (property: string, value: unknown) =>
-      doUpdateSubscriptionProperties(w.ctx, w.as(member), { subscription_data: JSON.stringify([{ stream_id: stream.id, property, value }]) });
+      doUpdateSubscriptionProperties.fromTransport(w.ctx, w.as(member), { subscription_data: [{ stream_id: stream.id, property, value }] });
     await step(() => change('is_muted', true));
     await step(() => change('in_home_view', true));
     await step(() => change('color', '#abcdef'));
     await step(() => change('pin_to_top', true));
     await step(() => change('desktop_notifications', true));
     await step(() => change('wildcard_mentions_notify', false));
-    await step(() => doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }));
-    await step(() => doRemoveDefaultStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }));
+    await step(() => doAddDefaultStream(w.ctx, w.as(admin), { stream_id: stream.id }));
+    await step(() => doRemoveDefaultStream(w.ctx, w.as(admin), { stream_id: stream.id }));
   });
 
   it('for renaming, describing, privacy changes and archiving', async () => {
@@ -207,14 +207,14 @@ describe('verify_action: snapshot + events = fresh snapshot', () => {
     await subscribe(w, member, ['public'], { principals: `[${member.id}, ${guest.id}]` });
     await subscribe(w, cw.other, ['bystander']);
     const stream = await channel(w, 'public');
-    const update = (input: Record<string, unknown>) => doUpdateStream(w.ctx, w.as(admin), { stream_id: String(stream.id), ...input });
+    const update = (input: Record<string, unknown>) => doUpdateStream(w.ctx, w.as(admin), { stream_id: stream.id, ...input });
     await step(() => update({ new_name: 'renamed' }));
     await step(() => update({ description: 'About\nthings' }));
     await step(() => update({ is_private: 'true' }));
     await step(() => update({ history_public_to_subscribers: 'true' }));
-    must(await doSubscribe(w.ctx, w.as(member), { subscriptions: '[{"name": "renamed"}]', principals: `[${admin.id}]` }));
+    must(await doSubscribe(w.ctx, w.as(member), { subscriptions: [{"name":"renamed"}], principals: [admin.id] }));
     await step(() => update({ is_private: 'false' }));
-    await step(() => doArchiveStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }));
+    await step(() => doArchiveStream(w.ctx, w.as(admin), { stream_id: stream.id }));
   });
 
   it('for unarchiving (clients that declared archived_channels) and web-public channels', async () => {
@@ -222,15 +222,15 @@ describe('verify_action: snapshot + events = fresh snapshot', () => {
     const { w, member, admin, moderator } = cw;
     await subscribe(w, member, ['public']);
     const stream = await channel(w, 'public');
-    must(await doArchiveStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }));
+    must(await doArchiveStream(w.ctx, w.as(admin), { stream_id: stream.id }));
     // Clients without the capability only hear stream/create: their subscription cannot come back (as in the reference).
     const capable = VARIANTS.filter((v) => String(v.client_capabilities ?? '').includes('archived_channels'));
-    await verifyAction(w, viewers(), () => doUpdateStream(w.ctx, w.as(admin), { stream_id: String(stream.id), is_archived: 'false' }), capable);
+    await verifyAction(w, viewers(), () => doUpdateStream(w.ctx, w.as(admin), { stream_id: stream.id, is_archived: false }), capable);
     must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
     await step(() => subscribe(w, moderator, ['web'], { is_web_public: 'true' }));
     const web = await channel(w, 'web');
-    await step(() => doUpdateStream(w.ctx, w.as(admin), { stream_id: String(web.id), is_web_public: 'false' }));
-    await step(() => doUpdateStream(w.ctx, w.as(moderator), { stream_id: String(web.id), is_web_public: 'true' }));
+    await step(() => doUpdateStream(w.ctx, w.as(admin), { stream_id: web.id, is_web_public: false }));
+    await step(() => doUpdateStream(w.ctx, w.as(moderator), { stream_id: web.id, is_web_public: true }));
   });
 });
 
@@ -243,7 +243,7 @@ describe('verify_action: channel group settings', () => {
     await subscribe(w, member, ['secret'], { invite_only: 'true' });
     const [open, secret] = [await channel(w, 'public'), await channel(w, 'secret')];
     const set = (stream: { id: number }, name: string, value: unknown) =>
-      doUpdateStream(w.ctx, w.as(member), { stream_id: String(stream.id), [name]: JSON.stringify({ new: value }) });
+      doUpdateStream(w.ctx, w.as(member), { stream_id: stream.id, [name]: JSON.stringify({ new: value }) });
     await verifyAction(w, viewers, () => set(open, 'can_send_message_group', systemGroupId('role:administrators')));
     await verifyAction(w, viewers, () => set(open, 'can_resolve_topics_group', { direct_members: [other.id], direct_subgroups: [systemGroupId('role:moderators')] }));
     // other gains sight of the private channel, then loses it.

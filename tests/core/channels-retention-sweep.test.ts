@@ -12,7 +12,7 @@ type W = Awaited<ReturnType<typeof channelWorld>>;
 const DAY = 86_400_000;
 
 async function send(c: W, channelName: string, topic = 'lunch'): Promise<number> {
-  return (must(await doSendMessage(c.w.ctx, c.w.as(c.member), { type: 'stream', to: channelName, topic, content: 'hi' })) as { id: number }).id;
+  return (must(await doSendMessage(c.w.ctx, c.w.as(c.member), { type: 'stream', to: channelName, topic, content: 'hi' }))).id;
 }
 const exists = (c: W, id: number) => c.w.ctx.storage.read(async (tx) => (await tx.messages.byId(c.w.realm.id, id)) !== undefined);
 const clock = (c: W) => c.w.ctx.clock as unknown as { advance(ms: number): void };
@@ -22,7 +22,7 @@ describe('sweepExpiredMessages', () => {
     const c = await channelWorld();
     await subscribe(c.w, c.w.owner, ['Short', 'Forever', 'Default'], { principals: JSON.stringify([c.member.id, c.other.id]) });
     for (const [name, value] of [['Short', '2'], ['Forever', '"unlimited"']] as const) {
-      must(await doUpdateStream(c.w.ctx, c.w.as(c.w.owner), { stream_id: String((await channel(c.w, name)).id), message_retention_days: value }));
+      must(await doUpdateStream(c.w.ctx, c.w.as(c.w.owner), { stream_id: (await channel(c.w, name)).id, message_retention_days: value }));
     }
     const old = [await send(c, 'Short', 'a'), await send(c, 'Short', 'a'), await send(c, 'Forever'), await send(c, 'Default')];
     clock(c).advance(DAY);
@@ -45,14 +45,14 @@ describe('sweepExpiredMessages', () => {
   it('follows the realm’s retention for channels that inherit it, and keeps direct messages', async () => {
     const c = await channelWorld();
     await subscribe(c.w, c.member, ['Default', 'Kept']);
-    must(await doUpdateStream(c.w.ctx, c.w.as(c.w.owner), { stream_id: String((await channel(c.w, 'Kept')).id), message_retention_days: '30' }));
+    must(await doUpdateStream(c.w.ctx, c.w.as(c.w.owner), { stream_id: (await channel(c.w, 'Kept')).id, message_retention_days: '30' }));
     await c.w.ctx.storage.transaction(async (tx) => {
       await tx.realms.update(c.w.realm.id, { settings: { message_retention_days: 5 } });
       return { isOk: () => true, isErr: () => false, value: undefined } as never;
     });
     const inherited = await send(c, 'Default');
     const kept = await send(c, 'Kept');
-    const direct = (must(await doSendMessage(c.w.ctx, c.w.as(c.member), { type: 'private', to: JSON.stringify([c.other.id]), content: 'dm' })) as { id: number }).id;
+    const direct = (must(await doSendMessage(c.w.ctx, c.w.as(c.member), { type: 'private', to: JSON.stringify([c.other.id]), content: 'dm' }))).id;
     clock(c).advance(6 * DAY);
     expect(await sweepExpiredMessages(c.w.ctx)).toBe(1);
     expect([await exists(c, inherited), await exists(c, kept), await exists(c, direct)]).toEqual([false, true, true]);
@@ -65,7 +65,7 @@ describe('startRetentionSweeps', () => {
     try {
       const c = await channelWorld();
       await subscribe(c.w, c.w.owner, ['Short'], { principals: JSON.stringify([c.member.id]) });
-      must(await doUpdateStream(c.w.ctx, c.w.as(c.w.owner), { stream_id: String((await channel(c.w, 'Short')).id), message_retention_days: '1' }));
+      must(await doUpdateStream(c.w.ctx, c.w.as(c.w.owner), { stream_id: (await channel(c.w, 'Short')).id, message_retention_days: '1' }));
       const first = await send(c, 'Short');
       clock(c).advance(2 * DAY);
       const sweeps = startRetentionSweeps(c.w.ctx, { intervalMs: 1000 });

@@ -16,7 +16,7 @@ const ONLY_EMPTY = 'Only the general chat topic is allowed in this channel.';
 
 const send = (c: W, to: string, topic: string) => doSendMessage(c.w.ctx, c.w.as(c.member), { type: 'stream', to, topic, content: 'hi' });
 const setPolicy = async (c: W, name: string, policy: string) =>
-  must(await doUpdateStream(c.w.ctx, c.w.as(c.admin), { stream_id: String((await channel(c.w, name)).id), topics_policy: policy }));
+  must(await doUpdateStream.fromTransport(c.w.ctx, c.w.as(c.admin), { stream_id: String((await channel(c.w, name)).id), topics_policy: policy }));
 
 describe('topics_policy on channel creation', () => {
   it('sets the policy (raw or JSON text) for those allowed; anyone may ask for inherit', async () => {
@@ -34,9 +34,9 @@ describe('topics_policy on channel creation', () => {
   it('refuses members another policy, and unknown policies, creating nothing', async () => {
     const c = await channelWorld();
     c.drain();
-    expectBadRequest(await doSubscribe(c.w.ctx, c.w.as(c.member), { subscriptions: names('New'), topics_policy: 'allow_empty_topic' }), 'Insufficient permission');
-    expectBadRequest(await doSubscribe(c.w.ctx, c.w.as(c.moderator), { subscriptions: names('New'), topics_policy: 'sometimes' }), 'Invalid topics_policy');
-    expectBadRequest(await doSubscribe(c.w.ctx, c.w.as(c.moderator), { subscriptions: names('New'), topics_policy: 5 }), 'Invalid topics_policy');
+    expectBadRequest(await doSubscribe.fromTransport(c.w.ctx, c.w.as(c.member), { subscriptions: names('New'), topics_policy: 'allow_empty_topic' }), 'Insufficient permission');
+    expectBadRequest(await doSubscribe.fromTransport(c.w.ctx, c.w.as(c.moderator), { subscriptions: names('New'), topics_policy: 'sometimes' }), 'Invalid topics_policy');
+    expectBadRequest(await doSubscribe.fromTransport(c.w.ctx, c.w.as(c.moderator), { subscriptions: names('New'), topics_policy: 5 }), 'Invalid topics_policy');
     expect(await c.w.ctx.storage.read((tx) => tx.streams.byName(c.w.realm.id, 'New'))).toBeUndefined();
     expect(c.drain()).toEqual([]);
   });
@@ -54,7 +54,7 @@ describe('topics_policy on PATCH /streams/{stream_id}', () => {
       { type: 'stream', op: 'update', stream_id: denmark.id, name: 'Denmark', property: 'topics_policy', value: 'empty_topic_only' },
     ]);
     expect(recipientsOf(published, 'stream', 'update')).toEqual([ids(c.w.owner, c.admin, c.moderator, c.member, c.other, c.bot)]);
-    must(await doUpdateStream(c.w.ctx, c.w.as(c.admin), { stream_id: String(denmark.id), topics_policy: 'inherit' }));
+    must(await doUpdateStream(c.w.ctx, c.w.as(c.admin), { stream_id: denmark.id, topics_policy: 'inherit' }));
     expect((await channel(c.w, 'Denmark')).topicsPolicy).toBe('inherit');
   });
 
@@ -64,8 +64,8 @@ describe('topics_policy on PATCH /streams/{stream_id}', () => {
     const denmark = await channel(c.w, 'Denmark');
     c.drain();
     // The member created (administers) the channel but is not in can_set_topics_policy_group.
-    expectBadRequest(await doUpdateStream(c.w.ctx, c.w.as(c.member), { stream_id: String(denmark.id), topics_policy: 'empty_topic_only' }), 'Insufficient permission');
-    expectBadRequest(await doUpdateStream(c.w.ctx, c.w.as(c.admin), { stream_id: String(denmark.id), topics_policy: 'never' }), 'Invalid topics_policy');
+    expectBadRequest(await doUpdateStream(c.w.ctx, c.w.as(c.member), { stream_id: denmark.id, topics_policy: 'empty_topic_only' }), 'Insufficient permission');
+    expectBadRequest(await doUpdateStream.fromTransport(c.w.ctx, c.w.as(c.admin), { stream_id: String(denmark.id), topics_policy: 'never' }), 'Invalid topics_policy');
     expect(await channel(c.w, 'Denmark')).toEqual(denmark);
     expect(c.drain()).toEqual([]);
   });
@@ -96,7 +96,7 @@ describe('sending, editing and moving under a topics policy', () => {
     });
     expectBadRequest(await send(c, 'Inherits', ''), NO_EMPTY);
     const realm = (await c.w.ctx.storage.read((tx) => tx.realms.byId(c.w.realm.id)))!;
-    expect(must(await doRegister(c.w.ctx, { realm, user: c.member }, { fetch_event_types: '["realm"]' }))).toMatchObject({
+    expect(must(await doRegister(c.w.ctx, { realm, user: c.member }, { fetch_event_types: ["realm"] }))).toMatchObject({
       realm_topics_policy: 'disable_empty_topic',
       realm_mandatory_topics: true,
     });
@@ -105,11 +105,11 @@ describe('sending, editing and moving under a topics policy', () => {
   it('refuses edits and moves into a topic the destination does not allow', async () => {
     const c = await channelWorld();
     await subscribe(c.w, c.member, ['Strict', 'Room', 'Open']);
-    const inOpen = (must(await send(c, 'Open', 'lunch')) as { id: number }).id;
-    const emptyInOpen = (must(await send(c, 'Open', '')) as { id: number }).id;
+    const inOpen = (must(await send(c, 'Open', 'lunch'))).id;
+    const emptyInOpen = (must(await send(c, 'Open', ''))).id;
     await setPolicy(c, 'Strict', 'disable_empty_topic');
     await setPolicy(c, 'Room', 'empty_topic_only');
-    const edit = (id: number, input: Record<string, unknown>) => doUpdateMessage(c.w.ctx, c.w.as(c.admin), { message_id: String(id), ...input });
+    const edit = (id: number, input: Record<string, unknown>) => doUpdateMessage(c.w.ctx, c.w.as(c.admin), { message_id: id, ...input });
     const strict = await channel(c.w, 'Strict');
     const room = await channel(c.w, 'Room');
     expectBadRequest(await edit(emptyInOpen, { stream_id: String(strict.id) }), NO_EMPTY);
@@ -117,13 +117,13 @@ describe('sending, editing and moving under a topics policy', () => {
     expectBadRequest(await edit(inOpen, { stream_id: String(room.id) }), ONLY_EMPTY);
     must(await edit(inOpen, { stream_id: String(room.id), topic: '' }));
 
-    const inStrict = (must(await send(c, 'Strict', 'lunch')) as { id: number }).id;
+    const inStrict = (must(await send(c, 'Strict', 'lunch'))).id;
     expectBadRequest(await edit(inStrict, { topic: '' }), NO_EMPTY);
     must(await edit(inStrict, { topic: 'dinner' }));
     // A message left in another topic of an empty_topic_only channel can only go to the empty topic, as in the reference.
-    const inRoom = (must(await send(c, 'Open', 'breakfast')) as { id: number }).id;
+    const inRoom = (must(await send(c, 'Open', 'breakfast'))).id;
     await setPolicy(c, 'Open', 'empty_topic_only');
-    expectBadRequest(await doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: String(inRoom), content: 'edited' }), ONLY_EMPTY);
-    must(await doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: String(inRoom), topic: '' }));
+    expectBadRequest(await doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: inRoom, content: 'edited' }), ONLY_EMPTY);
+    must(await doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: inRoom, topic: '' }));
   });
 });

@@ -9,7 +9,7 @@ import { channel, channelWorld, ids, queued, recipientsOf, register, row, subscr
 import { expectBadRequest, expectError, secondRealm } from './fixtures.js';
 
 const patch = (w: Awaited<ReturnType<typeof channelWorld>>['w'], user: Parameters<typeof w.as>[0], streamId: number, input: Record<string, unknown>) =>
-  doUpdateStream(w.ctx, w.as(user), { stream_id: String(streamId), ...input });
+  doUpdateStream(w.ctx, w.as(user), { stream_id: streamId, ...input });
 
 describe('PATCH /streams/{stream_id}: name and description', () => {
   it('renames, announcing the new name under the old one to everyone who can see the channel', async () => {
@@ -86,9 +86,9 @@ describe('PATCH /streams/{stream_id}: who may', () => {
     await subscribe(w, member, ['Denmark'], { principals: `[${guest.id}]` });
     expectBadRequest(await patch(w, guest, denmark.id, { description: 'x' }), 'You do not have permission to administer this channel.');
     expectBadRequest(await patch(w, admin, 9999, { description: 'x' }), 'Invalid channel ID');
-    expectBadRequest(await doUpdateStream(w.ctx, w.as(admin), { stream_id: 'abc' }), 'stream_id is not an integer');
+    expectBadRequest(await doUpdateStream.fromTransport(w.ctx, w.as(admin), { stream_id: 'abc' }), 'stream_id is not an integer');
     const foreign = await secondRealm(w.ctx);
-    expectBadRequest(await doUpdateStream(w.ctx, { realm: foreign.realm, user: foreign.owner }, { stream_id: String(denmark.id), description: 'x' }), 'Invalid channel ID');
+    expectBadRequest(await doUpdateStream(w.ctx, { realm: foreign.realm, user: foreign.owner }, { stream_id: denmark.id, description: 'x' }), 'Invalid channel ID');
     expectError(await patch(w, null, denmark.id, {}), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 });
@@ -137,7 +137,7 @@ describe('PATCH /streams/{stream_id}: privacy', () => {
     expectBadRequest(await patch(w, admin, secret.id, { is_private: 'false' }), 'Channel content access is required.');
     expectBadRequest(await patch(w, member, denmark.id, { is_web_public: 'true' }), 'Web-public channels are not enabled.');
     expectBadRequest(await patch(w, member, denmark.id, { is_web_public: 'true', is_private: 'true' }), 'Invalid parameters');
-    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String(denmark.id) }));
+    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: denmark.id }));
     expectBadRequest(await patch(w, admin, denmark.id, { is_private: 'true' }), 'A default channel cannot be private.');
     expectBadRequest(await patch(w, admin, secret.id, { is_default_stream: 'true' }), 'A default channel cannot be private.');
     expectBadRequest(await patch(w, member, denmark.id, { is_private: 'maybe' }), 'is_private is not valid JSON');
@@ -166,11 +166,11 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
     const { w, admin, member, other, drain } = await channelWorld();
     await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${other.id}]` });
     const stream = await channel(w, 'Denmark');
-    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }));
+    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: stream.id }));
     const capable = await register(w, other, { event_types: '["stream", "default_streams"]', client_capabilities: '{"archived_channels": true}' });
     const legacy = await register(w, other, { event_types: '["stream", "default_streams"]' });
     drain();
-    expect(must(await doArchiveStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }))).toEqual({});
+    expect(must(await doArchiveStream(w.ctx, w.as(admin), { stream_id: stream.id }))).toEqual({});
     expect((await channel(w, 'Denmark')).isArchived).toBe(true);
     expect((await row(w, other, stream))!.active).toBe(true);
     expect(await w.ctx.storage.read((tx) => tx.defaultStreams.list(w.realm.id))).toEqual([]);
@@ -183,7 +183,7 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
       { type: 'default_streams', default_streams: [] },
       { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] },
     ]);
-    expectBadRequest(await doArchiveStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }), 'Channel is already deactivated');
+    expectBadRequest(await doArchiveStream(w.ctx, w.as(admin), { stream_id: stream.id }), 'Channel is already deactivated');
   });
 
   it('lets the channel’s creator archive it, not other members; hides private channels from outsiders', async () => {
@@ -191,9 +191,9 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
     await subscribe(w, member, ['Denmark']);
     await subscribe(w, member, ['secret'], { invite_only: 'true' });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
-    expectBadRequest(await doArchiveStream(w.ctx, w.as(other), { stream_id: String(denmark.id) }), 'You do not have permission to administer this channel.');
-    expectBadRequest(await doArchiveStream(w.ctx, w.as(other), { stream_id: String(secret.id) }), 'Invalid channel ID');
-    must(await doArchiveStream(w.ctx, w.as(member), { stream_id: String(denmark.id) }));
+    expectBadRequest(await doArchiveStream(w.ctx, w.as(other), { stream_id: denmark.id }), 'You do not have permission to administer this channel.');
+    expectBadRequest(await doArchiveStream(w.ctx, w.as(other), { stream_id: secret.id }), 'Invalid channel ID');
+    must(await doArchiveStream(w.ctx, w.as(member), { stream_id: denmark.id }));
   });
 
   it('unarchives through PATCH is_archived=false: update for archived_channels clients, create for the others', async () => {
@@ -202,7 +202,7 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
     await subscribe(w, admin, ['empty secret'], { invite_only: 'true' });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'empty secret')];
     expectBadRequest(await patch(w, admin, denmark.id, { is_archived: 'false' }), 'Channel is not currently deactivated');
-    must(await doArchiveStream(w.ctx, w.as(admin), { stream_id: String(denmark.id) }));
+    must(await doArchiveStream(w.ctx, w.as(admin), { stream_id: denmark.id }));
     const capable = await register(w, other, { event_types: '["stream"]', client_capabilities: '{"archived_channels": true}' });
     const legacy = await register(w, other, { event_types: '["stream"]' });
     must(await patch(w, admin, denmark.id, { is_archived: 'false' }));
@@ -213,8 +213,8 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
     // Archiving true through PATCH is not supported; a private channel nobody is in cannot come back.
     must(await patch(w, admin, denmark.id, { is_archived: 'true' }));
     expect((await channel(w, 'Denmark')).isArchived).toBe(false);
-    must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: JSON.stringify([secret.name]) }));
-    must(await doArchiveStream(w.ctx, w.as(admin), { stream_id: String(secret.id) }));
+    must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: [secret.name] }));
+    must(await doArchiveStream(w.ctx, w.as(admin), { stream_id: secret.id }));
     expectBadRequest(await patch(w, admin, secret.id, { is_archived: 'false' }), 'Channel is private and have no subscribers');
   });
 });
@@ -225,14 +225,14 @@ describe('POST and DELETE /default_streams', () => {
     await subscribe(w, member, ['Denmark']);
     const stream = await channel(w, 'Denmark');
     drain();
-    expect(must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }))).toEqual({});
+    expect(must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: stream.id }))).toEqual({});
     const published = drain();
     expect(published.map((p) => [p.event, [...p.userIds].sort((a, b) => a - b)])).toEqual([
       [{ type: 'default_streams', default_streams: [stream.id] }, ids(w.owner, admin, moderator, member, other, bot)],
     ]);
-    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }));
+    must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: stream.id }));
     expect(drain()).toEqual([]);
-    expect(must(await doRemoveDefaultStream(w.ctx, w.as(admin), { stream_id: String(stream.id) }))).toEqual({});
+    expect(must(await doRemoveDefaultStream(w.ctx, w.as(admin), { stream_id: stream.id }))).toEqual({});
     expect(drain().map((p) => p.event)).toEqual([{ type: 'default_streams', default_streams: [] }]);
   });
 
@@ -241,13 +241,13 @@ describe('POST and DELETE /default_streams', () => {
     await subscribe(w, admin, ['secret'], { invite_only: 'true' });
     await subscribe(w, member, ['hidden'], { invite_only: 'true' });
     const [secret, hidden] = [await channel(w, 'secret'), await channel(w, 'hidden')];
-    expectError(await doAddDefaultStream(w.ctx, w.as(member), { stream_id: String(secret.id) }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-    expectError(await doRemoveDefaultStream(w.ctx, w.as(member), { stream_id: String(secret.id) }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-    expectBadRequest(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String(secret.id) }), 'Private channels cannot be made default.');
-    expectBadRequest(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: String(hidden.id) }), 'Invalid channel ID');
-    expectBadRequest(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: '9999' }), 'Invalid channel ID');
-    expectBadRequest(await doRemoveDefaultStream(w.ctx, w.as(admin), { stream_id: '9999' }), 'Invalid channel ID');
-    expectBadRequest(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: 'x' }), 'stream_id is not valid JSON');
-    expectError(await doAddDefaultStream(w.ctx, w.as(admin), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_id' argument", 400, { var_name: 'stream_id' });
+    expectError(await doAddDefaultStream(w.ctx, w.as(member), { stream_id: secret.id }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+    expectError(await doRemoveDefaultStream(w.ctx, w.as(member), { stream_id: secret.id }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+    expectBadRequest(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: secret.id }), 'Private channels cannot be made default.');
+    expectBadRequest(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: hidden.id }), 'Invalid channel ID');
+    expectBadRequest(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: 9999 }), 'Invalid channel ID');
+    expectBadRequest(await doRemoveDefaultStream(w.ctx, w.as(admin), { stream_id: 9999 }), 'Invalid channel ID');
+    expectBadRequest(await doAddDefaultStream.fromTransport(w.ctx, w.as(admin), { stream_id: 'x' }), 'stream_id is not valid JSON');
+    expectError(await doAddDefaultStream.fromTransport(w.ctx, w.as(admin), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_id' argument", 400, { var_name: 'stream_id' });
   });
 });

@@ -55,15 +55,15 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 describe('a cluster of contexts on one storage', () => {
   it('delivers a message sent through one node into a queue registered on the other, with a queue ID naming its node', async () => {
     const { w, a, b, alice, bob } = await twoNodes();
-    const registered = must(await doRegister(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string };
+    const registered = must(await doRegister.fromTransport(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string };
     expect(nodeOfQueue(registered.queue_id)).toBe('a');
     expect(registered.queue_id).toMatch(/^a\.[0-9a-f-]{36}$/);
     const sent = must(await doSendMessage(b, w.as(alice), { type: 'direct', to: JSON.stringify([bob.id]), content: 'across nodes' })) as { id: number };
     await settle();
-    const polled = must(await getEvents(a, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' }));
+    const polled = must(await getEvents.fromTransport(a, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' }));
     expect(polled.events.map((e) => [e.type, 'message' in e ? (e.message as { id: number }).id : null])).toEqual([['message', sent.id]]);
     // The queue lives on its node only: the other node does not know it.
-    const onB = await getEvents(b, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' });
+    const onB = await getEvents.fromTransport(b, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' });
     expect(onB.isErr() && onB.error.code).toBe('BAD_EVENT_QUEUE_ID');
   });
 
@@ -88,22 +88,22 @@ describe('a cluster of contexts on one storage', () => {
 
   it('keeps a queue’s events in commit order when both nodes write', async () => {
     const { w, a, b, alice, bob } = await twoNodes();
-    const registered = must(await doRegister(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string };
+    const registered = must(await doRegister.fromTransport(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string };
     const sent: number[] = [];
     for (let i = 0; i < 6; i++) {
       const node = i % 2 === 0 ? a : b;
       sent.push((must(await doSendMessage(node, w.as(alice), { type: 'direct', to: JSON.stringify([bob.id]), content: `m${i}` })) as { id: number }).id);
     }
     await settle();
-    const polled = must(await getEvents(a, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' }));
+    const polled = must(await getEvents.fromTransport(a, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' }));
     expect(polled.events.map((e) => (e as unknown as { message: { id: number } }).message.id)).toEqual(sent);
   });
 
   it('catches up from the log after missing notifications, and ends its queues when what it missed was pruned', async () => {
     const { cluster, w, a, b, alice, bob } = await twoNodes();
-    const register = async () => (must(await doRegister(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
+    const register = async () => (must(await doRegister.fromTransport(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
     const send = async (content: string) => must(await doSendMessage(b, w.as(alice), { type: 'direct', to: JSON.stringify([bob.id]), content }));
-    const poll = (queueId: string) => getEvents(a, w.as(bob), { queue_id: queueId, dont_block: 'true' });
+    const poll = (queueId: string) => getEvents(a, w.as(bob), { queue_id: queueId, dont_block: true });
     const first = await register();
     cluster.disconnect('a');
     await send('while a was cut off');
@@ -130,15 +130,15 @@ describe('a cluster of contexts on one storage', () => {
 
   it('drops a deactivated user’s queues on every node, not only where the deactivation committed', async () => {
     const { w, a, b, bob } = await twoNodes();
-    const onA = (must(await doRegister(a, w.as(bob), { fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
-    const onB = (must(await doRegister(b, w.as(bob), { fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
+    const onA = (must(await doRegister.fromTransport(a, w.as(bob), { fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
+    const onB = (must(await doRegister.fromTransport(b, w.as(bob), { fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
     const waiting = getEvents(a, w.as(bob), { queue_id: onA });
     must(await doDeactivateUser(b, w.as(w.owner), { user_id: bob.id }));
     // The waiting poll on the other node is answered, and the queue is gone there too.
     expect((await waiting).isOk()).toBe(true);
     await settle();
     for (const [ctx, queueId] of [[a, onA], [b, onB]] as const) {
-      const polled = await getEvents(ctx, w.as(bob), { queue_id: queueId, dont_block: 'true' });
+      const polled = await getEvents.fromTransport(ctx, w.as(bob), { queue_id: queueId, dont_block: 'true' });
       expect(polled.isErr() && polled.error.code).toBe('BAD_EVENT_QUEUE_ID');
     }
   });
@@ -148,11 +148,11 @@ describe('a cluster of contexts on one storage', () => {
     const send = async (node: Ctx, content: string) =>
       (must(await doSendMessage(node, w.as(alice), { type: 'direct', to: JSON.stringify([bob.id]), content })) as { id: number }).id;
     const messageIds = async (queueId: string) =>
-      must(await getEvents(a, w.as(bob), { queue_id: queueId, dont_block: 'true' })).events.map((e) => (e as unknown as { message: { id: number } }).message.id);
-    const before = (must(await doRegister(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
+      must(await getEvents.fromTransport(a, w.as(bob), { queue_id: queueId, dont_block: 'true' })).events.map((e) => (e as unknown as { message: { id: number } }).message.id);
+    const before = (must(await doRegister.fromTransport(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
     cluster.disconnect('a');
     const first = await send(b, 'committed before the snapshot, delivered after it');
-    const registered = must(await doRegister(a, w.as(bob), { event_types: '["message"]' })) as { queue_id: string; recent_private_conversations?: unknown };
+    const registered = must(await doRegister.fromTransport(a, w.as(bob), { event_types: '["message"]' })) as { queue_id: string; recent_private_conversations?: unknown };
     await cluster.reconnect('a');
     const second = await send(b, 'after the snapshot');
     await settle();
@@ -163,11 +163,11 @@ describe('a cluster of contexts on one storage', () => {
 
   it('carries transient events (typing) to the other node without recording them', async () => {
     const { cluster, w, a, b, alice, bob } = await twoNodes();
-    const registered = must(await doRegister(a, w.as(bob), { event_types: '["typing"]', fetch_event_types: '[]' })) as { queue_id: string };
+    const registered = must(await doRegister.fromTransport(a, w.as(bob), { event_types: '["typing"]', fetch_event_types: '[]' })) as { queue_id: string };
     const before = cluster.log.length;
-    must(await doSendTyping(b, w.as(alice), { op: 'start', to: `[${bob.id}]` }));
+    must(await doSendTyping.fromTransport(b, w.as(alice), { op: 'start', to: `[${bob.id}]` }));
     await settle();
-    const polled = must(await getEvents(a, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' }));
+    const polled = must(await getEvents.fromTransport(a, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' }));
     expect(polled.events.map((e) => [e.type, 'op' in e ? e.op : null])).toEqual([['typing', 'start']]);
     expect(cluster.log.length).toBe(before);
   });
@@ -277,7 +277,7 @@ describe('housekeeping across nodes', () => {
     const w = await makeWorld({ cluster: cluster.join('a'), mailer, config: { timers: false } });
     const b = createContext({ storage: w.ctx.storage, cluster: cluster.join('b'), mailer, config: { timers: false } });
     contexts.push(w.ctx, b);
-    must(await doInviteUsers(w.ctx, w.as(w.owner), { invitee_emails: 'new@example.com', stream_ids: '[]' }));
+    must(await doInviteUsers.fromTransport(w.ctx, w.as(w.owner), { invitee_emails: 'new@example.com', stream_ids: '[]' }));
     await Promise.all([flushOutbox(w.ctx), flushOutbox(b)]);
     await flushOutbox(b);
     expect(mailer.sent.map((mail) => mail.to)).toEqual(['new@example.com']);

@@ -12,8 +12,8 @@ async function world() {
   const m = await messageWorld();
   const clock = m.w.ctx.clock as ReturnType<typeof fakeClock>;
   const create = async (user: User, drafts: unknown[]) =>
-    (must(await doCreateDrafts(m.w.ctx, m.w.as(user), { drafts: JSON.stringify(drafts) })) as { ids: number[] }).ids;
-  const list = async (user: User) => must(await getDrafts(m.w.ctx, m.w.as(user), {})) as { count: number; drafts: Snapshot[] };
+    (must(await doCreateDrafts.fromTransport(m.w.ctx, m.w.as(user), { drafts: drafts }))).ids;
+  const list = async (user: User) => must(await getDrafts(m.w.ctx, m.w.as(user), {}));
   return { ...m, clock, create, list };
 }
 
@@ -71,17 +71,17 @@ describe('drafts: create, list, edit, delete', () => {
     const { member, other, general } = m;
     const [id] = await m.create(member, [draft({ to: [general.id], timestamp: 5 })]);
     m.clock.advance(10_000);
-    expect(must(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: String(id), draft: JSON.stringify({ type: 'private', to: [other.id], topic: 'gone', content: 'changed' }) }))).toEqual({});
+    expect(must(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id, draft: { type: 'private', to: [other.id], topic: 'gone', content: 'changed' } }))).toEqual({});
     expect((await m.list(member)).drafts).toEqual([{ id, type: 'private', to: [other.id], topic: '', content: 'changed', timestamp: T0_SECONDS + 10 }]);
-    expect(must(await doDeleteDraft(m.w.ctx, m.w.as(member), { draft_id: String(id) }))).toEqual({});
+    expect(must(await doDeleteDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id }))).toEqual({});
     expect(await m.list(member)).toEqual({ count: 0, drafts: [] });
-    expectError(await doDeleteDraft(m.w.ctx, m.w.as(member), { draft_id: String(id) }), 'BAD_REQUEST', 'Draft does not exist', 404);
+    expectError(await doDeleteDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id }), 'BAD_REQUEST', 'Draft does not exist', 404);
   });
 });
 
 describe('drafts: refusals', () => {
   const badCreate = async (m: MessageWorld, user: User, drafts: unknown, msg: string) =>
-    expectBadRequest(await doCreateDrafts(m.w.ctx, m.w.as(user), { drafts: typeof drafts === 'string' ? drafts : JSON.stringify(drafts) }), msg);
+    expectBadRequest(await doCreateDrafts.fromTransport(m.w.ctx, m.w.as(user), { drafts: typeof drafts === 'string' ? drafts : JSON.stringify(drafts) }), msg);
 
   it('refuses malformed drafts with the reference texts, creating nothing and sending nothing', async () => {
     const m = await world();
@@ -107,7 +107,7 @@ describe('drafts: refusals', () => {
     await badCreate(m, member, [{ type: 'private', to: [m.other.id, 99999], topic: '', content: 'x' }], 'Invalid user ID 99999');
     // One bad draft among good ones creates none of them.
     await badCreate(m, member, [draft({ to: [general.id] }), draft({ to: [] })], 'Must specify exactly 1 channel ID for channel messages');
-    expectError(await doCreateDrafts(m.w.ctx, m.w.as(member), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'drafts' argument", 400, { var_name: 'drafts' });
+    expectError(await doCreateDrafts.fromTransport(m.w.ctx, m.w.as(member), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'drafts' argument", 400, { var_name: 'drafts' });
     expect(m.drain()).toEqual([]);
     expect(await m.list(member)).toEqual({ count: 0, drafts: [] });
   });
@@ -121,9 +121,9 @@ describe('drafts: refusals', () => {
     await badCreate(m, m.member, [{ type: 'private', to: [second.owner.id], topic: '', content: 'x' }], `Invalid user ID ${second.owner.id}`);
     // Nor may another realm's user name this realm's channel or users.
     const foreign = { realm: second.realm, user: second.owner };
-    expectBadRequest(await doCreateDrafts(m.w.ctx, foreign, { drafts: JSON.stringify([draft({ to: [m.general.id] })]) }), 'Invalid channel ID');
-    expectBadRequest(await doCreateDrafts(m.w.ctx, foreign, { drafts: JSON.stringify([{ type: 'private', to: [m.member.id], topic: '', content: 'x' }]) }), `Invalid user ID ${m.member.id}`);
-    expect(must(await doCreateDrafts(m.w.ctx, foreign, { drafts: '[]' }))).toEqual({ ids: [] });
+    expectBadRequest(await doCreateDrafts.fromTransport(m.w.ctx, foreign, { drafts: [draft({ to: [m.general.id] })] }), 'Invalid channel ID');
+    expectBadRequest(await doCreateDrafts(m.w.ctx, foreign, { drafts: [{ type: 'private', to: [m.member.id], topic: '', content: 'x' }] }), `Invalid user ID ${m.member.id}`);
+    expect(must(await doCreateDrafts(m.w.ctx, foreign, { drafts: [] }))).toEqual({ ids: [] });
     // A subscriber of the private channel may draft to it.
     expect(await m.create(m.member, [draft({ to: [m.secret.id] })])).toHaveLength(1);
   });
@@ -136,15 +136,15 @@ describe('drafts: refusals', () => {
     const body = JSON.stringify(draft({ to: [], type: '' }));
     m.drain();
     for (const [realm, user] of [[m.w.realm, other], [second.realm, second.owner]] as const) {
-      expectError(await doEditDraft(m.w.ctx, { realm, user }, { draft_id: String(id), draft: body }), 'BAD_REQUEST', 'Draft does not exist', 404);
-      expectError(await doDeleteDraft(m.w.ctx, { realm, user }, { draft_id: String(id) }), 'BAD_REQUEST', 'Draft does not exist', 404);
+      expectError(await doEditDraft.fromTransport(m.w.ctx, { realm, user }, { draft_id: String(id), draft: body }), 'BAD_REQUEST', 'Draft does not exist', 404);
+      expectError(await doDeleteDraft.fromTransport(m.w.ctx, { realm, user }, { draft_id: id }), 'BAD_REQUEST', 'Draft does not exist', 404);
     }
-    expectError(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: '99999', draft: body }), 'BAD_REQUEST', 'Draft does not exist', 404);
-    expectBadRequest(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: 'abc', draft: body }), 'draft_id is not an integer');
-    expectBadRequest(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: String(id), draft: '{"type": "", "to": []}' }), 'draft["topic"] field is missing');
-    expectBadRequest(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: String(id), draft: '{' }), 'draft is not valid JSON');
-    expectBadRequest(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: String(id), draft: JSON.stringify(draft({ to: [] })) }), 'Must specify exactly 1 channel ID for channel messages');
-    expectError(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: String(id) }), 'REQUEST_VARIABLE_MISSING', "Missing 'draft' argument", 400, { var_name: 'draft' });
+    expectError(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: '99999', draft: body }), 'BAD_REQUEST', 'Draft does not exist', 404);
+    expectBadRequest(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: 'abc', draft: body }), 'draft_id is not an integer');
+    expectBadRequest(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id, draft: {"type":"","to":[]} }), 'draft["topic"] field is missing');
+    expectBadRequest(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: String(id), draft: '{' }), 'draft is not valid JSON');
+    expectBadRequest(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id, draft: draft({ to: [] }) }), 'Must specify exactly 1 channel ID for channel messages');
+    expectError(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id }), 'REQUEST_VARIABLE_MISSING', "Missing 'draft' argument", 400, { var_name: 'draft' });
     expect(m.drain()).toEqual([]);
     expect((await m.list(member)).drafts.map((d) => [d.id, d.type, d.content])).toEqual([[id, 'stream', 'Hello']]);
   });
@@ -153,17 +153,17 @@ describe('drafts: refusals', () => {
     const m = await world();
     const { member, general } = m;
     const [id] = await m.create(member, [draft({ to: [general.id] })]);
-    must(await doUpdateSettings(m.w.ctx, m.w.as(member), { enable_drafts_synchronization: 'false' }));
+    must(await doUpdateSettings(m.w.ctx, m.w.as(member), { enable_drafts_synchronization: false }));
     const off = 'User has disabled synchronizing drafts.';
     m.drain();
     expectBadRequest(await getDrafts(m.w.ctx, m.w.as(member), {}), off);
     await badCreate(m, member, [draft({ to: [general.id] })], off);
-    expectBadRequest(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: String(id), draft: JSON.stringify(draft({ to: [general.id] })) }), off);
-    expectBadRequest(await doDeleteDraft(m.w.ctx, m.w.as(member), { draft_id: String(id) }), off);
+    expectBadRequest(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id, draft: draft({ to: [general.id] }) }), off);
+    expectBadRequest(await doDeleteDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id }), off);
     expect(m.drain().filter((p) => p.event.type === 'drafts')).toEqual([]);
     // Over HTTP every request authenticates afresh; in-process the caller passes the current user.
     expect((await register(m.w, await reload(m.w.ctx, member), { fetch_event_types: '["drafts"]' })).drafts).toEqual([]);
-    must(await doUpdateSettings(m.w.ctx, m.w.as(member), { enable_drafts_synchronization: 'true' }));
+    must(await doUpdateSettings(m.w.ctx, m.w.as(member), { enable_drafts_synchronization: true }));
     expect((await m.list(member)).count).toBe(1);
   });
 
@@ -171,9 +171,9 @@ describe('drafts: refusals', () => {
     const m = await world();
     const unauth = 'Not logged in: API authentication or user session required';
     expectError(await getDrafts(m.w.ctx, m.w.as(null), {}), 'UNAUTHORIZED', unauth, 401);
-    expectError(await doCreateDrafts(m.w.ctx, m.w.as(null), { drafts: '[]' }), 'UNAUTHORIZED', unauth, 401);
-    expectError(await doEditDraft(m.w.ctx, m.w.as(null), { draft_id: '1', draft: '{}' }), 'UNAUTHORIZED', unauth, 401);
-    expectError(await doDeleteDraft(m.w.ctx, m.w.as(null), { draft_id: '1' }), 'UNAUTHORIZED', unauth, 401);
+    expectError(await doCreateDrafts(m.w.ctx, m.w.as(null), { drafts: [] }), 'UNAUTHORIZED', unauth, 401);
+    expectError(await doEditDraft.fromTransport(m.w.ctx, m.w.as(null), { draft_id: 1, draft: {} }), 'UNAUTHORIZED', unauth, 401);
+    expectError(await doDeleteDraft(m.w.ctx, m.w.as(null), { draft_id: 1 }), 'UNAUTHORIZED', unauth, 401);
   });
 });
 
@@ -182,8 +182,8 @@ function applyDraftEvents(drafts: Snapshot[], events: readonly QueuedEvent[]): S
   let next = structuredClone(drafts);
   for (const event of events) {
     if (event.type !== 'drafts') throw new Error(`unexpected ${event.type}`);
-    if (event.op === 'add') next.push(...(event.drafts as Snapshot[]));
-    else if (event.op === 'update') next = next.map((d) => (d.id === (event.draft as Snapshot).id ? (event.draft as Snapshot) : d));
+    if (event.op === 'add') next.push(...(event.drafts));
+    else if (event.op === 'update') next = next.map((d) => (d.id === (event.draft).id ? (event.draft) : d));
     else next = next.filter((d) => d.id !== event.draft_id);
   }
   return next.sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
@@ -197,8 +197,8 @@ describe('drafts: events and the register section', () => {
     const theirs = await register(m.w, other, {});
     m.drain();
     const [id] = await m.create(member, [draft({ to: [general.id], timestamp: 7 })]);
-    must(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: String(id), draft: JSON.stringify({ type: '', to: [], topic: '', content: 'x', timestamp: 8 }) }));
-    must(await doDeleteDraft(m.w.ctx, m.w.as(member), { draft_id: String(id) }));
+    must(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id, draft: { type: '', to: [], topic: '', content: 'x', timestamp: 8 } }));
+    must(await doDeleteDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: id }));
     expect(recipientsOf(m.drain(), 'drafts')).toEqual([[member.id], [member.id], [member.id]]);
     expect((await queued(m.w, member, mine.queue_id)).map(({ id: _id, ...e }) => e)).toEqual([
       { type: 'drafts', op: 'add', drafts: [{ id, type: 'stream', to: [general.id], topic: 'lunch', content: 'Hello', timestamp: 7 }] },
@@ -216,8 +216,8 @@ describe('drafts: events and the register section', () => {
     const before = await register(m.w, member, params);
     expect(before.drafts.map((d: Snapshot) => d.id)).toEqual([drop, edit, keep]);
     await m.create(member, [{ type: 'private', to: [other.id], topic: '', content: 'new', timestamp: 15 }]);
-    must(await doEditDraft(m.w.ctx, m.w.as(member), { draft_id: String(edit), draft: JSON.stringify(draft({ type: '', content: 'b2', timestamp: 40 })) }));
-    must(await doDeleteDraft(m.w.ctx, m.w.as(member), { draft_id: String(drop) }));
+    must(await doEditDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: edit, draft: draft({ type: '', content: 'b2', timestamp: 40 }) }));
+    must(await doDeleteDraft.fromTransport(m.w.ctx, m.w.as(member), { draft_id: drop }));
     const applied = applyDraftEvents(before.drafts, await queued(m.w, member, before.queue_id));
     expect(applied).toEqual((await register(m.w, member, params)).drafts);
     expect(applied.map((d) => d.id)).not.toContain(drop);

@@ -42,7 +42,7 @@ describe('large fan-out', () => {
     let copiesWhenAnswered = -1;
     const sending = doSendMessage(w.ctx, w.as(w.owner), { type: 'stream', to: 'crowd', topic: 'news', content: 'hello all' }).then(() => order.push('send answered'));
     // Another client's request that needs the store: it queues behind the send's transaction.
-    const other = doRegister(w.ctx, w.as(outsider), { fetch_event_types: '["realm_user"]' }).then((r) => {
+    const other = doRegister(w.ctx, w.as(outsider), { fetch_event_types: ["realm_user"] }).then((r) => {
       copiesWhenAnswered = withMessage();
       order.push('other answered');
       return r;

@@ -52,8 +52,8 @@ describe('events per queue (maxQueueLength)', () => {
     for (let n = 0; n < 4; n++) {
       publish(w.ctx, w.realm.id, [member.id], { type: 'test', n });
       // This client keeps up, so its queue never holds more than one event.
-      seen = (must(await poll(w, member, { queue_id: keeping, last_event_id: seen, dont_block: true })) as Polled).events.at(-1)!.id;
-      if (n < 3) expect((must(await poll(w, member, { queue_id: lagging, dont_block: true })) as Polled).events).toHaveLength(n + 1);
+      seen = (must(await poll(w, member, { queue_id: keeping, last_event_id: seen, dont_block: true }))).events.at(-1)!.id;
+      if (n < 3) expect((must(await poll(w, member, { queue_id: lagging, dont_block: true }))).events).toHaveLength(n + 1);
     }
     // Never "An event newer than -1 has already been pruned!": the queue is gone, not trimmed.
     expectGone(await poll(w, member, { queue_id: lagging, last_event_id: -1 }), lagging);
@@ -80,7 +80,7 @@ describe('events per queue (maxQueueLength)', () => {
     for (let n = 0; n < 3; n++) publish(w.ctx, w.realm.id, [member.id], { type: 'test', n });
     publish(w.ctx, w.realm.id, [w.owner.id], { type: 'test', n: 9 });
     expectGone(await poll(w, member, { queue_id: mine, last_event_id: -1 }), mine);
-    expect((must(await poll(w, w.owner, { queue_id: theirs, last_event_id: -1 })) as Polled).events).toEqual([{ type: 'test', n: 9, id: 0 }]);
+    expect((must(await poll(w, w.owner, { queue_id: theirs, last_event_id: -1 }))).events).toEqual([{ type: 'test', n: 9, id: 0 }]);
   });
 
   it('a client that re-registers after the end gets a snapshot with everything it missed', async () => {
@@ -90,7 +90,7 @@ describe('events per queue (maxQueueLength)', () => {
       must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: name }));
     }
     expectGone(await poll(w, member, { queue_id: queueId, last_event_id: -1 }), queueId);
-    const state = must(await doRegister(w.ctx, w.as(member), { fetch_event_types: '["realm_user"]' }));
+    const state = must(await doRegister(w.ctx, w.as(member), { fetch_event_types: ["realm_user"] }));
     const me = (state.realm_users as Array<{ user_id: number; full_name: string }>).find((u) => u.user_id === member.id);
     expect(me?.full_name).toBe('Mel Three');
     must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'Mel Four' }));
@@ -185,7 +185,7 @@ describe('queues per user (maxQueuesPerUser)', () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => poll(w, member, { dont_block: true })));
     for (const answer of answers) {
       if (answer.isErr()) expect(answer.error.code).toBe('BAD_EVENT_QUEUE_ID');
-      else expect((answer.value as Polled).events).toEqual([]);
+      else expect((answer.value).events).toEqual([]);
     }
     expect(answers.some((answer) => answer.isOk())).toBe(true);
     expect(w.ctx.queues.userQueues(member.id)).toHaveLength(1);

@@ -17,7 +17,7 @@ describe('openEventStream', () => {
   it('starts from the register snapshot and yields the events that follow', async () => {
     const w = await makeWorld({ config: { timers: false } });
     const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
-    const stream = must(await openEventStream(w.ctx, w.as(member), { fetch_event_types: '["realm_user"]' }));
+    const stream = must(await openEventStream(w.ctx, w.as(member), { fetch_event_types: ['realm_user'] }));
     expect(stream.state).toMatchObject({ queue_id: stream.queueId, last_event_id: -1 });
     expect((stream.state.realm_users as unknown[]).length).toBe(2);
 
@@ -49,7 +49,7 @@ describe('openEventStream', () => {
 
   it('filters by event_types like a registered HTTP queue and skips heartbeats', async () => {
     const w = await makeWorld({ config: { timers: false, heartbeatSeconds: 1, heartbeatJitterSeconds: 0 } });
-    const stream = must(await openEventStream(w.ctx, w.as(w.owner), { event_types: '["realm_bot"]' }));
+    const stream = must(await openEventStream(w.ctx, w.as(w.owner), { event_types: ['realm_bot'] }));
     const iterator = stream[Symbol.asyncIterator]();
     const first = iterator.next();
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -82,10 +82,10 @@ describe('deactivation', () => {
     const w = await makeWorld({ config: { timers: false } });
     const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
     const queue = must(await doRegister(w.ctx, w.as(member), {})) as { queue_id: string };
-    const waiting = getEvents(w.ctx, w.as(member), { queue_id: queue.queue_id, last_event_id: '-1' });
+    const waiting = getEvents(w.ctx, w.as(member), { queue_id: queue.queue_id, last_event_id: -1 });
     must(await doDeactivateUser(w.ctx, w.as(w.owner), { user_id: member.id }));
     expect(must(await waiting).events).toEqual([]);
-    expect((await getEvents(w.ctx, w.as(member), { queue_id: queue.queue_id, dont_block: 'true' }))._unsafeUnwrapErr()).toMatchObject({
+    expect((await getEvents(w.ctx, w.as(member), { queue_id: queue.queue_id, dont_block: true }))._unsafeUnwrapErr()).toMatchObject({
       code: 'BAD_EVENT_QUEUE_ID',
     });
   });
@@ -95,7 +95,7 @@ describe('bounds', () => {
   it('ends with BAD_EVENT_QUEUE_ID in `error` when the queue overflows, and a new stream has what was missed', async () => {
     const w = await makeWorld({ config: { timers: false, maxQueueLength: 2 } });
     const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
-    const stream = must(await openEventStream(w.ctx, w.as(member), { event_types: '["realm_user"]' }));
+    const stream = must(await openEventStream(w.ctx, w.as(member), { event_types: ['realm_user'] }));
     const iterator = stream[Symbol.asyncIterator]();
     const first = iterator.next();
     must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'One' }));
@@ -105,7 +105,7 @@ describe('bounds', () => {
     must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'Three' }));
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
     expect(stream.error).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID', data: { queue_id: stream.queueId } });
-    const again = must(await openEventStream(w.ctx, w.as(member), { fetch_event_types: '["realm_user"]' }));
+    const again = must(await openEventStream(w.ctx, w.as(member), { fetch_event_types: ['realm_user'] }));
     expect((again.state.realm_users as Array<{ user_id: number; full_name: string }>).find((u) => u.user_id === member.id)?.full_name).toBe('Three');
     again.close();
     expect(again.error).toBeNull();

@@ -76,55 +76,55 @@ async function publishEveryType(): Promise<PublishedEvent[]> {
   const as = w.as;
   const now = Math.trunc(Date.now() / 1000);
 
-  const { id: general } = must(await doCreateChannel(w.ctx, as(owner), { name: 'general', description: '', subscribers: JSON.stringify([owner.id, member.id, other.id]) })) as { id: number };
+  const { id: general } = must(await doCreateChannel(w.ctx, as(owner), { name: 'general', description: '', subscribers: [owner.id, member.id, other.id] }));
   // The empty topic, so that every topic rule has something to change; local echo for the sender's queue.
   const send = { type: 'stream', to: 'general', topic: '', content: 'hi @**Olivia Owner**', queue_id: SENDER_QUEUE, local_id: '7' };
-  const { id: message } = must(await doSendMessage(w.ctx, as(member), send)) as { id: number };
-  const { id: doomed } = must(await doSendMessage(w.ctx, as(member), { ...send, content: 'doomed' })) as { id: number };
+  const { id: message } = must(await doSendMessage.fromTransport(w.ctx, as(member), send));
+  const { id: doomed } = must(await doSendMessage.fromTransport(w.ctx, as(member), { ...send, content: 'doomed' }));
   must(await doSendMessage(w.ctx, as(member), { type: 'private', to: JSON.stringify([other.id]), content: 'psst' }));
-  must(await doUpdateMessage(w.ctx, as(member), { message_id: String(message), content: 'edited' }));
-  must(await doUpdateMessageFlags(w.ctx, as(owner), { messages: JSON.stringify([message]), op: 'add', flag: 'read' }));
-  must(await doUpdateMessageFlags(w.ctx, as(owner), { messages: JSON.stringify([message]), op: 'remove', flag: 'read' }));
-  must(await doAddReaction(w.ctx, as(owner), { message_id: String(message), emoji_name: 'smile' }));
+  must(await doUpdateMessage(w.ctx, as(member), { message_id: message, content: 'edited' }));
+  must(await doUpdateMessageFlags(w.ctx, as(owner), { messages: [message], op: 'add', flag: 'read' }));
+  must(await doUpdateMessageFlags(w.ctx, as(owner), { messages: [message], op: 'remove', flag: 'read' }));
+  must(await doAddReaction(w.ctx, as(owner), { message_id: message, emoji_name: 'smile' }));
   const poll = '{"widget_type": "poll", "extra_data": {"question": "Lunch?", "options": ["Pizza", "Soup"]}}';
-  must(await doSendSubmessage(w.ctx, as(member), { message_id: String(message), msg_type: 'widget', content: poll }));
-  must(await doSendTyping(w.ctx, as(member), { type: 'stream', op: 'start', stream_id: String(general), topic: '' }));
-  must(await doSendTyping(w.ctx, as(member), { op: 'start', to: `[${other.id}]` }));
-  must(await doSendEditTyping(w.ctx, as(member), { message_id: String(message), op: 'start' }));
-  must(await doUpdateUserTopic(w.ctx, as(member), { stream_id: String(general), topic: '', visibility_policy: '1' }));
-  must(await doDeleteMessage(w.ctx, as(owner), { message_id: String(doomed) }));
+  must(await doSendSubmessage(w.ctx, as(member), { message_id: message, msg_type: 'widget', content: poll }));
+  must(await doSendTyping(w.ctx, as(member), { type: 'stream', op: 'start', stream_id: general, topic: '' }));
+  must(await doSendTyping(w.ctx, as(member), { op: 'start', to: [other.id] }));
+  must(await doSendEditTyping(w.ctx, as(member), { message_id: message, op: 'start' }));
+  must(await doUpdateUserTopic(w.ctx, as(member), { stream_id: general, topic: '', visibility_policy: 1 }));
+  must(await doDeleteMessage(w.ctx, as(owner), { message_id: doomed }));
 
-  must(await doCreateDrafts(w.ctx, as(member), { drafts: JSON.stringify([{ type: 'private', to: [other.id], topic: '', content: 'x' }]) }));
+  must(await doCreateDrafts(w.ctx, as(member), { drafts: [{ type: 'private', to: [other.id], topic: '', content: 'x' }] }));
   const later = String(now + 3600);
-  must(await doCreateScheduledMessage(w.ctx, as(member), { type: 'channel', to: String(general), topic: 'later', content: 'Hi', scheduled_delivery_timestamp: later }));
-  must(await doCreateReminder(w.ctx, as(member), { message_id: String(message), scheduled_delivery_timestamp: later }));
+  must(await doCreateScheduledMessage.fromTransport(w.ctx, as(member), { type: 'channel', to: String(general), topic: 'later', content: 'Hi', scheduled_delivery_timestamp: later }));
+  must(await doCreateReminder.fromTransport(w.ctx, as(member), { message_id: String(message), scheduled_delivery_timestamp: later }));
   must(await doCreateSavedSnippet(w.ctx, as(member), { title: 'Hello', content: 'Welcome' }));
-  must(await doAddNavigationView(w.ctx, as(member), { fragment: 'inbox', is_pinned: 'false' }));
-  must(await doAddAlertWords(w.ctx, as(member), { alert_words: '["lunch"]' }));
-  must(await doMuteUser(w.ctx, as(member), { muted_user_id: String(other.id) }));
+  must(await doAddNavigationView(w.ctx, as(member), { fragment: 'inbox', is_pinned: false }));
+  must(await doAddAlertWords(w.ctx, as(member), { alert_words: ["lunch"] }));
+  must(await doMuteUser(w.ctx, as(member), { muted_user_id: other.id }));
   must(await doRegisterClientDevice(w.ctx, as(member), {}));
   must(await doUploadFile(w.ctx, as(member), { file: { filename: 'notes.txt', contentType: 'text/plain', bytes: new TextEncoder().encode('notes') } }));
-  must(await doUpdateSettings(w.ctx, as(member), { enable_stream_desktop_notifications: 'true' }));
+  must(await doUpdateSettings(w.ctx, as(member), { enable_stream_desktop_notifications: true }));
   announceVideoProviderToken(w.ctx, member, true);
 
-  must(await doUpdateRealm(w.ctx, as(owner), { can_access_all_users_group: JSON.stringify({ new: systemGroupId('role:members') }) }));
+  must(await doUpdateRealm(w.ctx, as(owner), { can_access_all_users_group: { new: systemGroupId('role:members') } }));
   must(await doCreateUser(w.ctx, as(owner), { email: 'newbie@example.com', password: 'newbie-password', full_name: 'Nia Newbie' }));
   must(await doUpdateUser(w.ctx, as(owner), { user_id: other.id, full_name: 'Otto Renamed' }));
   must(await doCreateBot(w.ctx, as(member), { full_name: 'Helper Bot', short_name: 'helper' }));
   must(await doUpdateOwnStatus(w.ctx, as(member), { status_text: 'lunch' }));
   must(await doUpdatePresence(w.ctx, as(other), { status: 'active' }));
-  must(await doCreateUserGroup(w.ctx, as(owner), { name: 'team', description: '', members: `[${member.id}]` }));
-  must(await doCreateProfileField(w.ctx, as(owner), { name: 'Phone', field_type: '1' }));
+  must(await doCreateUserGroup(w.ctx, as(owner), { name: 'team', description: '', members: [member.id] }));
+  must(await doCreateProfileField(w.ctx, as(owner), { name: 'Phone', field_type: 1 }));
   must(await doInviteUsers(w.ctx, as(owner), { invitee_emails: 'x@example.com', stream_ids: [], invite_expires_in_minutes: null, invite_as: 100 }));
 
-  const { id: doomedChannel } = must(await doCreateChannel(w.ctx, as(owner), { name: 'old', description: '', subscribers: JSON.stringify([member.id]) })) as { id: number };
-  must(await doArchiveStream(w.ctx, as(owner), { stream_id: String(doomedChannel) }));
-  must(await doAddDefaultStream(w.ctx, as(owner), { stream_id: String(general) }));
+  const { id: doomedChannel } = must(await doCreateChannel(w.ctx, as(owner), { name: 'old', description: '', subscribers: [member.id] }));
+  must(await doArchiveStream(w.ctx, as(owner), { stream_id: doomedChannel }));
+  must(await doAddDefaultStream(w.ctx, as(owner), { stream_id: general }));
   must(await doCreateChannelFolder(w.ctx, as(owner), { name: 'Frontend', description: '' }));
-  must(await doUpdateRealm(w.ctx, as(owner), { avatar_changes_disabled: 'true' }));
-  must(await doUpdateRealmUserDefaults(w.ctx, as(owner), { enter_sends: 'true' }));
-  must(await doAddRealmDomain(w.ctx, as(owner), { domain: 'example.com', allow_subdomains: 'false' }));
-  must(await doAddRealmEmoji(w.ctx, as(owner), { emoji_name: 'blob', file: imageFile(png(16, 16)) }));
+  must(await doUpdateRealm(w.ctx, as(owner), { avatar_changes_disabled: true }));
+  must(await doUpdateRealmUserDefaults(w.ctx, as(owner), { enter_sends: true }));
+  must(await doAddRealmDomain(w.ctx, as(owner), { domain: 'example.com', allow_subdomains: false }));
+  must(await doAddRealmEmoji.fromTransport(w.ctx, as(owner), { emoji_name: 'blob', file: imageFile(png(16, 16)) }));
   must(await doAddLinkifier(w.ctx, as(owner), { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }));
   must(await doAddPlayground(w.ctx, as(owner), { name: 'Python', pygments_language: 'python', url_template: 'https://python.example.com/?code={code}' }));
   await w.ctx.queues.delivered();
@@ -218,19 +218,19 @@ describe('the event union as data', () => {
   it('a message event carries, for every apply_markdown, client_gravatar and empty_topic_name, the record GET /messages gives', async () => {
     const w = await makeWorld();
     const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
-    must(await doCreateChannel(w.ctx, w.as(w.owner), { name: 'general', description: '', subscribers: JSON.stringify([w.owner.id, member.id]) }));
+    must(await doCreateChannel(w.ctx, w.as(w.owner), { name: 'general', description: '', subscribers: [w.owner.id, member.id] }));
     const combos = [false, true].flatMap((markdown) => [false, true].flatMap((gravatar) => [false, true].map((empty) => ({ markdown, gravatar, empty }))));
     const queues = [];
     for (const c of combos) {
       const params = { event_types: '["message"]', apply_markdown: String(c.markdown), client_gravatar: String(c.gravatar), client_capabilities: JSON.stringify({ empty_topic_name: c.empty }) };
-      queues.push({ ...c, queueId: (must(await doRegister(w.ctx, w.as(w.owner), params)) as { queue_id: string }).queue_id });
+      queues.push({ ...c, queueId: (must(await doRegister.fromTransport(w.ctx, w.as(w.owner), params)) as { queue_id: string }).queue_id });
     }
-    const { id } = must(await doSendMessage(w.ctx, w.as(member), { type: 'stream', to: 'general', topic: '', content: '**hi**' })) as { id: number };
+    const { id } = must(await doSendMessage(w.ctx, w.as(member), { type: 'stream', to: 'general', topic: '', content: '**hi**' }));
     await w.ctx.queues.delivered();
     for (const q of queues) {
-      const { events } = must(await getEvents(w.ctx, w.as(w.owner), { queue_id: q.queueId, dont_block: 'true' }));
+      const { events } = must(await getEvents(w.ctx, w.as(w.owner), { queue_id: q.queueId, dont_block: true }));
       const fetchParams = { message_ids: `[${id}]`, apply_markdown: String(q.markdown), client_gravatar: String(q.gravatar), allow_empty_topic_name: String(q.empty) };
-      const page = must(await getMessages(w.ctx, w.as(w.owner), fetchParams)) as unknown as { messages: Array<Record<string, unknown>> };
+      const page = must(await getMessages.fromTransport(w.ctx, w.as(w.owner), fetchParams));
       const { flags: _flags, ...fetched } = page.messages[0]!;
       expect(events.map((e) => (e.type === 'message' ? e.message : e)), JSON.stringify(q)).toEqual([fetched]);
     }

@@ -37,7 +37,7 @@ export async function flagWorld(options: Parameters<typeof makeWorld>[0] = {}): 
   const guest = await w.addUser({ email: 'gus@example.com', fullName: 'Gus Guest', role: 600 });
   const subscribe = async (name: string, users: User[], extra: Record<string, string> = {}) => {
     const principals = JSON.stringify(users.map((u) => u.id));
-    must(await doSubscribe(w.ctx, w.as(owner), { subscriptions: JSON.stringify([{ name }]), principals, ...extra }));
+    must(await doSubscribe.fromTransport(w.ctx, w.as(owner), { subscriptions: JSON.stringify([{ name }]), principals, ...extra }));
     return w.ctx.storage.read(async (tx) => (await tx.streams.byName(w.realm.id, name))!.id);
   };
   const general = await subscribe('general', [owner, bob, cat, guest]);
@@ -57,10 +57,10 @@ export async function flagWorld(options: Parameters<typeof makeWorld>[0] = {}): 
     published,
     drain: () => published.splice(0),
     async send(sender, channel, topic, content = 'hello') {
-      return (must(await doSendMessage(w.ctx, w.as(sender), { type: 'stream', to: channel, topic, content })) as { id: number }).id;
+      return (must(await doSendMessage(w.ctx, w.as(sender), { type: 'stream', to: channel, topic, content }))).id;
     },
     async dm(sender, to, content = 'psst') {
-      return (must(await doSendMessage(w.ctx, w.as(sender), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content })) as { id: number }).id;
+      return (must(await doSendMessage(w.ctx, w.as(sender), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content }))).id;
     },
     async flagsOf(user, ids) {
       const flags = await w.ctx.storage.read((tx) => tx.messages.flagsOf(user.id, ids));

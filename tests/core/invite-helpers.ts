@@ -16,6 +16,7 @@ import {
   type RealmStoredSettings,
   type Stream,
   type User,
+  type ApiInvitation,
 } from '@teamchat/core';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channel, channelWorld, subscribe } from './channel-helpers.js';
@@ -31,7 +32,7 @@ export interface InviteWorld extends ChannelWorld {
   groupId: number;
   invite(user: User, params?: Record<string, unknown>): ReturnType<typeof doInviteUsers>;
   link(user: User, params?: Record<string, unknown>): ReturnType<typeof doCreateMultiuseInvite>;
-  list(user: User): Promise<Record<string, unknown>[]>;
+  list(user: User): Promise<ApiInvitation[]>;
   /** Every stored invitation of the realm, any status, by ID. */
   stored(): Promise<Invitation[]>;
   accept(params: Record<string, unknown>, realm?: Realm): ReturnType<typeof doAcceptInvite>;
@@ -49,10 +50,10 @@ export async function inviteWorld(): Promise<InviteWorld> {
   await subscribe(w, w.owner, ['general', 'announce']);
   await subscribe(w, w.owner, ['secret'], { invite_only: 'true' });
   const [general, announce, secret] = [await channel(w, 'general'), await channel(w, 'announce'), await channel(w, 'secret')];
-  must(await doAddDefaultStream(w.ctx, w.as(w.owner), { stream_id: String(announce.id) }));
+  must(await doAddDefaultStream(w.ctx, w.as(w.owner), { stream_id: announce.id }));
   // Its creator and the administrators (role:administrators, ID 2) may add members to it.
   const addMembers = JSON.stringify({ direct_members: [c.member.id], direct_subgroups: [2] });
-  const groupId = (must(await doCreateUserGroup(w.ctx, w.as(c.member), { name: 'crew', description: 'Crew', members: '[]', can_add_members_group: addMembers })) as { group_id: number }).group_id;
+  const groupId = (must(await doCreateUserGroup.fromTransport(w.ctx, w.as(c.member), { name: 'crew', description: 'Crew', members: '[]', can_add_members_group: addMembers }))).group_id;
   c.drain();
   const stored = async () => {
     const all: Invitation[] = [];
@@ -72,12 +73,12 @@ export async function inviteWorld(): Promise<InviteWorld> {
     announce,
     secret,
     groupId,
-    invite: (user, params = {}) => doInviteUsers(w.ctx, w.as(user), { invitee_emails: 'new@example.com', stream_ids: '[]', ...params }),
+    invite: (user, params = {}) => doInviteUsers(w.ctx, w.as(user), { invitee_emails: 'new@example.com', stream_ids: [], ...params }),
     link: (user, params = {}) => doCreateMultiuseInvite(w.ctx, w.as(user), params),
-    list: async (user) => (must(await getInvites(w.ctx, w.as(user), {})) as { invites: Record<string, unknown>[] }).invites,
+    list: async (user) => must(await getInvites(w.ctx, w.as(user), {})).invites,
     stored,
     accept: (params, realm = w.realm) =>
-      doAcceptInvite(w.ctx, { realm, user: null }, { full_name: 'New Person', password: 'new-password', ...params }),
+      doAcceptInvite.fromTransport(w.ctx, { realm, user: null }, { full_name: 'New Person', password: 'new-password', ...params }),
     setRealmSettings: async (settings) => {
       await w.ctx.storage.transaction(async (tx) => {
         const realm = await tx.realms.byId(w.realm.id);

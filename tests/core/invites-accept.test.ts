@@ -29,7 +29,7 @@ describe('POST /invites/accept: email invitations', () => {
       }),
     );
     m.drain();
-    const result = must(await m.accept({ key: await newestKey(m), full_name: '  Nia New ' })) as { user_id: number; api_key: string; email: string };
+    const result = must(await m.accept({ key: await newestKey(m), full_name: '  Nia New ' }));
     expect(result).toEqual({ user_id: result.user_id, api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/), email: 'New@Example.com' });
     const user = await reload(m.w.ctx, { realmId: m.w.realm.id, id: result.user_id });
     expect(user).toMatchObject({ deliveryEmail: 'New@Example.com', fullName: 'Nia New', role: 300, isActive: true, apiKey: result.api_key, awaitingFirstLogin: false });
@@ -51,7 +51,7 @@ describe('POST /invites/accept: email invitations', () => {
   it('adds the realm’s default channels when include_realm_default_subscriptions is true', async () => {
     const m = await inviteWorld();
     must(await m.invite(m.member, { stream_ids: JSON.stringify([m.general.id]), include_realm_default_subscriptions: 'true' }));
-    const { user_id } = must(await m.accept({ key: await newestKey(m) })) as { user_id: number };
+    const { user_id } = must(await m.accept({ key: await newestKey(m) }));
     expect(await subscribedTo(m, user_id)).toEqual(sorted([m.general.id, m.announce.id]));
     expect(await subscribersOf(m.w, m.announce)).toContain(user_id);
   });
@@ -63,7 +63,7 @@ describe('POST /invites/accept: email invitations', () => {
       await tx.streams.update(m.w.realm.id, m.general.id, { isArchived: true });
       return { isOk: () => true, isErr: () => false, value: undefined } as never;
     });
-    const { user_id } = must(await m.accept({ key: await newestKey(m) })) as { user_id: number };
+    const { user_id } = must(await m.accept({ key: await newestKey(m) }));
     expect(await subscribedTo(m, user_id)).toEqual([m.announce.id]);
   });
 
@@ -131,7 +131,7 @@ describe('POST /invites/accept: email invitations', () => {
     expectBadRequest(await m.accept({ key, full_name: 'x' }), 'Name too short!');
     expectBadRequest(await m.accept({ key, full_name: 'Bad*Name' }), 'Invalid characters in name!');
     expectBadRequest(await m.accept({ key, password: '123' }), 'The password is too weak.');
-    expectError(await doAcceptInvite(m.w.ctx, m.w.as(null), { full_name: 'A B', password: 'new-password' }), 'REQUEST_VARIABLE_MISSING', "Missing 'key' argument", 400, { var_name: 'key' });
+    expectError(await doAcceptInvite.fromTransport(m.w.ctx, m.w.as(null), { full_name: 'A B', password: 'new-password' }), 'REQUEST_VARIABLE_MISSING', "Missing 'key' argument", 400, { var_name: 'key' });
     expect((await m.stored())[0]!.status).toBe('pending');
   });
 
@@ -148,10 +148,10 @@ describe('POST /invites/accept: email invitations', () => {
 describe('POST /invites/accept: reusable links', () => {
   it('creates one account per email and stays usable', async () => {
     const m = await inviteWorld();
-    const { invite_link } = must(await m.link(m.admin, { invite_as: '600', stream_ids: JSON.stringify([m.general.id]) })) as { invite_link: string };
+    const { invite_link } = must(await m.link(m.admin, { invite_as: '600', stream_ids: JSON.stringify([m.general.id]) }));
     const key = keyOf(invite_link);
-    const a = must(await m.accept({ key, email: 'one@example.com', full_name: 'One Person' })) as { user_id: number };
-    const b = must(await m.accept({ key, email: 'two@example.com', full_name: 'Two Person' })) as { user_id: number };
+    const a = must(await m.accept({ key, email: 'one@example.com', full_name: 'One Person' }));
+    const b = must(await m.accept({ key, email: 'two@example.com', full_name: 'Two Person' }));
     expect((await reload(m.w.ctx, { realmId: m.w.realm.id, id: b.user_id })).role).toBe(600);
     expect(await subscribedTo(m, a.user_id)).toEqual([m.general.id]);
     expect((await m.stored())[0]!.status).toBe('pending');
@@ -160,7 +160,7 @@ describe('POST /invites/accept: reusable links', () => {
 
   it('needs a valid, unused email', async () => {
     const m = await inviteWorld();
-    const key = keyOf((must(await m.link(m.admin)) as { invite_link: string }).invite_link);
+    const key = keyOf((must(await m.link(m.admin))).invite_link);
     expectError(await m.accept({ key }), 'REQUEST_VARIABLE_MISSING', "Missing 'email' argument", 400, { var_name: 'email' });
     expectBadRequest(await m.accept({ key, email: 'not-an-email' }), 'Enter a valid email address.');
     expectBadRequest(await m.accept({ key, email: 'mel@example.com' }), "Email 'mel@example.com' already in use");

@@ -245,8 +245,8 @@ describe('POST /invites: malformed input', () => {
     const m = await inviteWorld();
     const { ctx } = m.w;
     const as = m.w.as(m.member);
-    expectError(await doInviteUsers(ctx, as, { stream_ids: '[]' }), 'REQUEST_VARIABLE_MISSING', "Missing 'invitee_emails' argument", 400, { var_name: 'invitee_emails' });
-    expectError(await doInviteUsers(ctx, as, { invitee_emails: 'a@example.com' }), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_ids' argument", 400, { var_name: 'stream_ids' });
+    expectError(await doInviteUsers.fromTransport(ctx, as, { stream_ids: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'invitee_emails' argument", 400, { var_name: 'invitee_emails' });
+    expectError(await doInviteUsers.fromTransport(ctx, as, { invitee_emails: 'a@example.com' }), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_ids' argument", 400, { var_name: 'stream_ids' });
     expectBadRequest(await m.invite(m.member, { stream_ids: '[1' }), 'stream_ids is not valid JSON');
     expectBadRequest(await m.invite(m.member, { stream_ids: '"x"' }), 'stream_ids is not a list');
     expectBadRequest(await m.invite(m.member, { stream_ids: '["1"]' }), 'stream_ids[0] is not an integer');
@@ -262,7 +262,7 @@ describe('POST /invites: malformed input', () => {
       await m.invite(m.admin, { welcome_message_custom_text: 'x'.repeat(8001) }),
       'welcome_message_custom_text is too long (limit: 8000 characters)',
     );
-    expectError(await doInviteUsers(ctx, m.w.as(null), { invitee_emails: 'a@example.com', stream_ids: '[]' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doInviteUsers(ctx, m.w.as(null), { invitee_emails: 'a@example.com', stream_ids: [] }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect(await m.stored()).toEqual([]);
     expect(m.published).toEqual([]);
   });
@@ -271,7 +271,7 @@ describe('POST /invites: malformed input', () => {
 describe('POST /invites/multiuse', () => {
   it('returns a link whose key is stored with the choices; stream_ids defaults to []', async () => {
     const m = await inviteWorld();
-    const { invite_link } = must(await m.link(m.admin, { invite_as: '600', invite_expires_in_minutes: '30', group_ids: JSON.stringify([m.groupId]) })) as { invite_link: string };
+    const { invite_link } = must(await m.link(m.admin, { invite_as: '600', invite_expires_in_minutes: '30', group_ids: JSON.stringify([m.groupId]) }));
     expect(invite_link).toMatch(/^http:\/\/chat\.example\.com\/join\/[a-z0-9]{32}\/$/);
     expect(await m.stored()).toEqual([
       expect.objectContaining({

@@ -10,7 +10,7 @@ beforeEach(async () => {
   c = await channelWorld();
 });
 
-const add = (params: Record<string, unknown>) => doAddLinkifier(c.w.ctx, c.w.as(c.admin), params);
+const add = (params: Record<string, unknown>) => doAddLinkifier.fromTransport(c.w.ctx, c.w.as(c.admin), params);
 /** A ValidationFailureError: msg is the first message, `errors` every message by field. */
 const expectInvalid = (result: Parameters<typeof expectError>[0], errors: Record<string, string[]>) =>
   expectError(result, 'BAD_REQUEST', Object.values(errors)[0]![0]!, 400, { errors });
@@ -87,8 +87,8 @@ describe('example_input and reverse_template', () => {
   });
 
   it('an empty string resets example_input and reverse_template to null on PATCH; omitted ones are kept', async () => {
-    const { id } = must(await add({ ...base, example_input: '#12', reverse_template: '#{id}' })) as { id: number };
-    const update = (params: Record<string, unknown>) => doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(id), ...base, ...params });
+    const { id } = must(await add({ ...base, example_input: '#12', reverse_template: '#{id}' }));
+    const update = (params: Record<string, unknown>) => doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: id, ...base, ...params });
     // Resetting example_input alone would leave reverse_template without it.
     expectInvalid(await update({ example_input: '' }), { reverse_template: ['A reverse template requires an example input.'] });
     must(await update({ url_template: 'https://z/{id}' }));

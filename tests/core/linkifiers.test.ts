@@ -13,9 +13,9 @@ beforeEach(async () => {
 const ISSUES = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip/issues/{id}' };
 const CAPABLE = { client_capabilities: '{"linkifier_url_template":true}' };
 
-const add = async (params: Record<string, unknown> = ISSUES, user = c.admin) => (must(await doAddLinkifier(c.w.ctx, c.w.as(user), params)) as { id: number }).id;
-const list = async (user = c.member) => (must(await getLinkifiers(c.w.ctx, c.w.as(user), {})) as { linkifiers: Array<Record<string, unknown>> }).linkifiers;
-const reorder = (order: number[], user = c.admin) => doReorderLinkifiers(c.w.ctx, c.w.as(user), { ordered_linkifier_ids: JSON.stringify(order) });
+const add = async (params: Record<string, unknown> = ISSUES, user = c.admin) => (must(await doAddLinkifier.fromTransport(c.w.ctx, c.w.as(user), params))).id;
+const list = async (user = c.member) => (must(await getLinkifiers(c.w.ctx, c.w.as(user), {}))).linkifiers;
+const reorder = (order: number[], user = c.admin) => doReorderLinkifiers(c.w.ctx, c.w.as(user), { ordered_linkifier_ids: order });
 const linkifierOf = (id: number, params: Record<string, unknown> = ISSUES) => ({
   id,
   pattern: params.pattern,
@@ -48,8 +48,8 @@ describe('adding and listing', () => {
     for (const user of [c.moderator, c.member, c.guest]) {
       const denied = (r: Parameters<typeof expectError>[0]) => expectError(r, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 400);
       denied(await doAddLinkifier(c.w.ctx, c.w.as(user), { pattern: 'x(?P<a>y)', url_template: 'https://x/{a}' }));
-      denied(await doUpdateLinkifier(c.w.ctx, c.w.as(user), { filter_id: String(id), ...ISSUES, url_template: 'https://x/{id}' }));
-      denied(await doRemoveLinkifier(c.w.ctx, c.w.as(user), { filter_id: String(id) }));
+      denied(await doUpdateLinkifier(c.w.ctx, c.w.as(user), { filter_id: id, ...ISSUES, url_template: 'https://x/{id}' }));
+      denied(await doRemoveLinkifier(c.w.ctx, c.w.as(user), { filter_id: id }));
       denied(await reorder([id], user));
     }
     const anonymous = { realm: c.w.realm, user: null };
@@ -63,14 +63,14 @@ describe('adding and listing', () => {
   it('missing and malformed parameters', async () => {
     const as = c.w.as(c.admin);
     const missing = (r: Parameters<typeof expectError>[0], name: string) => expectError(r, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name });
-    missing(await doAddLinkifier(c.w.ctx, as, { url_template: 'https://x' }), 'pattern');
-    missing(await doAddLinkifier(c.w.ctx, as, { pattern: 'x' }), 'url_template');
-    missing(await doUpdateLinkifier(c.w.ctx, as, { filter_id: '1', pattern: 'x' }), 'url_template');
-    expectBadRequest(await doAddLinkifier(c.w.ctx, as, { ...ISSUES, alternative_url_templates: '[1]' }), 'alternative_url_templates[0] is not a string');
-    expectBadRequest(await doAddLinkifier(c.w.ctx, as, { ...ISSUES, alternative_url_templates: '[' }), 'alternative_url_templates is not valid JSON');
-    expectBadRequest(await doUpdateLinkifier(c.w.ctx, as, { filter_id: 'abc', ...ISSUES }), 'filter_id is not an integer');
-    expectBadRequest(await doReorderLinkifiers(c.w.ctx, as, { ordered_linkifier_ids: '["a"]' }), 'ordered_linkifier_ids[0] is not an integer');
-    missing(await doReorderLinkifiers(c.w.ctx, as, {}), 'ordered_linkifier_ids');
+    missing(await doAddLinkifier.fromTransport(c.w.ctx, as, { url_template: 'https://x' }), 'pattern');
+    missing(await doAddLinkifier.fromTransport(c.w.ctx, as, { pattern: 'x' }), 'url_template');
+    missing(await doUpdateLinkifier.fromTransport(c.w.ctx, as, { filter_id: 1, pattern: 'x' }), 'url_template');
+    expectBadRequest(await doAddLinkifier.fromTransport(c.w.ctx, as, { ...ISSUES, alternative_url_templates: [1] }), 'alternative_url_templates[0] is not a string');
+    expectBadRequest(await doAddLinkifier.fromTransport(c.w.ctx, as, { ...ISSUES, alternative_url_templates: '[' }), 'alternative_url_templates is not valid JSON');
+    expectBadRequest(await doUpdateLinkifier.fromTransport(c.w.ctx, as, { filter_id: 'abc', ...ISSUES }), 'filter_id is not an integer');
+    expectBadRequest(await doReorderLinkifiers.fromTransport(c.w.ctx, as, { ordered_linkifier_ids: ["a"] }), 'ordered_linkifier_ids[0] is not an integer');
+    missing(await doReorderLinkifiers.fromTransport(c.w.ctx, as, {}), 'ordered_linkifier_ids');
     expect(c.drain()).toEqual([]);
   });
 });
@@ -80,34 +80,34 @@ describe('updating, deleting and reordering', () => {
     const a = await add();
     const b = await add({ pattern: 'T(?P<n>[0-9]+)', url_template: 'https://t/{n}' });
     const changed = { pattern: '#(?P<num>[0-9]+)', url_template: 'https://example.com/{num}' };
-    must(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(a), ...changed }));
+    must(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: a, ...changed }));
     expect((await list()).map((l) => l.id)).toEqual([a, b]);
     expect((await list())[0]).toEqual(linkifierOf(a, changed));
     // Keeping its own pattern is not a duplicate; taking another's is.
-    must(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(a), ...changed }));
-    expectError(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(a), pattern: 'T(?P<n>[0-9]+)', url_template: 'https://t/{n}' }), 'BAD_REQUEST', 'Realm filter with this Realm and Pattern already exists.', 400, {
+    must(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: a, ...changed }));
+    expectError(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: a, pattern: 'T(?P<n>[0-9]+)', url_template: 'https://t/{n}' }), 'BAD_REQUEST', 'Realm filter with this Realm and Pattern already exists.', 400, {
       errors: { __all__: ['Realm filter with this Realm and Pattern already exists.'] },
     });
 
     const other = await secondRealm(c.w.ctx);
-    const theirs = (must(await doAddLinkifier(c.w.ctx, { realm: other.realm, user: other.owner }, ISSUES)) as { id: number }).id;
+    const theirs = (must(await doAddLinkifier(c.w.ctx, { realm: other.realm, user: other.owner }, ISSUES))).id;
     c.drain();
     for (const unknown of [theirs, 9999]) {
-      expectBadRequest(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(unknown), ...ISSUES }), 'Linkifier not found.');
-      expectBadRequest(await doRemoveLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(unknown) }), 'Linkifier not found.');
+      expectBadRequest(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: unknown, ...ISSUES }), 'Linkifier not found.');
+      expectBadRequest(await doRemoveLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: unknown }), 'Linkifier not found.');
     }
     expect(c.drain()).toEqual([]);
-    must(await doRemoveLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(b) }));
+    must(await doRemoveLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: b }));
     expect((await list()).map((l) => l.id)).toEqual([a]);
-    expectBadRequest(await doRemoveLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(b) }), 'Linkifier not found.');
+    expectBadRequest(await doRemoveLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: b }), 'Linkifier not found.');
     // The other realm's linkifier was never touched, and the same pattern lives in both realms.
-    expect((must(await getLinkifiers(c.w.ctx, { realm: other.realm, user: other.owner }, {})) as { linkifiers: unknown[] }).linkifiers).toEqual([linkifierOf(theirs)]);
+    expect((must(await getLinkifiers(c.w.ctx, { realm: other.realm, user: other.owner }, {}))).linkifiers).toEqual([linkifierOf(theirs)]);
   });
 
   it('PATCH /realm/linkifiers sets the order, naming every linkifier exactly once', async () => {
     const [a, b, d] = [await add(), await add({ pattern: 'T(?P<n>[0-9]+)', url_template: 'https://t/{n}' }), await add({ pattern: 'U(?P<n>[0-9]+)', url_template: 'https://u/{n}' })];
     const other = await secondRealm(c.w.ctx);
-    const theirs = (must(await doAddLinkifier(c.w.ctx, { realm: other.realm, user: other.owner }, ISSUES)) as { id: number }).id;
+    const theirs = (must(await doAddLinkifier(c.w.ctx, { realm: other.realm, user: other.owner }, ISSUES))).id;
     c.drain();
     expectBadRequest(await reorder([a, a, b, d]), 'The ordered list must not contain duplicated linkifiers');
     for (const wrong of [[a, b], [a, b, d, 9999], [a, b, theirs], []]) {
@@ -129,7 +129,7 @@ describe('events', () => {
     const a = await add();
     const b = await add({ pattern: 'T(?P<n>[0-9]+)', url_template: 'https://t/{n}' });
     must(await reorder([b, a]));
-    must(await doRemoveLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(b) }));
+    must(await doRemoveLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: b }));
     const T = linkifierOf(b, { pattern: 'T(?P<n>[0-9]+)', url_template: 'https://t/{n}' });
     expect(await queued(c.w, c.member, capable.queue_id)).toEqual([
       { id: 0, type: 'realm_linkifiers', realm_linkifiers: [linkifierOf(a)] },
@@ -147,7 +147,7 @@ describe('events', () => {
     let state = before.realm_linkifiers as unknown[];
     const a = await add();
     const b = await add({ pattern: 'T(?P<n>[0-9]+)', url_template: 'https://t/{n}' });
-    must(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: String(a), ...ISSUES, example_input: '#5' }));
+    must(await doUpdateLinkifier(c.w.ctx, c.w.as(c.admin), { filter_id: a, ...ISSUES, example_input: '#5' }));
     must(await reorder([b, a]));
     for (const event of await queued(c.w, c.other, before.queue_id)) state = event.realm_linkifiers as unknown[];
     expect(state).toEqual((await register(c.w, c.other, { fetch_event_types: '["realm_linkifiers"]', ...CAPABLE })).realm_linkifiers);
@@ -156,9 +156,9 @@ describe('events', () => {
 
 describe('rendering', () => {
   const sendTo = async (content: string, topic = 'greetings') =>
-    (must(await doSendMessage(c.w.ctx, c.w.as(c.w.owner), { type: 'stream', to: 'general', topic, content })) as { id: number }).id;
+    (must(await doSendMessage(c.w.ctx, c.w.as(c.w.owner), { type: 'stream', to: 'general', topic, content }))).id;
   const read = async (id: number) =>
-    (must(await getMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: String(id) })) as unknown as { message: { content: string; topic_links: unknown[] } }).message;
+    (must(await getMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: id })) as { message: { content: string; topic_links: unknown[] } }).message;
   beforeEach(async () => {
     await subscribe(c.w, c.w.owner, ['general']);
   });
@@ -174,7 +174,7 @@ describe('rendering', () => {
     const message = await read(id);
     expect(message.content).toBe('<p>fixes <a href="https://github.com/zulip/zulip/issues/123">#123</a>, not x#4</p>');
     expect(message.topic_links).toEqual(links);
-    const fetched = must(await getMessages(c.w.ctx, c.w.as(c.w.owner), { anchor: 'newest', num_before: '1', num_after: '0' })) as unknown as { messages: Array<{ topic_links: unknown }> };
+    const fetched = must(await getMessages(c.w.ctx, c.w.as(c.w.owner), { anchor: 'newest', num_before: 1, num_after: 0 })) as { messages: Array<{ topic_links: unknown }> };
     expect(fetched.messages.at(-1)!.topic_links).toEqual(links);
     const [event] = await queued(c.w, c.w.owner, queue.queue_id);
     expect((event!.message as { topic_links: unknown }).topic_links).toEqual(links);
@@ -191,7 +191,7 @@ describe('rendering', () => {
   it('an edit renders with the linkifiers and a topic change gets new topic_links', async () => {
     await add();
     const id = await sendTo('nothing yet');
-    must(await doUpdateMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: String(id), content: 'now #9', topic: 'issue #10' }));
+    must(await doUpdateMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: id, content: 'now #9', topic: 'issue #10' }));
     const message = await read(id);
     expect(message.content).toBe('<p>now <a href="https://github.com/zulip/zulip/issues/9">#9</a></p>');
     expect(message.topic_links).toEqual([{ text: '#10', url: 'https://github.com/zulip/zulip/issues/10' }]);

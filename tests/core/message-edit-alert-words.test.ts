@@ -6,12 +6,12 @@ import { editWorld } from './message-edit-helpers.js';
 
 it('sets and clears has_alert_word with each recipient’s own words', async () => {
   const e = await editWorld();
-  must(await doAddAlertWords(e.w.ctx, e.w.as(e.bob), { alert_words: '["pizza"]' }));
+  must(await doAddAlertWords(e.w.ctx, e.w.as(e.bob), { alert_words: ["pizza"] }));
   const id = await e.send(e.alice, 'general', 'lunch', 'salad today');
-  const flags = async () => ((must(await getMessage(e.w.ctx, e.w.as(e.bob), { message_id: String(id) })) as unknown as { message: { flags: string[] } }).message.flags);
+  const flags = async () => ((must(await getMessage(e.w.ctx, e.w.as(e.bob), { message_id: id })) as { message: { flags: string[] } }).message.flags);
   expect(await flags()).toEqual([]);
-  must(await doUpdateMessage(e.w.ctx, e.w.as(e.alice), { message_id: String(id), content: 'pizza today' }));
+  must(await doUpdateMessage(e.w.ctx, e.w.as(e.alice), { message_id: id, content: 'pizza today' }));
   expect(await flags()).toEqual(['has_alert_word']);
-  must(await doUpdateMessage(e.w.ctx, e.w.as(e.alice), { message_id: String(id), content: 'soup today' }));
+  must(await doUpdateMessage(e.w.ctx, e.w.as(e.alice), { message_id: id, content: 'soup today' }));
   expect(await flags()).toEqual([]);
 });

@@ -43,7 +43,7 @@ export async function editWorld(settings: RealmStoredSettings = {}, config: Part
   const mod = await w.addUser({ email: 'mod@example.com', fullName: 'Mo Moderator', role: 300 });
   const guest = await w.addUser({ email: 'guest@example.com', fullName: 'Gus Guest', role: 600 });
   const subscribe = async (name: string, users: User[], extra: Record<string, string> = {}) => {
-    must(await doSubscribe(w.ctx, w.as(owner), { subscriptions: JSON.stringify([{ name }]), principals: JSON.stringify(users.map((u) => u.id)), ...extra }));
+    must(await doSubscribe(w.ctx, w.as(owner), { subscriptions: [{ name }], principals: users.map((u) => u.id), ...extra }));
     return w.ctx.storage.read(async (tx) => (await tx.streams.byName(w.realm.id, name))!.id);
   };
   const general = await subscribe('general', [owner, alice, bob, mod, guest]);
@@ -63,17 +63,17 @@ export async function editWorld(settings: RealmStoredSettings = {}, config: Part
     secret,
     other,
     async send(sender, channel, topic, content = 'hello') {
-      return (must(await doSendMessage(w.ctx, w.as(sender), { type: 'stream', to: channel, topic, content })) as { id: number }).id;
+      return (must(await doSendMessage(w.ctx, w.as(sender), { type: 'stream', to: channel, topic, content }))).id;
     },
     async dm(sender, to, content = 'psst') {
-      return (must(await doSendMessage(w.ctx, w.as(sender), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content })) as { id: number }).id;
+      return (must(await doSendMessage(w.ctx, w.as(sender), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content }))).id;
     },
     drain: () => published.splice(0),
     async queue(user, capabilities = {}) {
-      const { queue_id } = must(await doRegister(w.ctx, w.as(user), { client_capabilities: JSON.stringify(capabilities) })) as { queue_id: string };
+      const { queue_id } = must(await doRegister(w.ctx, w.as(user), { client_capabilities: capabilities })) as { queue_id: string };
       let last = -1;
       return async () => {
-        const { events } = must(await getEvents(w.ctx, w.as(user), { queue_id, last_event_id: String(last), dont_block: 'true' })) as { events: Array<Record<string, unknown> & { id: number }> };
+        const { events } = must(await getEvents(w.ctx, w.as(user), { queue_id, last_event_id: last, dont_block: true })) as { events: Array<Record<string, unknown> & { id: number }> };
         if (events.length > 0) last = events[events.length - 1]!.id;
         return events.filter((e) => e.type !== 'heartbeat');
       };

@@ -7,8 +7,8 @@ import { expectBadRequest, expectError } from './fixtures.js';
 
 type E = Awaited<ReturnType<typeof editWorld>>;
 const topicOf = async (e: E, id: number, viewer = e.owner) =>
-  ((must(await getMessage(e.w.ctx, e.w.as(viewer), { message_id: String(id) })) as { message: Record<string, unknown> }).message);
-const move = (e: E, user: E['alice'], id: number, input: Record<string, string>) => doUpdateMessage(e.w.ctx, e.w.as(user), { message_id: String(id), ...input });
+  ((must(await getMessage(e.w.ctx, e.w.as(viewer), { message_id: id }))).message);
+const move = (e: E, user: E['alice'], id: number, input: Record<string, string>) => doUpdateMessage(e.w.ctx, e.w.as(user), { message_id: id, ...input });
 
 describe('topic moves', () => {
   it('change_one, change_later and change_all take the target, the later or all messages (case-insensitively)', async () => {
@@ -45,7 +45,7 @@ describe('topic moves', () => {
     expect(resolved.subject).toBe('✔ bug');
     expect(resolved).not.toHaveProperty('last_moved_timestamp');
     expect((resolved.edit_history as unknown[]).length).toBe(1);
-    const page = must(await getMessages(e.w.ctx, e.w.as(e.owner), { anchor: 'newest', num_before: '5', num_after: '0', narrow: '[["is","resolved"]]' })) as unknown as { messages: Array<{ id: number }> };
+    const page = must(await getMessages(e.w.ctx, e.w.as(e.owner), { anchor: 'newest', num_before: 5, num_after: 0, narrow: [["is","resolved"]] })) as { messages: Array<{ id: number }> };
     // The Notification Bot's "has marked this topic as resolved." notice follows it there.
     expect(page.messages.map((m) => m.id)).toEqual([id, id + 1]);
     e.drain();
@@ -94,7 +94,7 @@ describe('channel moves', () => {
     const id = await e.send(e.owner, 'general', 'plans', 'first');
     const second = await e.send(e.owner, 'general', 'plans', 'second');
     const zed = await e.w.addUser({ email: 'zed@example.com', fullName: 'Zed Zulu' });
-    must(await doSubscribe(e.w.ctx, e.w.as(e.owner), { subscriptions: '[{"name":"secret"}]', principals: `[${zed.id}]` }));
+    must(await doSubscribe(e.w.ctx, e.w.as(e.owner), { subscriptions: [{"name":"secret"}], principals: [zed.id] }));
     e.drain();
     must(await move(e, e.owner, id, { stream_id: String(e.secret), propagate_mode: 'change_all', topic: 'secret plans' }));
     const events = e.drain();
@@ -109,7 +109,7 @@ describe('channel moves', () => {
       [e.general, 'first_message_id', null],
       [e.secret, 'first_message_id', id],
     ]);
-    expectBadRequest(await getMessage(e.w.ctx, e.w.as(e.alice), { message_id: String(id) }), 'Invalid message(s)');
+    expectBadRequest(await getMessage(e.w.ctx, e.w.as(e.alice), { message_id: id }), 'Invalid message(s)');
     // Zed, subscribed to the private channel without shared history, got a read copy; Bob kept his.
     expect((await topicOf(e, id, zed)).flags).toEqual(['read']);
     expect((await topicOf(e, id, e.bob)).flags).toEqual([]);

@@ -43,7 +43,7 @@ describe('POST /mark_all_as_read', () => {
       }
       return { isOk: () => true, isErr: () => false, value: ids } as never;
     });
-    const ids = (made as unknown as { value: number[] }).value;
+    const ids = (made as { value: number[] }).value;
     // A clock that moves 30 s each time it is read: the second batch starts past the 50 s budget.
     let t = 0;
     const slowClock: Clock = { now: () => (t += 30_000) };
@@ -67,42 +67,42 @@ describe('POST /mark_stream_as_read', () => {
     const other = await f.send(f.owner, 'secret', 'plans');
     const dm = await f.dm(f.owner, [f.cat]);
     f.drain();
-    expect(must(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.cat), { stream_id: String(f.general) }))).toEqual({});
+    expect(must(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.cat), { stream_id: f.general }))).toEqual({});
     expect(await f.flagsOf(f.cat, [general, other, dm])).toEqual([READ, 0, 0]);
     expect(flagEvents(f.drain())).toEqual([{ userIds: [f.cat.id], event: readEvent([general]) }]);
-    expect(must(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.cat), { stream_id: String(f.general) }))).toEqual({});
+    expect(must(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.cat), { stream_id: f.general }))).toEqual({});
     expect(f.drain()).toEqual([]);
   });
 
   it('reaches archived channels too', async () => {
     const id = await f.send(f.owner, 'general', 'lunch');
-    must(await doArchiveStream(f.w.ctx, f.w.as(f.owner), { stream_id: String(f.general) }));
-    expect(must(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.general) }))).toEqual({});
+    must(await doArchiveStream(f.w.ctx, f.w.as(f.owner), { stream_id: f.general }));
+    expect(must(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.general }))).toEqual({});
     expect(await f.flagsOf(f.bob, [id])).toEqual([READ]);
   });
 
   it('refuses channels the user cannot reach as unknown ones, and bad input', async () => {
     const secret = await f.send(f.owner, 'secret', 'plans');
     const other = await secondRealm(f.w.ctx);
-    must(await doSubscribe(f.w.ctx, { realm: other.realm, user: other.owner }, { subscriptions: '[{"name":"theirs"}]' }));
+    must(await doSubscribe(f.w.ctx, { realm: other.realm, user: other.owner }, { subscriptions: [{"name":"theirs"}] }));
     const foreign = (await f.w.ctx.storage.read((tx) => tx.streams.byName(other.realm.id, 'theirs')))!.id;
     f.drain();
     for (const streamId of [f.secret, 99999, foreign]) {
-      expectBadRequest(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(streamId) }), 'Invalid channel ID');
+      expectBadRequest(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: streamId }), 'Invalid channel ID');
     }
     expect(await f.flagsOf(f.owner, [secret])).toEqual([READ]);
-    expectError(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.bob), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_id' argument", 400, { var_name: 'stream_id' });
-    expectBadRequest(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: 'x' }), 'stream_id is not valid JSON');
-    expectBadRequest(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: '"1"' }), 'stream_id is not an integer');
-    expectError(await doMarkStreamAsRead(f.w.ctx, f.w.as(null), { stream_id: '1' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doMarkStreamAsRead.fromTransport(f.w.ctx, f.w.as(f.bob), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_id' argument", 400, { var_name: 'stream_id' });
+    expectBadRequest(await doMarkStreamAsRead.fromTransport(f.w.ctx, f.w.as(f.bob), { stream_id: 'x' }), 'stream_id is not valid JSON');
+    expectBadRequest(await doMarkStreamAsRead.fromTransport(f.w.ctx, f.w.as(f.bob), { stream_id: '"1"' }), 'stream_id is not an integer');
+    expectError(await doMarkStreamAsRead(f.w.ctx, f.w.as(null), { stream_id: 1 }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect(f.drain()).toEqual([]);
   });
 
   it('lets a former subscriber clear the copies they kept', async () => {
     const id = await f.send(f.owner, 'secret', 'plans');
-    must(await doUnsubscribe(f.w.ctx, f.w.as(f.cat), { subscriptions: '["secret"]' }));
+    must(await doUnsubscribe(f.w.ctx, f.w.as(f.cat), { subscriptions: ["secret"] }));
     // The channel is private: once out, it is unknown to them.
-    expectBadRequest(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.cat), { stream_id: String(f.secret) }), 'Invalid channel ID');
+    expectBadRequest(await doMarkStreamAsRead(f.w.ctx, f.w.as(f.cat), { stream_id: f.secret }), 'Invalid channel ID');
     expect(await f.flagsOf(f.cat, [id])).toEqual([0]);
   });
 });
@@ -113,7 +113,7 @@ describe('POST /mark_topic_as_read', () => {
     const lunch2 = await f.send(f.owner, 'general', 'lunch');
     const dinner = await f.send(f.owner, 'general', 'dinner');
     f.drain();
-    expect(must(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.general), topic_name: 'LUNCH' }))).toEqual({});
+    expect(must(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.general, topic_name: 'LUNCH' }))).toEqual({});
     expect(await f.flagsOf(f.bob, [lunch, lunch2, dinner])).toEqual([READ, READ, 0]);
     expect(flagEvents(f.drain())).toEqual([{ userIds: [f.bob.id], event: readEvent([lunch, lunch2]) }]);
   });
@@ -121,9 +121,9 @@ describe('POST /mark_topic_as_read', () => {
   it('reads the empty topic’s display name and "(no topic)" as the empty topic', async () => {
     const empty = await f.send(f.owner, 'general', '');
     const named = await f.send(f.owner, 'general', 'named');
-    expect(must(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.general), topic_name: 'general chat' }))).toEqual({});
-    expect(must(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.cat), { stream_id: String(f.general), topic_name: '(no topic)' }))).toEqual({});
-    expect(must(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.guest), { stream_id: String(f.general), topic_name: '' }))).toEqual({});
+    expect(must(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.general, topic_name: 'general chat' }))).toEqual({});
+    expect(must(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.cat), { stream_id: f.general, topic_name: '(no topic)' }))).toEqual({});
+    expect(must(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.guest), { stream_id: f.general, topic_name: '' }))).toEqual({});
     for (const user of [f.bob, f.cat, f.guest]) expect(await f.flagsOf(user, [empty, named])).toEqual([READ, 0]);
   });
 
@@ -131,16 +131,16 @@ describe('POST /mark_topic_as_read', () => {
     await f.send(f.owner, 'lobby', 'news');
     await f.send(f.owner, 'secret', 'plans');
     f.drain();
-    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.general), topic_name: 'nothing' }), "No such topic 'nothing'");
+    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.general, topic_name: 'nothing' }), "No such topic 'nothing'");
     // Public history he never received: no copy, so nothing of his is unread there.
-    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.lobby), topic_name: 'news' }), "No such topic 'news'");
-    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.secret), topic_name: 'plans' }), 'Invalid channel ID');
-    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: '99999', topic_name: 'plans' }), 'Invalid channel ID');
-    expectError(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.general) }), 'REQUEST_VARIABLE_MISSING', "Missing 'topic_name' argument", 400, {
+    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.lobby, topic_name: 'news' }), "No such topic 'news'");
+    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.secret, topic_name: 'plans' }), 'Invalid channel ID');
+    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: 99999, topic_name: 'plans' }), 'Invalid channel ID');
+    expectError(await doMarkTopicAsRead.fromTransport(f.w.ctx, f.w.as(f.bob), { stream_id: f.general }), 'REQUEST_VARIABLE_MISSING', "Missing 'topic_name' argument", 400, {
       var_name: 'topic_name',
     });
-    expectError(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { topic_name: 'x' }), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_id' argument", 400, { var_name: 'stream_id' });
-    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.general), topic_name: 'a\0b' }), 'Topic must not contain null bytes');
+    expectError(await doMarkTopicAsRead.fromTransport(f.w.ctx, f.w.as(f.bob), { topic_name: 'x' }), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_id' argument", 400, { var_name: 'stream_id' });
+    expectBadRequest(await doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.general, topic_name: 'a\0b' }), 'Topic must not contain null bytes');
     expect(f.drain()).toEqual([]);
   });
 });

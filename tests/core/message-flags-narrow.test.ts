@@ -16,7 +16,7 @@ beforeEach(async () => {
 
 type Input = Record<string, string>;
 const narrowFlags = (user: User, input: Input) =>
-  doUpdateMessageFlagsForNarrow(f.w.ctx, f.w.as(user), { anchor: 'oldest', num_before: '0', num_after: '100', narrow: '[]', op: 'add', flag: 'read', ...input });
+  doUpdateMessageFlagsForNarrow(f.w.ctx, f.w.as(user), { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [], op: 'add', flag: 'read', ...input });
 
 describe('updating a window of a narrow', () => {
   it('pages forward through a narrow from the oldest message', async () => {
@@ -145,8 +145,8 @@ describe('updating a window of a narrow', () => {
       }
       return { isOk: () => true, isErr: () => false, value: made } as never;
     });
-    const made = (bulk as unknown as { value: number[] }).value;
-    const result = must(await narrowFlags(f.bob, { narrow: '[["topic","bulk"]]', num_after: '100000' })) as Record<string, unknown>;
+    const made = (bulk as { value: number[] }).value;
+    const result = must(await narrowFlags(f.bob, { narrow: '[["topic","bulk"]]', num_after: '100000' }));
     expect(result).toMatchObject({ processed_count: 5000, updated_count: 5000, first_processed_id: made[0], last_processed_id: made[4999], found_newest: false });
     // Both sides asked: each keeps at least half.
     const both = must(await narrowFlags(f.bob, { anchor: String(made[2500]), narrow: '[["topic","bulk"]]', num_before: '100000', num_after: '100000', op: 'remove' }));
@@ -168,7 +168,7 @@ describe('errors', () => {
   });
 
   it('answers bad input with the reference texts', async () => {
-    const call = (input: Input) => doUpdateMessageFlagsForNarrow(f.w.ctx, f.w.as(f.bob), input);
+    const call = (input: Input) => doUpdateMessageFlagsForNarrow.fromTransport(f.w.ctx, f.w.as(f.bob), input);
     const full: Input = { anchor: 'oldest', num_before: '0', num_after: '1', narrow: '[]', op: 'add', flag: 'read' };
     for (const name of Object.keys(full)) {
       const { [name]: _, ...rest } = full;
@@ -181,7 +181,7 @@ describe('errors', () => {
     expectBadRequest(await call({ ...full, include_anchor: 'yes' }), 'include_anchor is not valid JSON');
     expectBadRequest(await call({ ...full, narrow: '[["channel"' }), 'narrow is not valid JSON');
     expectError(await call({ ...full, narrow: '[["bogus","x"]]' }), 'BAD_NARROW', 'Invalid narrow operator: unknown operator');
-    expectError(await doUpdateMessageFlagsForNarrow(f.w.ctx, f.w.as(null), full), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doUpdateMessageFlagsForNarrow.fromTransport(f.w.ctx, f.w.as(null), full), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect(f.drain()).toEqual([]);
   });
 });

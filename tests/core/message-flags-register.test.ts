@@ -41,15 +41,15 @@ const seed = async () => ({
 
 beforeEach(async () => {
   f = await flagWorld();
-  must(await doSubscribe(f.w.ctx, f.w.as(f.bob), { subscriptions: '[{"name":"muted"}]' }));
+  must(await doSubscribe(f.w.ctx, f.w.as(f.bob), { subscriptions: [{"name":"muted"}] }));
   const muted = (await f.w.ctx.storage.read((tx) => tx.streams.byName(f.w.realm.id, 'muted')))!.id;
-  must(await doUpdateSubscriptionProperties(f.w.ctx, f.w.as(f.bob), { subscription_data: JSON.stringify([{ stream_id: muted, property: 'is_muted', value: true }]) }));
+  must(await doUpdateSubscriptionProperties(f.w.ctx, f.w.as(f.bob), { subscription_data: [{ stream_id: muted, property: 'is_muted', value: true }] }));
   m = await seed();
   // Bob's own message to himself starts read; make everything start unread but one.
-  must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: `[${m.self}]`, op: 'remove', flag: 'read' }));
-  must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: `[${m.lunch2}]`, op: 'add', flag: 'read' }));
+  must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: [m.self], op: 'remove', flag: 'read' }));
+  must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: [m.lunch2], op: 'add', flag: 'read' }));
   // He joins the lobby after its first message: its history is his to flag.
-  must(await doSubscribe(f.w.ctx, f.w.as(f.bob), { subscriptions: '[{"name":"lobby"}]' }));
+  must(await doSubscribe(f.w.ctx, f.w.as(f.bob), { subscriptions: [{"name":"lobby"}] }));
 });
 
 async function verify(user: User, action: () => Promise<unknown>): Promise<void> {
@@ -75,7 +75,7 @@ const policiesOf = async (user: User) =>
   (await f.w.ctx.storage.read((tx) => tx.userTopics.list(f.w.realm.id, user.id))).map((r) => ({ stream_id: r.streamId, topic_name: r.topic, visibility_policy: r.visibilityPolicy }));
 
 const flags = (messages: number[], op: string, flag: string) => () =>
-  doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: JSON.stringify(messages), op, flag });
+  doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: messages, op, flag });
 const all = () => Object.values(m);
 
 describe('verify_action: snapshot + update_message_flags events = fresh snapshot', () => {
@@ -94,7 +94,7 @@ describe('verify_action: snapshot + update_message_flags events = fresh snapshot
 
   it('the narrow endpoint', async () => {
     const narrow = (input: Record<string, string>) => () =>
-      doUpdateMessageFlagsForNarrow(f.w.ctx, f.w.as(f.bob), { anchor: 'newest', num_before: '100', num_after: '0', narrow: '[]', ...input });
+      doUpdateMessageFlagsForNarrow.fromTransport(f.w.ctx, f.w.as(f.bob), { anchor: 'newest', num_before: 100, num_after: 0, narrow: [], ...input });
     await verify(f.bob, narrow({ op: 'add', flag: 'read', narrow: '[["is","unread"],["channel","general"]]' }));
     await verify(f.bob, narrow({ op: 'remove', flag: 'read', narrow: '[["channels","public"]]' }));
     await verify(f.bob, narrow({ op: 'add', flag: 'read', narrow: '[["is","dm"]]' }));
@@ -103,21 +103,21 @@ describe('verify_action: snapshot + update_message_flags events = fresh snapshot
   });
 
   it('the mark-as-read endpoints', async () => {
-    await verify(f.bob, () => doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.general), topic_name: 'general chat' }));
-    await verify(f.bob, () => doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.general), topic_name: 'LUNCH' }));
-    await verify(f.bob, () => doMarkStreamAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: String(f.general) }));
+    await verify(f.bob, () => doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.general, topic_name: 'general chat' }));
+    await verify(f.bob, () => doMarkTopicAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.general, topic_name: 'LUNCH' }));
+    await verify(f.bob, () => doMarkStreamAsRead(f.w.ctx, f.w.as(f.bob), { stream_id: f.general }));
     await verify(f.bob, () => doMarkAllAsRead(f.w.ctx, f.w.as(f.bob), {}));
   });
 
   it('for another viewer with a different history', async () => {
-    await verify(f.cat, () => doUpdateMessageFlags(f.w.ctx, f.w.as(f.cat), { messages: JSON.stringify([m.lunch, m.group]), op: 'add', flag: 'read' }));
+    await verify(f.cat, () => doUpdateMessageFlags(f.w.ctx, f.w.as(f.cat), { messages: [m.lunch, m.group], op: 'add', flag: 'read' }));
     await verify(f.cat, () => doMarkAllAsRead(f.w.ctx, f.w.as(f.cat), {}));
-    await verify(f.cat, () => doUpdateMessageFlags(f.w.ctx, f.w.as(f.cat), { messages: JSON.stringify([m.lunch, m.group, m.lunch2]), op: 'remove', flag: 'read' }));
+    await verify(f.cat, () => doUpdateMessageFlags(f.w.ctx, f.w.as(f.cat), { messages: [m.lunch, m.group, m.lunch2], op: 'remove', flag: 'read' }));
   });
 });
 
 it('register lists starred messages and unread messages as the flags say', async () => {
-  must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: JSON.stringify([m.lobbyOld, m.lunch]), op: 'add', flag: 'starred' }));
+  must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: [m.lobbyOld, m.lunch], op: 'add', flag: 'starred' }));
   const state = await register(f.w, f.bob, { fetch_event_types: KEYS });
   expect(state.starred_messages).toEqual([m.lobbyOld, m.lunch]);
   // Being mentioned made Bob follow general/lunch and muted/quiet (the reference's default

@@ -23,7 +23,7 @@ beforeEach(async () => {
 });
 
 const flag = (user: User, messages: unknown, op: string, name: string) =>
-  doUpdateMessageFlags(f.w.ctx, f.w.as(user), { messages: JSON.stringify(messages), op, flag: name });
+  doUpdateMessageFlags.fromTransport(f.w.ctx, f.w.as(user), { messages: messages, op, flag: name });
 
 describe('setting and clearing flags', () => {
   it('changes every settable flag, answering with the IDs that changed', async () => {
@@ -67,8 +67,8 @@ describe('messages the user did not receive', () => {
 
     expect(must(await flag(f.bob, [id], 'add', 'starred'))).toEqual({ messages: [id] });
     expect(await f.flagsOf(f.bob, [id])).toEqual([READ | HISTORICAL | STARRED]);
-    const page = must(await getMessages(f.w.ctx, f.w.as(f.bob), { anchor: 'newest', num_before: '5', num_after: '0', narrow: '[["channel","lobby"]]' }));
-    expect((page.messages as Array<{ id: number; flags: string[] }>).map((m) => [m.id, m.flags])).toEqual([[id, ['read', 'starred', 'historical']]]);
+    const page = must(await getMessages(f.w.ctx, f.w.as(f.bob), { anchor: 'newest', num_before: 5, num_after: 0, narrow: [["channel","lobby"]] }));
+    expect((page.messages).map((m) => [m.id, m.flags])).toEqual([[id, ['read', 'starred', 'historical']]]);
     expect(flagEvents(f.drain())).toEqual([
       { userIds: [f.bob.id], event: { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'starred', messages: [id], all: false } },
     ]);
@@ -89,7 +89,7 @@ describe('messages the user did not receive', () => {
 
   it('marks unread a message of a subscribed channel sent before subscribing (a historical, unread copy)', async () => {
     const before = await f.send(f.owner, 'lobby', 'before');
-    must(await doSubscribe(f.w.ctx, f.w.as(f.bob), { subscriptions: '[{"name":"lobby"}]' }));
+    must(await doSubscribe(f.w.ctx, f.w.as(f.bob), { subscriptions: [{"name":"lobby"}] }));
     f.drain();
     expect(must(await flag(f.bob, [before], 'remove', 'read'))).toEqual({ messages: [before], ignored_because_not_subscribed_channels: [] });
     expect(await f.flagsOf(f.bob, [before])).toEqual([HISTORICAL]);
@@ -100,7 +100,7 @@ describe('messages the user did not receive', () => {
 
   it('keeps a copy of a channel the user has left: its messages stay theirs to flag', async () => {
     const id = await f.send(f.owner, 'secret', 'plans');
-    must(await doUnsubscribe(f.w.ctx, f.w.as(f.cat), { subscriptions: '["secret"]' }));
+    must(await doUnsubscribe(f.w.ctx, f.w.as(f.cat), { subscriptions: ["secret"] }));
     expect(must(await flag(f.cat, [id], 'add', 'starred'))).toEqual({ messages: [id] });
     // Marking unread would break "unread only in subscribed channels".
     expect(must(await flag(f.cat, [id], 'remove', 'read'))).toEqual({ messages: [], ignored_because_not_subscribed_channels: [f.secret] });
@@ -131,7 +131,7 @@ describe('errors', () => {
     const lobby = await f.send(f.owner, 'lobby', 'news');
     const dm = await f.dm(f.owner, [f.cat]);
     const other = await secondRealm(f.w.ctx);
-    const foreign = must(await doSendMessage(f.w.ctx, { realm: other.realm, user: other.owner }, { type: 'direct', to: `[${other.owner.id}]`, content: 'mine' })) as { id: number };
+    const foreign = must(await doSendMessage(f.w.ctx, { realm: other.realm, user: other.owner }, { type: 'direct', to: `[${other.owner.id}]`, content: 'mine' }));
     f.drain();
     const cases: Array<[User, number]> = [
       [f.bob, secret], // a private channel without shared history he is not in
@@ -151,7 +151,7 @@ describe('errors', () => {
   });
 
   it('answers bad input with the reference texts', async () => {
-    const call = (input: Record<string, string>) => doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), input);
+    const call = (input: Record<string, string>) => doUpdateMessageFlags.fromTransport(f.w.ctx, f.w.as(f.bob), input);
     expectError(await call({ op: 'add', flag: 'read' }), 'REQUEST_VARIABLE_MISSING', "Missing 'messages' argument", 400, { var_name: 'messages' });
     expectError(await call({ messages: '[]', flag: 'read' }), 'REQUEST_VARIABLE_MISSING', "Missing 'op' argument", 400, { var_name: 'op' });
     expectError(await call({ messages: '[]', op: 'add' }), 'REQUEST_VARIABLE_MISSING', "Missing 'flag' argument", 400, { var_name: 'flag' });
@@ -160,12 +160,12 @@ describe('errors', () => {
     expectBadRequest(await call({ messages: '5', op: 'add', flag: 'read' }), 'messages is not a list');
     expectBadRequest(await call({ messages: '[1,"2"]', op: 'add', flag: 'read' }), 'messages[1] is not an integer');
     expectBadRequest(await call({ messages: '[1.5]', op: 'add', flag: 'read' }), 'messages[0] is not an integer');
-    expectBadRequest(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: [], op: 3, flag: 'read' }), 'op is not a string');
+    expectBadRequest(await doUpdateMessageFlags.fromTransport(f.w.ctx, f.w.as(f.bob), { messages: [], op: 3, flag: 'read' }), 'op is not a string');
   });
 
   it('needs a logged-in, active user', async () => {
     expectError(await flag(null as unknown as User, [], 'add', 'read'), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
-    must(await doDeactivateUser(f.w.ctx, f.w.as(f.owner), { user_id: String(f.bob.id) }));
+    must(await doDeactivateUser(f.w.ctx, f.w.as(f.owner), { user_id: f.bob.id }));
     expectError(await flag(f.bob, [], 'add', 'read'), 'UNAUTHORIZED', 'Account is deactivated', 401);
   });
 });
@@ -173,7 +173,7 @@ describe('errors', () => {
 describe('update_message_flags events', () => {
   it('go to the acting user’s own queues only', async () => {
     const id = await f.send(f.owner, 'general', 'lunch');
-    const bobQueue = must(await doRegister(f.w.ctx, f.w.as(f.bob), { event_types: '["update_message_flags"]' })) as { queue_id: string };
+    const bobQueue = must(await doRegister(f.w.ctx, f.w.as(f.bob), { event_types: ["update_message_flags"] })) as { queue_id: string };
     const catQueue = must(await doRegister(f.w.ctx, f.w.as(f.cat), {})) as { queue_id: string };
     f.drain();
     must(await flag(f.bob, [id], 'add', 'starred'));
@@ -218,9 +218,9 @@ describe('update_message_flags events', () => {
   });
 
   it('say unmuted_stream_msg false in a muted channel, where a wildcard is no mention', async () => {
-    must(await doUpdateSubscriptionProperties(f.w.ctx, f.w.as(f.bob), { subscription_data: JSON.stringify([{ stream_id: f.general, property: 'is_muted', value: true }]) }));
+    must(await doUpdateSubscriptionProperties(f.w.ctx, f.w.as(f.bob), { subscription_data: [{ stream_id: f.general, property: 'is_muted', value: true }] }));
     // Otherwise the mention would make Bob follow the topic, which then counts (unread-muted-topics.test.ts).
-    must(await doUpdateSettings(f.w.ctx, f.w.as(f.bob), { automatically_follow_topics_where_mentioned: 'false' }));
+    must(await doUpdateSettings(f.w.ctx, f.w.as(f.bob), { automatically_follow_topics_where_mentioned: false }));
     const wildcard = await f.send(f.owner, 'general', 'lunch', '@**all** hi');
     const mention = await f.send(f.owner, 'general', 'lunch', 'hi @**Bob Builder**');
     must(await flag(f.bob, [wildcard, mention], 'add', 'read'));
@@ -235,9 +235,9 @@ describe('update_message_flags events', () => {
   it('show the empty topic as each queue expects it', async () => {
     const id = await f.send(f.owner, 'general', '');
     must(await flag(f.bob, [id], 'add', 'read'));
-    const plain = must(await doRegister(f.w.ctx, f.w.as(f.bob), { event_types: '["update_message_flags"]' })) as { queue_id: string };
+    const plain = must(await doRegister(f.w.ctx, f.w.as(f.bob), { event_types: ["update_message_flags"] })) as { queue_id: string };
     const capable = must(
-      await doRegister(f.w.ctx, f.w.as(f.bob), { event_types: '["update_message_flags"]', client_capabilities: '{"empty_topic_name": true}' }),
+      await doRegister(f.w.ctx, f.w.as(f.bob), { event_types: ["update_message_flags"], client_capabilities: {"empty_topic_name":true} }),
     ) as { queue_id: string };
     must(await flag(f.bob, [id], 'remove', 'read'));
     const [a] = await queued(f.w, f.bob, plain.queue_id);

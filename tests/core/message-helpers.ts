@@ -22,7 +22,7 @@ export async function messageWorld(options: Parameters<typeof channelWorld>[0] =
   const { w, admin, moderator, member, other } = cw;
   await subscribe(w, w.owner, ['general'], { principals: JSON.stringify([w.owner.id, admin.id, moderator.id, member.id, other.id]) });
   await subscribe(w, admin, ['secret'], { invite_only: 'true', principals: JSON.stringify([admin.id, member.id]) });
-  const send = async (user: User, params: Record<string, unknown>) => (must(await doSendMessage(w.ctx, w.as(user), params)) as { id: number }).id;
+  const send = async (user: User, params: Record<string, unknown>) => (must(await doSendMessage.fromTransport(w.ctx, w.as(user), params))).id;
   cw.drain();
   return {
     ...cw,
@@ -32,14 +32,14 @@ export async function messageWorld(options: Parameters<typeof channelWorld>[0] =
     post: (user, content, topic = 'lunch', to = 'general') => send(user, { type: 'stream', to, topic, content }),
     async fetchIds(user, narrow = [], extra = {}) {
       const page = must(
-        await getMessages(w.ctx, w.as(user), {
+        await getMessages.fromTransport(w.ctx, w.as(user), {
           anchor: 'oldest',
           num_before: 0,
           num_after: 1000,
           narrow: typeof narrow === 'string' ? narrow : JSON.stringify(narrow),
           ...extra,
         }),
-      ) as unknown as { messages: Array<{ id: number }> };
+      ) as { messages: Array<{ id: number }> };
       return page.messages.map((m) => m.id);
     },
   };

@@ -13,13 +13,13 @@ export async function reportWorld(): Promise<ReportWorld> {
   await subscribe(c.w, c.w.owner, ['moderation'], { invite_only: 'true', principals: JSON.stringify([c.w.owner.id, c.moderator.id]) });
   await subscribe(c.w, c.w.owner, ['general'], { principals: JSON.stringify([c.w.owner.id, c.member.id, c.other.id]) });
   const moderationChannelId = (await channel(c.w, 'moderation')).id;
-  must(await doUpdateRealm(c.w.ctx, c.w.as(c.w.owner), { moderation_request_channel_id: String(moderationChannelId) }));
+  must(await doUpdateRealm(c.w.ctx, c.w.as(c.w.owner), { moderation_request_channel_id: moderationChannelId }));
   return { ...c, moderationChannelId };
 }
 
 /** POST /messages/{id}/report as `user`. */
 export const report = (c: ChannelWorld, user: User, messageId: number, reportType: string, description?: string) =>
-  doReportMessage(c.w.ctx, c.w.as(user), {
+  doReportMessage.fromTransport(c.w.ctx, c.w.as(user), {
     message_id: String(messageId),
     report_type: reportType,
     ...(description === undefined ? {} : { description }),
@@ -30,13 +30,13 @@ export async function postedReports(c: ReportWorld): Promise<Array<Record<string
   const page = must(
     await getMessages(c.w.ctx, c.w.as(c.w.owner), {
       anchor: 'newest',
-      num_before: '100',
-      num_after: '0',
-      apply_markdown: 'false',
-      allow_empty_topic_name: 'true',
-      narrow: JSON.stringify([['channel', c.moderationChannelId]]),
+      num_before: 100,
+      num_after: 0,
+      apply_markdown: false,
+      allow_empty_topic_name: true,
+      narrow: [['channel', c.moderationChannelId]],
     }),
-  ) as unknown as { messages: Array<Record<string, any>> };
+  ) as { messages: Array<Record<string, any>> };
   return page.messages;
 }
 

@@ -154,7 +154,7 @@ describe('register', () => {
 
 describe('refusals', () => {
   it('no moderation channel configured: refused, nothing posted', async () => {
-    must(await doUpdateRealm(c.w.ctx, c.w.as(c.w.owner), { moderation_request_channel_id: '-1' }));
+    must(await doUpdateRealm(c.w.ctx, c.w.as(c.w.owner), { moderation_request_channel_id: -1 }));
     c.drain();
     expect(failure(await report(c, c.other, reported, 'spam'))).toBe('Message reporting is not enabled in this organization.');
     expect(recipientsOf(c.drain(), 'message')).toEqual([]);
@@ -177,7 +177,7 @@ describe('refusals', () => {
   });
 
   it('bad parameters are 4xx with the reference’s texts', async () => {
-    const run = (input: Record<string, unknown>) => doReportMessage(c.w.ctx, c.w.as(c.other), input);
+    const run = (input: Record<string, unknown>) => doReportMessage.fromTransport(c.w.ctx, c.w.as(c.other), input);
     expect(failure(await run({ message_id: String(reported) }))).toBe("Missing 'report_type' argument");
     expect(failure(await run({ message_id: String(reported), report_type: 'rude' }))).toBe('Invalid report_type');
     expect(failure(await run({ message_id: String(reported), report_type: 'spam', description: 'x'.repeat(1001) }))).toBe(

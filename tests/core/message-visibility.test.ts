@@ -49,15 +49,15 @@ describe('message visibility', () => {
       const publicHistory = user === m.guest ? [] : [all.general];
       expect(await m.fetchIds(user, [['channels', 'public']])).toEqual(expect.arrayContaining(publicHistory));
       expect((await m.fetchIds(user, [['channels', 'public']])).filter((id) => hidden.includes(id))).toEqual([]);
-      const byIds = must(await getMessages(m.w.ctx, m.w.as(user), { message_ids: JSON.stringify(Object.values(all)) })) as unknown as { messages: Array<{ id: number }> };
+      const byIds = must(await getMessages(m.w.ctx, m.w.as(user), { message_ids: Object.values(all) })) as { messages: Array<{ id: number }> };
       expect(byIds.messages.map((x) => x.id)).toEqual(expected);
-      const matches = must(await getMatchesNarrow(m.w.ctx, m.w.as(user), { msg_ids: JSON.stringify(Object.values(all)), narrow: '[]' })) as { messages: Record<string, unknown> };
+      const matches = must(await getMatchesNarrow(m.w.ctx, m.w.as(user), { msg_ids: Object.values(all), narrow: [] }));
       expect(Object.keys(matches.messages).map(Number)).toEqual(expected);
-      for (const id of hidden) expectBadRequest(await getMessage(m.w.ctx, m.w.as(user), { message_id: String(id) }), 'Invalid message(s)');
-      for (const id of expected) expect((await getMessage(m.w.ctx, m.w.as(user), { message_id: String(id) })).isOk()).toBe(true);
+      for (const id of hidden) expectBadRequest(await getMessage(m.w.ctx, m.w.as(user), { message_id: id }), 'Invalid message(s)');
+      for (const id of expected) expect((await getMessage(m.w.ctx, m.w.as(user), { message_id: id })).isOk()).toBe(true);
     }
     // Narrowing to what one may not read is refused or empty, never a leak.
-    expectError(await getMessages(m.w.ctx, m.w.as(m.other), { anchor: 'newest', num_before: 5, num_after: 0, narrow: `[["channel", ${m.secret.id}]]` }), 'BAD_NARROW', 'Invalid narrow operator: unknown channel');
+    expectError(await getMessages(m.w.ctx, m.w.as(m.other), { anchor: 'newest', num_before: 5, num_after: 0, narrow: [["channel",m.secret.id]] }), 'BAD_NARROW', 'Invalid narrow operator: unknown channel');
     expect(await m.fetchIds(m.other, [['dm-including', m.admin.id]])).toEqual([]);
     expect(await m.fetchIds(m.other, [['with', all.dm]])).toEqual([]);
     expect(await m.fetchIds(m.other, [['id', all.secret]])).toEqual([]);
@@ -81,7 +81,7 @@ describe('message visibility', () => {
     expect(Object.keys((await queued(m.w, outsider, watcher))[0]!).sort()).toEqual(['flags', 'id', 'message', 'type']);
     expect(await queued(m.w, outsider, plain)).toEqual([]);
     // Guests may not register for all public channels.
-    expectBadRequest(await doRegister(m.w.ctx, m.w.as(m.guest), { all_public_streams: 'true' }), 'User not authorized for this query');
+    expectBadRequest(await doRegister(m.w.ctx, m.w.as(m.guest), { all_public_streams: true }), 'User not authorized for this query');
   });
 
   it('reaches the all_public_streams queues of the moment it is sent, one copy each, none while their user is a guest', async () => {
@@ -93,9 +93,9 @@ describe('message visibility', () => {
     // Another realm's all_public_streams queue gets nothing of this realm.
     const foreign = m.w.ctx.queues.create(m.w.realm.id + 1, watcher.id + 1000, { ...QUEUE_OPTIONS, allPublicStreams: true });
     const first = await m.post(m.other, 'one');
-    must(await doUpdateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: String(ROLE.guest) }));
+    must(await doUpdateUser.fromTransport(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: String(ROLE.guest) }));
     const second = await m.post(m.other, 'two');
-    must(await doUpdateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: String(ROLE.member) }));
+    must(await doUpdateUser.fromTransport(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: String(ROLE.member) }));
     const third = await m.post(m.other, 'three');
     await m.post(m.admin, 'not for outsiders', 'x', 'secret');
     const messages = (events: QueuedEvent[]) => events.filter((e) => e.type === 'message').map((e) => [(e.message as { id: number }).id, e.flags]);
@@ -117,12 +117,12 @@ describe('message visibility', () => {
 
   it('keeps a private channel\'s earlier history from new subscribers when it is not shared', async () => {
     const m = await messageWorld();
-    must(await doSubscribe(m.w.ctx, m.w.as(m.admin), { subscriptions: '[{"name":"vault"}]', invite_only: 'true', history_public_to_subscribers: 'false' }));
+    must(await doSubscribe(m.w.ctx, m.w.as(m.admin), { subscriptions: [{"name":"vault"}], invite_only: true, history_public_to_subscribers: false }));
     const before = await m.post(m.admin, 'before', 't', 'vault');
-    must(await doSubscribe(m.w.ctx, m.w.as(m.admin), { subscriptions: '[{"name":"vault"}]', principals: `[${m.member.id}]` }));
+    must(await doSubscribe(m.w.ctx, m.w.as(m.admin), { subscriptions: [{"name":"vault"}], principals: [m.member.id] }));
     const after = await m.post(m.admin, 'after', 't', 'vault');
     expect(await m.fetchIds(m.member, [['channel', 'vault']])).toEqual([after]);
-    expectBadRequest(await getMessage(m.w.ctx, m.w.as(m.member), { message_id: String(before) }), 'Invalid message(s)');
+    expectBadRequest(await getMessage(m.w.ctx, m.w.as(m.member), { message_id: before }), 'Invalid message(s)');
     expect(await m.fetchIds(m.admin, [['channel', 'vault']])).toEqual([before, after]);
   });
 });
@@ -133,8 +133,8 @@ function applyEvents(state: Snapshot, events: readonly QueuedEvent[], self: numb
   for (const event of events) {
     if (event.type === 'alert_words') next.alert_words = event.alert_words;
     if (event.type !== 'message') continue;
-    const message = event.message as { id: number; type: string; stream_id?: number; subject: string; display_recipient: unknown; sender_id: number };
-    const flags = event.flags as string[];
+    const message = event.message;
+    const flags = event.flags;
     next.max_message_id = Math.max(next.max_message_id, message.id);
     if (flags.includes('read')) continue;
     const unread = next.unread_msgs;
@@ -178,7 +178,7 @@ describe('verify_action: max_message_id, unread_msgs and alert_words', () => {
       const snapshot = await register(m.w, user, { fetch_event_types: fetch, event_types: fetch });
       before.set(user.id, { snapshot, queue: snapshot.queue_id });
     }
-    must(await doAddAlertWords(m.w.ctx, m.w.as(member), { alert_words: '["soup"]' }));
+    must(await doAddAlertWords(m.w.ctx, m.w.as(member), { alert_words: ["soup"] }));
     await m.post(other, 'soup for @**Mel Member**', 'lunch');
     await m.post(admin, 'hello @**all**', 'lunch');
     await m.post(member, 'my own words', 'lunch');

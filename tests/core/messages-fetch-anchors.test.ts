@@ -44,12 +44,12 @@ describe('GET /messages anchors', () => {
 
   it('first_unread (and use_first_unread_anchor) is the oldest unread match, else newest', async () => {
     const { m, ids, page, idsOf } = await setup();
-    must(await doUpdateMessageFlags(m.w.ctx, m.w.as(m.member), { messages: JSON.stringify(ids.slice(0, 2)), op: 'add', flag: 'read' }));
+    must(await doUpdateMessageFlags(m.w.ctx, m.w.as(m.member), { messages: ids.slice(0, 2), op: 'add', flag: 'read' }));
     const first = await page({ anchor: 'first_unread', num_before: 0, num_after: 0 });
     expect(first).toMatchObject({ anchor: ids[2], found_anchor: true });
     expect(idsOf(first)).toEqual([ids[2]]);
     expect((await page({ use_first_unread_anchor: 'true', num_before: 0, num_after: 0 })).anchor).toBe(ids[2]);
-    must(await doUpdateMessageFlags(m.w.ctx, m.w.as(m.member), { messages: JSON.stringify(ids), op: 'add', flag: 'read' }));
+    must(await doUpdateMessageFlags(m.w.ctx, m.w.as(m.member), { messages: ids, op: 'add', flag: 'read' }));
     const none = await page({ anchor: 'first_unread', num_before: 1, num_after: 0 });
     expect(idsOf(none)).toEqual([ids[4]]);
     expect(none.found_newest).toBe(true);
@@ -85,7 +85,7 @@ describe('GET /messages anchors', () => {
     const { m, ids } = await setup();
     const secret = await m.post(m.admin, 'hidden', 't', 'secret');
     const get = (user: typeof m.member, params: Record<string, unknown>) => getMessages(m.w.ctx, m.w.as(user), params);
-    const result = must(await get(m.other, { message_ids: JSON.stringify([ids[1], secret, 9999, ids[0]]) })) as unknown as Record<string, unknown>;
+    const result = must(await get(m.other, { message_ids: JSON.stringify([ids[1], secret, 9999, ids[0]]) })) as Record<string, unknown>;
     expect(Object.keys(result).sort()).toEqual(['history_limited', 'messages']);
     expect((result.messages as Array<{ id: number }>).map((x) => x.id)).toEqual([ids[0], ids[1]]);
     for (const [name, value] of [['anchor', 'newest'], ['num_before', '0'], ['num_after', '0'], ['include_anchor', 'true'], ['use_first_unread_anchor', 'false']]) {

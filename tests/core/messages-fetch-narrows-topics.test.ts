@@ -16,11 +16,11 @@ async function setup() {
   const m = await messageWorld();
   const { admin, member, other } = m;
   const policy = async (user: User, streamId: number, topic: string, visibility_policy: number) =>
-    must(await doUpdateUserTopic(m.w.ctx, m.w.as(user), { stream_id: String(streamId), topic, visibility_policy: String(visibility_policy) }));
+    must(await doUpdateUserTopic(m.w.ctx, m.w.as(user), { stream_id: streamId, topic, visibility_policy: visibility_policy }));
   // Only the policies each test sets: sending and mentions would otherwise follow topics.
   for (const user of [admin, member, other]) {
     const never = { automatically_follow_topics_policy: '4', automatically_unmute_topics_in_muted_streams_policy: '4', automatically_follow_topics_where_mentioned: 'false' };
-    must(await doUpdateSettings(m.w.ctx, m.w.as(user), never));
+    must(await doUpdateSettings.fromTransport(m.w.ctx, m.w.as(user), never));
   }
   const lunch = await m.post(admin, 'lunch at noon', 'lunch');
   const dinner = await m.post(other, 'dinner @**Mel Member**', 'dinner');
@@ -66,12 +66,12 @@ describe('is:followed and is:muted', () => {
     const { m, policy, lunch, dinner } = await setup();
     const { w, member } = m;
     await policy(member, m.general.id, 'lunch', 3);
-    expect(must(await getMatchesNarrow(w.ctx, w.as(member), { msg_ids: JSON.stringify([lunch, dinner]), narrow: '[["is","followed"]]' }))).toEqual({
+    expect(must(await getMatchesNarrow(w.ctx, w.as(member), { msg_ids: [lunch, dinner], narrow: [["is","followed"]] }))).toEqual({
       messages: { [lunch]: { match_content: '<p>lunch at noon</p>', match_subject: 'lunch' } },
     });
     const marked = must(
-      await doUpdateMessageFlagsForNarrow(w.ctx, w.as(member), { anchor: 'oldest', num_before: '0', num_after: '100', narrow: '[["is","followed"]]', op: 'add', flag: 'starred' }),
-    ) as { processed_count: number; first_processed_id: number };
+      await doUpdateMessageFlagsForNarrow(w.ctx, w.as(member), { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [["is","followed"]], op: 'add', flag: 'starred' }),
+    );
     expect(marked).toMatchObject({ processed_count: 1, updated_count: 1, first_processed_id: lunch });
     expect(await m.fetchIds(member, [['is', 'starred']])).toEqual([lunch]);
   });
@@ -96,7 +96,7 @@ describe('mentions', () => {
   it('refuses unknown users, emails and other realms\' IDs', async () => {
     const { m } = await setup();
     const fetch = (narrow: unknown) =>
-      getMessages(m.w.ctx, m.w.as(m.member), { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify(narrow) });
+      getMessages.fromTransport(m.w.ctx, m.w.as(m.member), { anchor: 'newest', num_before: 1, num_after: 0, narrow: narrow });
     expectError(await fetch([['mentions', 999999]]), ...badNarrow('unknown user'));
     expectError(await fetch([['mentions', 'mel@example.com']]), ...badNarrow('unknown user'));
     expectError(await fetch([['is', 'follow']]), ...badNarrow("unknown 'is' operand"));

@@ -54,10 +54,10 @@ describe('GET /messages narrows', () => {
     expect(await m.fetchIds(member, [['is', 'resolved']])).toEqual([resolved]);
     // Own messages are read; everything else starts unread.
     expect(await m.fetchIds(member, [['is', 'unread']])).toEqual([lunch, empty, resolved, dm, group, secret]);
-    must(await doUpdateMessageFlags(w.ctx, w.as(member), { messages: `[${lunch}]`, op: 'add', flag: 'starred' }));
+    must(await doUpdateMessageFlags(w.ctx, w.as(member), { messages: [lunch], op: 'add', flag: 'starred' }));
     expect(await m.fetchIds(member, [['is', 'starred']])).toEqual([lunch]);
     expect(await m.fetchIds(member, [['has', 'link']])).toEqual([lunch]);
-    must(await doAddReaction(w.ctx, w.as(member), { message_id: String(dm), emoji_name: 'smile' }));
+    must(await doAddReaction(w.ctx, w.as(member), { message_id: dm, emoji_name: 'smile' }));
     expect(await m.fetchIds(member, [['has', 'reaction']])).toEqual([dm]);
     expect(await m.fetchIds(member, [{ operator: 'is', operand: 'dm', negated: true }])).toEqual([lunch, dinner, empty, resolved, secret]);
     expect(await m.fetchIds(member, [['-topic', 'lunch'], ['channel', 'general']])).toEqual([dinner, empty, resolved]);
@@ -72,8 +72,8 @@ describe('GET /messages narrows', () => {
   it('search: keyword prefixes in content and topic, with match_content and match_subject', async () => {
     const { m, lunch, secret } = await setup();
     const page = must(
-      await getMessages(m.w.ctx, m.w.as(m.member), { anchor: 'newest', num_before: 10, num_after: 0, narrow: '[["search","lunc"]]' }),
-    ) as unknown as { messages: Array<{ id: number; match_content: string; match_subject: string }> };
+      await getMessages(m.w.ctx, m.w.as(m.member), { anchor: 'newest', num_before: 10, num_after: 0, narrow: [["search","lunc"]] }),
+    );
     expect(page.messages.map((x) => x.id)).toEqual([lunch, secret]);
     expect(page.messages[0]).toMatchObject({
       match_content: '<p><span class="highlight">lunch</span> at noon <a href="https://example.com">https://example.com</a></p>',
@@ -87,7 +87,7 @@ describe('GET /messages narrows', () => {
 
   it('answers BAD_NARROW for unknown operators, operands, channels and users', async () => {
     const { m } = await setup();
-    const get = (narrow: unknown) => getMessages(m.w.ctx, m.w.as(m.other), { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify(narrow) });
+    const get = (narrow: unknown) => getMessages.fromTransport(m.w.ctx, m.w.as(m.other), { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify(narrow) });
     expectError(await get([['bogus', 'x']]), ...badNarrow('unknown operator'));
     expectError(await get([['is', 'bogus']]), ...badNarrow("unknown 'is' operand"));
     expectError(await get([['has', 'bogus']]), ...badNarrow("unknown 'has' operand"));
@@ -99,14 +99,14 @@ describe('GET /messages narrows', () => {
     expectError(await get([['sender', 'nobody@example.com']]), ...badNarrow('unknown user'));
     expectError(await get([['dm', [9999]]]), ...badNarrow('unknown user'));
     expectError(await get([['id', 'abc']]), ...badNarrow('invalid message ID'));
-    expectBadRequest(await get('nope' as never), 'narrow is not a list');
-    expectBadRequest(await getMessages(m.w.ctx, m.w.as(m.other), { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["is"' }), 'narrow is not valid JSON');
+    expectBadRequest(await get('nope'), 'narrow is not a list');
+    expectBadRequest(await getMessages.fromTransport(m.w.ctx, m.w.as(m.other), { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["is"' }), 'narrow is not valid JSON');
   });
 
   it('matches_narrow: the IDs that match, with the content and escaped topic; unreadable ones left out', async () => {
     const { m, lunch, dinner, secret } = await setup();
     const match = (user: typeof m.member, ids: number[], narrow: unknown) =>
-      getMatchesNarrow(m.w.ctx, m.w.as(user), { msg_ids: JSON.stringify(ids), narrow: JSON.stringify(narrow) });
+      getMatchesNarrow.fromTransport(m.w.ctx, m.w.as(user), { msg_ids: ids, narrow: narrow });
     expect(must(await match(m.other, [lunch, dinner, secret, 9999], [['topic', 'lunch']]))).toEqual({
       messages: { [lunch]: { match_content: '<p>lunch at noon <a href="https://example.com">https://example.com</a></p>', match_subject: 'lunch' } },
     });
@@ -114,6 +114,6 @@ describe('GET /messages narrows', () => {
       messages: { [secret]: { match_content: '<p><span class="highlight">secret</span> lunch</p>', match_subject: 'lunch' } },
     });
     expectError(await match(m.member, [lunch], [['bogus', 1]]), ...badNarrow('unknown operator'));
-    expectError(await getMatchesNarrow(m.w.ctx, m.w.as(m.member), { narrow: '[]' }), 'REQUEST_VARIABLE_MISSING', "Missing 'msg_ids' argument", 400, { var_name: 'msg_ids' });
+    expectError(await getMatchesNarrow.fromTransport(m.w.ctx, m.w.as(m.member), { narrow: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'msg_ids' argument", 400, { var_name: 'msg_ids' });
   });
 });

@@ -8,7 +8,7 @@ import { messageWorld } from './message-helpers.js';
 
 /** The message as `viewer` (the owner by default) reads it. */
 const stored = async (m: Awaited<ReturnType<typeof messageWorld>>, id: number, viewer = m.w.owner) =>
-  must(await getMessage(m.w.ctx, m.w.as(viewer), { message_id: String(id), allow_empty_topic_name: 'true' })) as unknown as {
+  must(await getMessage(m.w.ctx, m.w.as(viewer), { message_id: id, allow_empty_topic_name: true })) as {
     raw_content: string;
     message: { subject: string; display_recipient: unknown; stream_id?: number };
   };
@@ -28,7 +28,7 @@ describe('POST /messages: channel addressing', () => {
   it('answers the reference errors for channels', async () => {
     const m = await messageWorld();
     const { w, member, other, guest } = m;
-    const send = (user: typeof member, params: Record<string, unknown>) => doSendMessage(w.ctx, w.as(user), { type: 'stream', topic: 't', content: 'x', ...params });
+    const send = (user: typeof member, params: Record<string, unknown>) => doSendMessage.fromTransport(w.ctx, w.as(user), { type: 'stream', topic: 't', content: 'x', ...params });
     expectError(await send(member, { to: 'nowhere' }), 'STREAM_DOES_NOT_EXIST', "Channel 'nowhere' does not exist", 400, { stream: 'nowhere' });
     expectError(await send(member, { to: '9999' }), 'STREAM_DOES_NOT_EXIST', "Channel with ID '9999' does not exist", 400, { stream_id: 9999 });
     // A private channel the sender may not read answers exactly as a missing one.
@@ -105,7 +105,7 @@ describe('POST /messages: content', () => {
 
   it('validates parameters', async () => {
     const m = await messageWorld();
-    const send = (params: Record<string, unknown>) => doSendMessage(m.w.ctx, m.w.as(m.member), params);
+    const send = (params: Record<string, unknown>) => doSendMessage.fromTransport(m.w.ctx, m.w.as(m.member), params);
     expectError(await send({ to: 'general', topic: 't', content: 'x' }), 'REQUEST_VARIABLE_MISSING', "Missing 'type' argument", 400, { var_name: 'type' });
     expectError(await send({ type: 'stream', topic: 't', content: 'x' }), 'REQUEST_VARIABLE_MISSING', "Missing 'to' argument", 400, { var_name: 'to' });
     expectError(await send({ type: 'stream', to: 'general', topic: 't' }), 'REQUEST_VARIABLE_MISSING', "Missing 'content' argument", 400, { var_name: 'content' });

@@ -8,8 +8,8 @@ import { type MessageWorld, messageWorld } from './message-helpers.js';
 import { accessWorld, as, setAccessGroup } from './user-access-helpers.js';
 
 const NOW = Math.floor(T0 / 1000);
-const mute = (m: MessageWorld, user: User, target: number | string) => doMuteUser(m.w.ctx, m.w.as(user), { muted_user_id: String(target) });
-const unmute = (m: MessageWorld, user: User, target: number | string) => doUnmuteUser(m.w.ctx, m.w.as(user), { muted_user_id: String(target) });
+const mute = (m: MessageWorld, user: User, target: number | string) => doMuteUser.fromTransport(m.w.ctx, m.w.as(user), { muted_user_id: target });
+const unmute = (m: MessageWorld, user: User, target: number | string) => doUnmuteUser.fromTransport(m.w.ctx, m.w.as(user), { muted_user_id: target });
 const mutedList = async (m: MessageWorld, user: User) => (await register(m.w, user, { fetch_event_types: '["muted_users"]' })).muted_users;
 /** Whether each message is read for the user (undefined: no copy). */
 const readFlags = async (m: MessageWorld, user: User, ids: number[]) => {
@@ -112,7 +112,7 @@ describe('muting users', () => {
   it('a guest restricted by can_access_all_users_group may not mute users they cannot access', async () => {
     const { w, guest, channelmate, stranger } = await accessWorld();
     await setAccessGroup(w, 'role:members');
-    expectBadRequest(await doMuteUser(w.ctx, await as(w, guest), { muted_user_id: String(stranger.id) }), 'Insufficient permission');
-    must(await doMuteUser(w.ctx, await as(w, guest), { muted_user_id: String(channelmate.id) }));
+    expectBadRequest(await doMuteUser(w.ctx, await as(w, guest), { muted_user_id: stranger.id }), 'Insufficient permission');
+    must(await doMuteUser(w.ctx, await as(w, guest), { muted_user_id: channelmate.id }));
   });
 });

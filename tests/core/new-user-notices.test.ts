@@ -13,7 +13,7 @@ describe('accepting an invitation', () => {
     must(await m.invite(m.admin, { stream_ids: JSON.stringify([m.general.id]) }));
     const adminQueue = await messageQueue(m.w, m.admin);
     const ownerQueue = await messageQueue(m.w, m.w.owner);
-    const { user_id } = must(await m.accept({ key: await newestKey(m), full_name: 'Nia New' })) as { user_id: number };
+    const { user_id } = must(await m.accept({ key: await newestKey(m), full_name: 'Nia New' }));
     const bot = (await storedBot(m.w))!;
     const events = await drain(m.w, m.admin, adminQueue);
     expect(events).toHaveLength(1);
@@ -31,7 +31,7 @@ describe('accepting an invitation', () => {
     must(await m.accept({ key: await newestKey(m) }));
     must(await m.invite(m.admin, { invitee_emails: 'b@example.com' }));
     const key = await newestKey(m);
-    must(await doDeactivateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: String(m.admin.id) }));
+    must(await doDeactivateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: m.admin.id }));
     must(await m.accept({ key }));
     expect(await storedBot(m.w)).toBeUndefined();
   });
@@ -55,9 +55,9 @@ describe('signup announcements', () => {
     const m = await inviteWorld();
     await m.setRealmSettings({ signup_announcements_stream_id: m.general.id });
     const queue = await messageQueue(m.w, m.w.owner);
-    const viaApi = (must(await doCreateUser(m.w.ctx, m.w.as(m.w.owner), { email: 'api@example.com', full_name: 'Api Person', password: 'pw-123456' })) as { user_id: number }).user_id;
+    const viaApi = (must(await doCreateUser(m.w.ctx, m.w.as(m.w.owner), { email: 'api@example.com', full_name: 'Api Person', password: 'pw-123456' }))).user_id;
     must(await m.invite(m.member, { invitee_emails: 'inv@example.com', notify_referrer_on_join: 'false' }));
-    const viaInvite = (must(await m.accept({ key: await newestKey(m), full_name: 'Invited Person' })) as { user_id: number }).user_id;
+    const viaInvite = (must(await m.accept({ key: await newestKey(m), full_name: 'Invited Person' }))).user_id;
     const cliResult = await createUserAsOperator(m.w.ctx, m.w.realm, { email: 'cli@example.com', fullName: 'Cli Person' });
     const viaCli = must(cliResult).id;
     must(await createUserAsOperator(m.w.ctx, m.w.realm, { email: 'bot@example.com', fullName: 'Some Bot', bot: true, botOwnerId: m.w.owner.id }));

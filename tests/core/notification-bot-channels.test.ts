@@ -10,13 +10,13 @@ async function announcingWorld() {
   const w = await makeWorld({ config: { timers: false } });
   const bob = await w.addUser({ email: 'bob@example.com', fullName: 'Bob' });
   const eve = await w.addUser({ email: 'eve@example.com', fullName: 'Eve' });
-  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"announcements"}]', principals: `[${w.owner.id},${bob.id}]` }));
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"announcements"}], principals: [w.owner.id,bob.id] }));
   await setRealmSettings(w, { new_stream_announcements_stream_id: await channelId(w, 'announcements') });
   return { w, bob, eve };
 }
 
 const subscribe = (w: World, subscriptions: string, extra: Record<string, string> = {}) =>
-  doSubscribe(w.ctx, w.as(w.owner), { subscriptions, announce: 'true', ...extra });
+  doSubscribe.fromTransport(w.ctx, w.as(w.owner), { subscriptions, announce: 'true', ...extra });
 
 it("announces one new channel in the topic 'new channels', read for its creator, to the channel's subscribers", async () => {
   const { w, bob, eve } = await announcingWorld();
@@ -40,7 +40,7 @@ it('names several new channels in one message, and leaves private ones out', asy
 
 it('says nothing without announce, without an announcements channel, or when it is archived', async () => {
   const { w, bob } = await announcingWorld();
-  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"quiet"}]' }));
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"quiet"}] }));
   must(await subscribe(w, '[{"name":"quiet"}]'));
   must(await subscribe(w, '[{"name":"announced"}]', { principals: '[]' }));
   const before = await history(w, bob);
@@ -49,7 +49,7 @@ it('says nothing without announce, without an announcements channel, or when it 
   await setRealmSettings(w, { new_stream_announcements_stream_id: -1 });
   must(await subscribe(w, '[{"name":"unset"}]'));
   await setRealmSettings(w, { new_stream_announcements_stream_id: await channelId(w, 'announcements') });
-  must(await doArchiveStream(w.ctx, w.as(w.owner), { stream_id: String(await channelId(w, 'announcements')) }));
+  must(await doArchiveStream(w.ctx, w.as(w.owner), { stream_id: await channelId(w, 'announcements') }));
   must(await subscribe(w, '[{"name":"after-archive"}]'));
   expect(await history(w, bob)).toEqual(before);
 });

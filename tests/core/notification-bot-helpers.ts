@@ -5,15 +5,15 @@ import { must, type World } from '../helpers/core.js';
 export const COMMIT = { isOk: () => true, isErr: () => false, value: undefined } as never;
 
 /** A queue for message events (raw Markdown content, so notices compare as their source). */
-export const messageQueue = async (w: World, user: User, types = '["message"]') =>
-  (must(await doRegister(w.ctx, w.as(user), { event_types: types, apply_markdown: 'false' })) as { queue_id: string }).queue_id;
+export const messageQueue = async (w: World, user: User, types = ['message']) =>
+  must(await doRegister(w.ctx, w.as(user), { event_types: types, apply_markdown: false })).queue_id!;
 
 export const drain = async (w: World, user: User, queueId: string) =>
-  (must(await getEvents(w.ctx, w.as(user), { queue_id: queueId, dont_block: 'true' })) as { events: Array<Record<string, any>> }).events;
+  (must(await getEvents(w.ctx, w.as(user), { queue_id: queueId, dont_block: true })) as { events: Array<Record<string, any>> }).events;
 
 /** The user's messages, newest last, with raw content. */
 export const history = async (w: World, user: User) =>
-  (must(await getMessages(w.ctx, w.as(user), { anchor: 'newest', num_before: '50', num_after: '0', apply_markdown: 'false' })) as unknown as {
+  (must(await getMessages(w.ctx, w.as(user), { anchor: 'newest', num_before: 50, num_after: 0, apply_markdown: false })) as {
     messages: Array<Record<string, any>>;
   }).messages;
 

@@ -7,7 +7,7 @@ import { expectBadRequest } from './fixtures.js';
 import { history, storedBot } from './notification-bot-helpers.js';
 
 type E = Awaited<ReturnType<typeof editWorld>>;
-const move = (e: E, user: E['alice'], id: number, input: Record<string, string>) => doUpdateMessage(e.w.ctx, e.w.as(user), { message_id: String(id), ...input });
+const move = (e: E, user: E['alice'], id: number, input: Record<string, string>) => doUpdateMessage(e.w.ctx, e.w.as(user), { message_id: id, ...input });
 
 /** The bot's messages as `viewer` sees them: [channel, topic, content, read]. */
 async function notices(e: E, viewer = e.owner) {

@@ -9,11 +9,11 @@ it("DMs the sender the reference's failure notice, with the error and the delive
   const clock = fakeClock();
   const w = await makeWorld({ clock, config: { timers: false } });
   const bob = await w.addUser({ email: 'bob@example.com', fullName: 'Bob' });
-  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"doomed"}]', principals: `[${w.owner.id},${bob.id}]` }));
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"doomed"}], principals: [w.owner.id,bob.id] }));
   const when = Math.floor(T0 / 1000) + 60;
-  must(await doCreateScheduledMessage(w.ctx, w.as(bob), { type: 'stream', to: String(await channelId(w, 'doomed')), topic: 't', content: 'later', scheduled_delivery_timestamp: String(when) }));
-  must(await doArchiveStream(w.ctx, w.as(w.owner), { stream_id: String(await channelId(w, 'doomed')) }));
-  const [bobQueue, ownerQueue] = [await messageQueue(w, bob, '["message","scheduled_messages"]'), await messageQueue(w, w.owner)];
+  must(await doCreateScheduledMessage(w.ctx, w.as(bob), { type: 'stream', to: await channelId(w, 'doomed'), topic: 't', content: 'later', scheduled_delivery_timestamp: when }));
+  must(await doArchiveStream(w.ctx, w.as(w.owner), { stream_id: await channelId(w, 'doomed') }));
+  const [bobQueue, ownerQueue] = [await messageQueue(w, bob, ['message', 'scheduled_messages']), await messageQueue(w, w.owner)];
   clock.advance(120_000);
   expect((await deliverDueScheduledMessages(w.ctx)).failed).toHaveLength(1);
 
@@ -31,8 +31,8 @@ it('sends no notice when the sender has been deactivated', async () => {
   const clock = fakeClock();
   const w = await makeWorld({ clock, config: { timers: false } });
   const bob = await w.addUser({ email: 'bob@example.com', fullName: 'Bob' });
-  must(await doCreateScheduledMessage(w.ctx, w.as(bob), { type: 'private', to: `[${w.owner.id}]`, content: 'later', scheduled_delivery_timestamp: String(Math.floor(T0 / 1000) + 60) }));
-  must(await doDeactivateUser(w.ctx, w.as(w.owner), { user_id: String(bob.id) }));
+  must(await doCreateScheduledMessage(w.ctx, w.as(bob), { type: 'private', to: [w.owner.id], content: 'later', scheduled_delivery_timestamp: Math.floor(T0 / 1000) + 60 }));
+  must(await doDeactivateUser(w.ctx, w.as(w.owner), { user_id: bob.id }));
   clock.advance(120_000);
   expect((await deliverDueScheduledMessages(w.ctx)).failed).toHaveLength(1);
   expect(await storedBot(w)).toBeUndefined();

@@ -33,13 +33,13 @@ async function botOf(w: World): Promise<User> {
 }
 
 const drain = async (w: World, user: User, queueId: string) =>
-  (must(await getEvents(w.ctx, w.as(user), { queue_id: queueId, dont_block: 'true' })) as { events: Array<Record<string, any>> }).events;
+  (must(await getEvents(w.ctx, w.as(user), { queue_id: queueId, dont_block: true })) as { events: Array<Record<string, any>> }).events;
 
 const queueOf = async (w: World, user: User) =>
-  (must(await doRegister(w.ctx, w.as(user), { event_types: '["message"]', apply_markdown: 'true' })) as { queue_id: string }).queue_id;
+  (must(await doRegister(w.ctx, w.as(user), { event_types: ["message"], apply_markdown: true })) as { queue_id: string }).queue_id;
 
 const history = async (w: World, user: User) =>
-  (must(await getMessages(w.ctx, w.as(user), { anchor: 'newest', num_before: '20', num_after: '0' })) as unknown as { messages: Array<Record<string, any>> }).messages;
+  (must(await getMessages(w.ctx, w.as(user), { anchor: 'newest', num_before: 20, num_after: 0 })) as { messages: Array<Record<string, any>> }).messages;
 
 it('is created once per realm, on first need, as a system bot nobody can log in as', async () => {
   const w = await makeWorld({ config: { timers: false } });
@@ -60,7 +60,7 @@ it('is created once per realm, on first need, as a system bot nobody can log in 
 it('is listed in cross_realm_bots, not among the realm users, GET /users or realm_bots; GET /users/{id} shows it', async () => {
   const w = await makeWorld({ config: { timers: false } });
   const bot = await botOf(w);
-  const state = must(await doRegister(w.ctx, w.as(w.owner), { fetch_event_types: '["realm_user","realm_bot"]' })) as Record<string, any>;
+  const state = must(await doRegister(w.ctx, w.as(w.owner), { fetch_event_types: ["realm_user","realm_bot"] })) as Record<string, any>;
   expect(state.cross_realm_bots).toEqual([
     expect.objectContaining({ user_id: bot.id, email: NOTIFICATION_BOT_EMAIL, full_name: 'Notification Bot', is_bot: true, bot_type: 1, bot_owner_id: null, is_system_bot: true, is_active: true, role: 400 }),
   ]);
@@ -68,19 +68,19 @@ it('is listed in cross_realm_bots, not among the realm users, GET /users or real
   expect(state.realm_non_active_users).toEqual([]);
   expect(state.realm_bots).toEqual([]);
 
-  const members = must(await getUsers(w.ctx, w.as(w.owner), {})) as { members: Array<{ user_id: number }> };
+  const members = must(await getUsers(w.ctx, w.as(w.owner), {}));
   expect(members.members.map((u) => u.user_id)).toEqual([w.owner.id]);
-  expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { user_ids: `[${bot.id}]` }), `Invalid user ID: ${bot.id}`);
-  const one = must(await getUser(w.ctx, w.as(w.owner), { user_id: String(bot.id) })) as { user: Record<string, unknown> };
+  expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { user_ids: [bot.id] }), `Invalid user ID: ${bot.id}`);
+  const one = must(await getUser(w.ctx, w.as(w.owner), { user_id: String(bot.id) }));
   expect(one.user).toMatchObject({ user_id: bot.id, is_system_bot: true, bot_owner_id: null });
 });
 
 it("is not one of the realm's users to change, subscribe or group", async () => {
   const w = await makeWorld({ config: { timers: false } });
   const bot = await botOf(w);
-  expectError(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: String(bot.id), full_name: 'Evil Bot' }), 'BAD_REQUEST', 'No such user');
-  expectError(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"general"}]', principals: `[${bot.id}]` }), 'BAD_REQUEST', 'No such user');
-  expectBadRequest(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'bots', description: '', members: `[${bot.id}]` }), `Invalid user ID: ${bot.id}`);
+  expectError(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: bot.id, full_name: 'Evil Bot' }), 'BAD_REQUEST', 'No such user');
+  expectError(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"general"}], principals: [bot.id] }), 'BAD_REQUEST', 'No such user');
+  expectBadRequest(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'bots', description: '', members: [bot.id] }), `Invalid user ID: ${bot.id}`);
   expect((await w.ctx.storage.read((tx) => tx.users.byId(w.realm.id, bot.id)))?.fullName).toBe('Notification Bot');
 });
 
@@ -88,7 +88,7 @@ it('posts to a channel through the normal send path, private channels included, 
   const w = await makeWorld({ config: { timers: false } });
   const bob = await w.addUser({ email: 'bob@example.com', fullName: 'Bob' });
   const eve = await w.addUser({ email: 'eve@example.com', fullName: 'Eve' });
-  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true', principals: `[${w.owner.id},${bob.id}]` }));
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"secret"}], invite_only: true, principals: [w.owner.id,bob.id] }));
   const [bobQueue, eveQueue] = [await queueOf(w, bob), await queueOf(w, eve)];
 
   const sent = must(await sendNotificationBotMessageNow(w.ctx, w.realm, { to: { channelId: 1, topic: 'notices' }, content: 'Hello @**Bob**' }));

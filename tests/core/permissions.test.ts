@@ -16,7 +16,7 @@ async function setup() {
   const set = async (name: string, value: unknown) => must(await doUpdateRealm(w.ctx, w.as(w.owner), { [name]: JSON.stringify({ new: value }) }));
   const realmUser = async (user: User) => {
     const realm = (await w.ctx.storage.read((tx) => tx.realms.byId(w.realm.id)))!;
-    return must(await doRegister(w.ctx, { realm, user }, { fetch_event_types: '["realm_user"]' })) as Record<string, unknown>;
+    return must(await doRegister(w.ctx, { realm, user }, { fetch_event_types: ["realm_user"] }));
   };
   const dm = (from: User, to: User[]) => doSendMessage(w.ctx, w.as(from), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content: 'hi' });
   return { w, admin, alice, bob, set, realmUser, dm };
@@ -26,13 +26,13 @@ describe('permissions follow the realm settings', () => {
   it('channel creation and subscribing others, and register’s realm_user flags', async () => {
     const { w, admin, alice, bob, set, realmUser } = await setup();
     await set('can_create_public_channel_group', systemGroupId('role:administrators'));
-    expectBadRequest(await doSubscribe(w.ctx, w.as(alice), { subscriptions: '[{"name":"new"}]' }), 'Insufficient permission');
-    must(await doSubscribe(w.ctx, w.as(alice), { subscriptions: '[{"name":"hidden"}]', invite_only: 'true' }));
-    must(await doSubscribe(w.ctx, w.as(admin), { subscriptions: '[{"name":"new"}]' }));
+    expectBadRequest(await doSubscribe(w.ctx, w.as(alice), { subscriptions: [{"name":"new"}] }), 'Insufficient permission');
+    must(await doSubscribe(w.ctx, w.as(alice), { subscriptions: [{"name":"hidden"}], invite_only: true }));
+    must(await doSubscribe(w.ctx, w.as(admin), { subscriptions: [{"name":"new"}] }));
     expect(await realmUser(alice)).toMatchObject({ can_create_public_streams: false, can_create_private_streams: true, can_create_streams: true, can_subscribe_other_users: true });
     await set('can_add_subscribers_group', systemGroupId('role:moderators'));
-    expectBadRequest(await doSubscribe(w.ctx, w.as(alice), { subscriptions: '[{"name":"new"}]', principals: JSON.stringify([bob.id]) }), 'Insufficient permission');
-    must(await doSubscribe(w.ctx, w.as(alice), { subscriptions: '[{"name":"new"}]' }));
+    expectBadRequest(await doSubscribe(w.ctx, w.as(alice), { subscriptions: [{"name":"new"}], principals: [bob.id] }), 'Insufficient permission');
+    must(await doSubscribe(w.ctx, w.as(alice), { subscriptions: [{"name":"new"}] }));
     expect(await realmUser(alice)).toMatchObject({ can_subscribe_other_users: false });
     await set('can_invite_users_group', systemGroupId('role:administrators'));
     expect(await realmUser(alice)).toMatchObject({ can_invite_others_to_realm: false });
@@ -59,18 +59,18 @@ describe('permissions follow the realm settings', () => {
   it('user groups: can_create_groups', async () => {
     const { w, alice, set } = await setup();
     await set('can_create_groups', systemGroupId('role:administrators'));
-    expectBadRequest(await doCreateUserGroup(w.ctx, w.as(alice), { name: 'team', description: '', members: '[]' }), 'Insufficient permission');
-    must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'team', description: '', members: '[]' }));
+    expectBadRequest(await doCreateUserGroup(w.ctx, w.as(alice), { name: 'team', description: '', members: [] }), 'Insufficient permission');
+    must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'team', description: '', members: [] }));
   });
 
   it('a user-defined group, or an anonymous group naming it, grants a permission to its members', async () => {
     const { w, alice, bob, set } = await setup();
-    const { group_id: id } = must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'creators', description: '', members: JSON.stringify([alice.id]) })) as { group_id: number };
+    const { group_id: id } = must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'creators', description: '', members: [alice.id] }));
     await set('can_create_public_channel_group', id);
-    must(await doSubscribe(w.ctx, w.as(alice), { subscriptions: '[{"name":"by-alice"}]' }));
-    expectBadRequest(await doSubscribe(w.ctx, w.as(bob), { subscriptions: '[{"name":"by-bob"}]' }), 'Insufficient permission');
+    must(await doSubscribe(w.ctx, w.as(alice), { subscriptions: [{"name":"by-alice"}] }));
+    expectBadRequest(await doSubscribe(w.ctx, w.as(bob), { subscriptions: [{"name":"by-bob"}] }), 'Insufficient permission');
     await set('can_create_public_channel_group', { direct_members: [bob.id], direct_subgroups: [id] });
-    must(await doSubscribe(w.ctx, w.as(bob), { subscriptions: '[{"name":"by-bob"}]' }));
-    must(await doSubscribe(w.ctx, w.as(alice), { subscriptions: '[{"name":"by-alice-2"}]' }));
+    must(await doSubscribe(w.ctx, w.as(bob), { subscriptions: [{"name":"by-bob"}] }));
+    must(await doSubscribe(w.ctx, w.as(alice), { subscriptions: [{"name":"by-alice-2"}] }));
   });
 });

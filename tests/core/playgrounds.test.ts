@@ -19,7 +19,7 @@ describe('code playgrounds', () => {
     const events = (await queued(w, member, before.queue_id)).filter((e) => e.type === 'realm_playgrounds');
     expect(events).toEqual([{ id: expect.any(Number), type: 'realm_playgrounds', realm_playgrounds: expected }]);
     expect(recipientsOf(drain(), 'realm_playgrounds')[0]).toEqual(expect.arrayContaining(ids(w.owner, admin, member, guest)));
-    must(await doRemovePlayground(w.ctx, w.as(admin), { playground_id: String(id) }));
+    must(await doRemovePlayground(w.ctx, w.as(admin), { playground_id: id }));
     expect((await register(w, member)).realm_playgrounds).toEqual([]);
     expect(drain().find((p) => p.event.type === 'realm_playgrounds')?.event).toEqual({ type: 'realm_playgrounds', realm_playgrounds: [] });
   });
@@ -28,7 +28,7 @@ describe('code playgrounds', () => {
     const { w, admin, moderator } = await channelWorld();
     expectError(await doAddPlayground(w.ctx, w.as(moderator), PYTHON), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     const { id } = must(await doAddPlayground(w.ctx, w.as(admin), PYTHON));
-    expectError(await doRemovePlayground(w.ctx, w.as(moderator), { playground_id: String(id) }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+    expectError(await doRemovePlayground(w.ctx, w.as(moderator), { playground_id: id }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
   });
 
   it('checks the fields as the reference’s full_clean, with errors per field', async () => {
@@ -52,11 +52,11 @@ describe('code playgrounds', () => {
     const { w, admin } = await channelWorld();
     const other = await secondRealm(w.ctx);
     const theirs = must(await doAddPlayground(w.ctx, { realm: other.realm, user: other.owner }, PYTHON));
-    expectBadRequest(await doRemovePlayground(w.ctx, w.as(admin), { playground_id: String(theirs.id) }), 'Invalid playground');
-    expectBadRequest(await doRemovePlayground(w.ctx, w.as(admin), { playground_id: '99999' }), 'Invalid playground');
+    expectBadRequest(await doRemovePlayground(w.ctx, w.as(admin), { playground_id: theirs.id }), 'Invalid playground');
+    expectBadRequest(await doRemovePlayground(w.ctx, w.as(admin), { playground_id: 99999 }), 'Invalid playground');
     const long = await doAddPlayground(w.ctx, w.as(admin), { ...PYTHON, pygments_language: 'x'.repeat(41) });
     expect(long.isErr() && long.error.msg).toBe('pygments_language is too long (limit: 40 characters)');
-    const missing = await doAddPlayground(w.ctx, w.as(admin), { name: 'x', pygments_language: 'Python' });
+    const missing = await doAddPlayground.fromTransport(w.ctx, w.as(admin), { name: 'x', pygments_language: 'Python' });
     expect(missing.isErr() && missing.error.code).toBe('REQUEST_VARIABLE_MISSING');
     expect((await register(w, admin)).realm_playgrounds).toEqual([]);
   });

@@ -13,11 +13,11 @@ import { as, ping, presenceWorld, restrictGuests, S0, setRealm, sorted } from '.
 
 async function presenceQueue(p: Awaited<ReturnType<typeof presenceWorld>>, user: User, simplified: boolean): Promise<string> {
   const params = { event_types: '["presence"]', fetch_event_types: '[]', client_capabilities: JSON.stringify({ simplified_presence_events: simplified }) };
-  return (must(await doRegister(p.w.ctx, await as(p.w, user), params)) as { queue_id: string }).queue_id;
+  return (must(await doRegister.fromTransport(p.w.ctx, await as(p.w, user), params)) as { queue_id: string }).queue_id;
 }
 
 async function queued(p: Awaited<ReturnType<typeof presenceWorld>>, user: User, queueId: string): Promise<Omit<QueuedEvent, 'id'>[]> {
-  const polled = must(await getEvents(p.w.ctx, await as(p.w, user), { queue_id: queueId, dont_block: 'true' })) as { events: QueuedEvent[] };
+  const polled = must(await getEvents(p.w.ctx, await as(p.w, user), { queue_id: queueId, dont_block: true }));
   return polled.events.map(({ id: _id, ...event }) => event);
 }
 
@@ -113,7 +113,7 @@ describe('presence_enabled (invisible mode)', () => {
     const p = await presenceWorld({ config: { presenceEventUserLimit: 2 } });
     await ping(p.w, p.member);
     p.advance(30);
-    must(await doUpdateSettings(p.w.ctx, await as(p.w, p.member), { presence_enabled: 'false' }));
+    must(await doUpdateSettings(p.w.ctx, await as(p.w, p.member), { presence_enabled: false }));
     // Forced past the size limit, as the reference does for this change.
     const [event] = p.drain();
     expect([...event!.userIds].sort((a, b) => a - b)).toEqual(everyone(p));
@@ -125,7 +125,7 @@ describe('presence_enabled (invisible mode)', () => {
     const seen = await ping(p.w, p.other, 'active', { slim_presence: 'true' });
     expect(seen.presences[p.member.id]).toEqual({ active_timestamp: S0, idle_timestamp: offlineSince });
     // Turned on again: online now.
-    must(await doUpdateSettings(p.w.ctx, await as(p.w, p.member), { presence_enabled: 'true' }));
+    must(await doUpdateSettings(p.w.ctx, await as(p.w, p.member), { presence_enabled: true }));
     const now = S0 + 330;
     expect(p.drain()[0]?.event).toMatchObject({ presences: { [p.member.id]: { active_timestamp: now, idle_timestamp: now } } });
   });
@@ -134,8 +134,8 @@ describe('presence_enabled (invisible mode)', () => {
     const p = await presenceWorld();
     await ping(p.w, p.member);
     p.drain();
-    must(await doUpdateSettings(p.w.ctx, await as(p.w, p.member), { presence_enabled: 'true' }));
-    const failed = await doUpdateSettings(p.w.ctx, await as(p.w, p.member), { presence_enabled: 'false', default_language: 'xx' });
+    must(await doUpdateSettings(p.w.ctx, await as(p.w, p.member), { presence_enabled: true }));
+    const failed = await doUpdateSettings(p.w.ctx, await as(p.w, p.member), { presence_enabled: false, default_language: 'xx' });
     expect(failed.isErr()).toBe(true);
     expect(p.drain()).toEqual([]);
   });
@@ -146,7 +146,7 @@ describe('presence events applied to a register snapshot', () => {
     const p = await presenceWorld();
     await ping(p.w, p.member);
     const params = { fetch_event_types: '["presence"]', event_types: '["presence"]', slim_presence: 'true', client_capabilities: '{"simplified_presence_events":true}' };
-    const before = must(await doRegister(p.w.ctx, await as(p.w, p.admin), params)) as { queue_id: string; presences: Record<string, unknown> };
+    const before = must(await doRegister.fromTransport(p.w.ctx, await as(p.w, p.admin), params)) as { queue_id: string; presences: Record<string, unknown> };
     p.advance(200);
     await ping(p.w, p.other);
     await ping(p.w, p.member);
@@ -154,7 +154,7 @@ describe('presence events applied to a register snapshot', () => {
     expect(events).toHaveLength(2);
     const applied = { ...before.presences };
     for (const event of events) Object.assign(applied, event.presences as object);
-    const fresh = must(await doRegister(p.w.ctx, await as(p.w, p.admin), params)) as { presences: Record<string, unknown> };
+    const fresh = must(await doRegister.fromTransport(p.w.ctx, await as(p.w, p.admin), params));
     expect(applied).toEqual(fresh.presences);
   });
 });

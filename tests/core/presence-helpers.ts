@@ -33,7 +33,7 @@ export async function presenceWorld(options: WorldOptions = {}) {
       published
         .splice(0)
         .filter((p) => p.event.type === 'presence')
-        .map((p) => ({ ...p, event: { ...p.event, ...p.tailoring?.byCapability?.declared } as LooseEvent })),
+        .map((p) => ({ ...p, event: { ...p.event, ...p.tailoring?.byCapability?.declared } })),
     /** Moves the clock by whole seconds. */
     advance: (seconds: number) => clock.advance(seconds * 1000),
   };

@@ -37,7 +37,7 @@ async function callerIn(ctx: Ctx, realmId: number, userId: number) {
 
 async function slimPresences(ctx: Ctx, viewer: User, extra: Record<string, unknown> = {}) {
   const caller = await callerIn(ctx, viewer.realmId, viewer.id);
-  return must(await doUpdatePresence(ctx, caller, { status: 'idle', slim_presence: 'true', ...extra })) as { presences: Record<string, unknown>; presence_last_update_id: number };
+  return must(await doUpdatePresence(ctx, caller, { status: 'idle', slim_presence: true, ...extra })) as { presences: Record<string, unknown>; presence_last_update_id: number };
 }
 
 describe('presence persistence', () => {
@@ -95,11 +95,11 @@ describe('presence persistence', () => {
       const ctx = createSqliteContext({ databaseFile: file, clock: p.clock, config: { timers: false } });
       const caller = await callerIn(ctx, p.w.realm.id, p.other.id);
       if (first === 'register') {
-        const state = must(await doRegister(ctx, caller, { fetch_event_types: '["presence"]', slim_presence: 'true' })) as { presences: object };
+        const state = must(await doRegister(ctx, caller, { fetch_event_types: ["presence"], slim_presence: true })) as { presences: object };
         expect(Object.keys(state.presences)).toEqual([String(p.member.id)]);
       } else {
         const answers = await Promise.all([1, 2, 3].map(() => getRealmPresence(ctx, caller, {})));
-        for (const answer of answers) expect(Object.keys((must(answer) as { presences: object }).presences)).toEqual(['mel@example.com']);
+        for (const answer of answers) expect(Object.keys((must(answer)).presences)).toEqual(['mel@example.com']);
       }
       expect(unsavedPresenceCount(ctx)).toBe(0);
       await closeContext(ctx);

@@ -32,7 +32,7 @@ describe('GET /realm/presence', () => {
     await ping(p.w, p.member);
     await ping(p.w, p.guest);
     await restrictGuests(p.w);
-    const keys = async (viewer: User) => Object.keys((must(await getRealmPresence(p.w.ctx, await as(p.w, viewer), {})) as { presences: object }).presences);
+    const keys = async (viewer: User) => Object.keys((must(await getRealmPresence(p.w.ctx, await as(p.w, viewer), {}))).presences);
     expect(await keys(p.guest)).toEqual([apiEmail(p.w.realm, p.guest)]);
     expect((await keys(p.other)).length).toBe(2);
     await setRealm(p.w, { presence_disabled: true });
@@ -83,7 +83,7 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     const systemBot = await setUser(p.w.ctx, await p.w.addUser({ email: 'system-bot@example.com', bot: true }), { isSystemBot: true });
     expectBadRequest(await userPresence(p, p.other, systemBot.id), 'No such user');
     const { doDeactivateUser } = await import('@teamchat/core/internal');
-    must(await doDeactivateUser(p.w.ctx, await as(p.w, p.w.owner), { user_id: String(p.member.id) }));
+    must(await doDeactivateUser(p.w.ctx, await as(p.w, p.w.owner), { user_id: p.member.id }));
     expectBadRequest(await userPresence(p, p.other, p.member.id), 'No such user');
     expectBadRequest(await userPresence(p, p.other, 'mel@example.com'), 'No such user');
     expectBadRequest(await userPresence(p, p.other, p.admin.id), `No presence data for ${p.admin.id}`);
@@ -91,7 +91,7 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     await ping(p.w, p.admin);
     await restrictGuests(p.w);
     expectBadRequest(await userPresence(p, p.guest, p.admin.id), 'Insufficient permission');
-    expectError(await getUserPresence(p.w.ctx, await as(p.w, p.other), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'user_id_or_email' argument", 400, { var_name: 'user_id_or_email' });
+    expectError(await getUserPresence.fromTransport(p.w.ctx, await as(p.w, p.other), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'user_id_or_email' argument", 400, { var_name: 'user_id_or_email' });
     expectBadRequest(await userPresence(p, p.other, p.admin.id, { slim_presence: 'maybe' }), 'slim_presence is not valid JSON');
   });
 
@@ -105,7 +105,7 @@ describe('GET /users/{user_id_or_email}/presence', () => {
 
 describe('register presence section', () => {
   const fetchPresence = async (p: World, user: User | null, extra: Record<string, unknown> = {}) =>
-    must(await doRegister(p.w.ctx, user ? await as(p.w, user) : { realm: p.w.realm, user: null }, { fetch_event_types: '["presence"]', ...extra })) as Record<string, unknown>;
+    must(await doRegister(p.w.ctx, user ? await as(p.w, user) : { realm: p.w.realm, user: null }, { fetch_event_types: ["presence"], ...extra }));
 
   it('gives presences (legacy by email, or modern under slim_presence), presence_last_update_id and server_timestamp', async () => {
     const p = await presenceWorld();
@@ -126,7 +126,7 @@ describe('register presence section', () => {
     await ping(p.w, p.member);
     await setRealm(p.w, { enable_spectator_access: 'true' });
     const realm = (await as(p.w, p.w.owner)).realm;
-    const spectator = must(await doRegister(p.w.ctx, { realm, user: null }, { fetch_event_types: '["presence"]' })) as Record<string, unknown>;
+    const spectator = must(await doRegister(p.w.ctx, { realm, user: null }, { fetch_event_types: ["presence"] }));
     expect(spectator).toMatchObject({ presences: {}, presence_last_update_id: -1 });
     await setRealm(p.w, { presence_disabled: 'true' });
     expect(await fetchPresence(p, p.admin)).toMatchObject({ presences: {}, presence_last_update_id: -1 });
@@ -146,12 +146,12 @@ describe('PATCH /realm presence_disabled', () => {
   it('administrators change it; every user hears realm update_dict; others are refused', async () => {
     const p = await presenceWorld();
     p.published.splice(0);
-    expect(must(await doUpdateRealm(p.w.ctx, await as(p.w, p.admin), { presence_disabled: 'true' }))).toMatchObject({ presence_disabled: true });
+    expect(must(await doUpdateRealm(p.w.ctx, await as(p.w, p.admin), { presence_disabled: true }))).toMatchObject({ presence_disabled: true });
     const realmEvents = p.published.filter((e) => e.event.type === 'realm');
     expect(realmEvents.map((e) => e.event)).toEqual([{ type: 'realm', op: 'update_dict', property: 'default', data: { presence_disabled: true } }]);
     expect([...realmEvents[0]!.userIds].sort((a, b) => a - b)).toEqual(sorted(p.w.owner, p.admin, p.member, p.other, p.guest, p.bot));
-    expectError(await doUpdateRealm(p.w.ctx, await as(p.w, p.member), { presence_disabled: 'false' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-    expectBadRequest(await doUpdateRealm(p.w.ctx, await as(p.w, p.admin), { presence_disabled: 'no' }), 'presence_disabled is not valid JSON');
+    expectError(await doUpdateRealm(p.w.ctx, await as(p.w, p.member), { presence_disabled: false }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+    expectBadRequest(await doUpdateRealm.fromTransport(p.w.ctx, await as(p.w, p.admin), { presence_disabled: 'no' }), 'presence_disabled is not valid JSON');
     expect((await as(p.w, p.w.owner)).realm.settings.presence_disabled).toBe(true);
   });
 });

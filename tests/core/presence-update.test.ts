@@ -108,14 +108,14 @@ describe('POST /users/me/presence', () => {
     await ping(p.w, p.member);
     await ping(p.w, p.other);
     const { doDeactivateUser } = await import('@teamchat/core/internal');
-    must(await doDeactivateUser(p.w.ctx, await as(p.w, p.w.owner), { user_id: String(p.other.id) }));
+    must(await doDeactivateUser(p.w.ctx, await as(p.w, p.w.owner), { user_id: p.other.id }));
     expect(Object.keys((await ping(p.w, p.admin, 'active', { slim_presence: 'true' })).presences).sort()).toEqual([p.admin.id, p.member.id].map(String).sort());
   });
 
   it('refuses bots, spectators, a bad status and malformed parameters, recording nothing', async () => {
     const p = await presenceWorld();
     const call = async (user: typeof p.member | null, input: Record<string, unknown>) =>
-      doUpdatePresence(p.w.ctx, user ? await as(p.w, user) : { realm: p.w.realm, user: null }, input);
+      doUpdatePresence.fromTransport(p.w.ctx, user ? await as(p.w, user) : { realm: p.w.realm, user: null }, input);
     expectBadRequest(await call(p.bot, { status: 'active' }), 'This endpoint does not accept bot requests.');
     expectError(await call(null, { status: 'active' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expectBadRequest(await call(p.member, { status: 'away' }), 'Invalid status: away');

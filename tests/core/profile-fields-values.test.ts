@@ -26,8 +26,7 @@ beforeEach(async () => {
 });
 
 const profileDataOf = async (userId: number) =>
-  (must(await getUsers(c.w.ctx, c.w.as(c.other), { include_custom_profile_fields: 'true', user_ids: `[${userId}]` })).members[0] as Record<string, unknown>)
-    .profile_data;
+  must(await getUsers(c.w.ctx, c.w.as(c.other), { include_custom_profile_fields: true, user_ids: [userId] })).members[0]!.profile_data;
 
 describe('PATCH /users/me/profile_data', () => {
   it('stores each type; GET /users, GET /users/{id}, GET /users/me and register show profile_data', async () => {
@@ -55,9 +54,9 @@ describe('PATCH /users/me/profile_data', () => {
     };
     expect(await profileDataOf(c.member.id)).toEqual(expected);
     expect(await profileDataOf(c.other.id)).toEqual({});
-    expect(must(await getUsers(c.w.ctx, c.w.as(c.other), { user_ids: `[${c.member.id}]` })).members[0]).not.toHaveProperty('profile_data');
-    expect(must(await getUser(c.w.ctx, c.w.as(c.guest), { user_id: String(c.member.id), include_custom_profile_fields: 'true' })).user.profile_data).toEqual(expected);
-    expect((must(await getOwnUser(c.w.ctx, c.w.as(c.member), {})) as Record<string, unknown>).profile_data).toEqual(expected);
+    expect(must(await getUsers(c.w.ctx, c.w.as(c.other), { user_ids: [c.member.id] })).members[0]).not.toHaveProperty('profile_data');
+    expect(must(await getUser(c.w.ctx, c.w.as(c.guest), { user_id: String(c.member.id), include_custom_profile_fields: true })).user.profile_data).toEqual(expected);
+    expect((must(await getOwnUser(c.w.ctx, c.w.as(c.member), {}))).profile_data).toEqual(expected);
     const state = await register(c.w, c.guest, { fetch_event_types: '["realm_user"]' });
     expect(state.realm_users.find((u: { user_id: number }) => u.user_id === c.member.id).profile_data).toEqual(expected);
     expect(state.realm_users.find((u: { user_id: number }) => u.user_id === c.bot.id)).not.toHaveProperty('profile_data');
@@ -122,7 +121,7 @@ describe('PATCH /users/me/profile_data', () => {
   it('another realm’s field is unknown', async () => {
     const other = await secondRealm(c.w.ctx);
     expectBadRequest(
-      await doUpdateOwnProfileData(c.w.ctx, { realm: other.realm, user: other.owner }, { data: JSON.stringify([{ id: f.short, value: 'a' }]) }),
+      await doUpdateOwnProfileData(c.w.ctx, { realm: other.realm, user: other.owner }, { data: [{ id: f.short, value: 'a' }] }),
       `Field id ${f.short} not found.`,
     );
   });
@@ -137,7 +136,7 @@ describe('PATCH /users/me/profile_data', () => {
   });
 
   it('bad input and bots are refused', async () => {
-    const own = (input: Record<string, unknown>, user = c.member) => doUpdateOwnProfileData(c.w.ctx, c.w.as(user), input);
+    const own = (input: Record<string, unknown>, user = c.member) => doUpdateOwnProfileData.fromTransport(c.w.ctx, c.w.as(user), input);
     expectError(await own({}), 'REQUEST_VARIABLE_MISSING', "Missing 'data' argument", 400, { var_name: 'data' });
     expectBadRequest(await own({ data: '[{' }), 'data is not valid JSON');
     expectBadRequest(await own({ data: '{"id":1}' }), 'data is not a list');
@@ -146,24 +145,24 @@ describe('PATCH /users/me/profile_data', () => {
     expect((await own({ data: JSON.stringify([{ id: f.short, value: 'a', extra: 1 }]) })).isErr()).toBe(true);
     expect((await own({ data: JSON.stringify([{ id: f.short, value: 5 }]) })).isErr()).toBe(true);
     expectBadRequest(await setOwn(c.w, c.bot, [{ id: f.short, value: 'a' }]), 'This endpoint does not accept bot requests.');
-    expectError(await doUpdateOwnProfileData(c.w.ctx, c.w.as(null), { data: '[]' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doUpdateOwnProfileData(c.w.ctx, c.w.as(null), { data: [] }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 });
 
 describe('profile_data in PATCH /users/{user_id}', () => {
   it('an administrator sets any field of another user, editable or not, through the same checks', async () => {
-    must(await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, profile_data: JSON.stringify([{ id: f.locked, value: 'gold' }, { id: f.select, value: 'vim' }]) }));
+    must(await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, profile_data: [{ id: f.locked, value: 'gold' }, { id: f.select, value: 'vim' }] }));
     expect(await profileDataOf(c.member.id)).toEqual({ [f.locked]: { value: 'gold', rendered_value: '<p>gold</p>' }, [f.select]: { value: 'vim' } });
     c.drain();
     expectBadRequest(
-      await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, full_name: 'New Name', profile_data: JSON.stringify([{ id: f.date, value: 'soon' }]) }),
+      await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, full_name: 'New Name', profile_data: [{ id: f.date, value: 'soon' }] }),
       'Birthday is not a date',
     );
-    expectBadRequest(await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, profile_data: JSON.stringify([{ id: 4242, value: 'a' }]) }), 'Field id 4242 not found.');
+    expectBadRequest(await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, profile_data: [{ id: 4242, value: 'a' }] }), 'Field id 4242 not found.');
     expect(c.drain()).toEqual([]);
-    must(await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, profile_data: JSON.stringify([{ id: f.locked, value: null }]) }));
+    must(await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, profile_data: [{ id: f.locked, value: null }] }));
     expect(await profileDataOf(c.member.id)).toEqual({ [f.select]: { value: 'vim' } });
-    expectBadRequest(await doUpdateUser(c.w.ctx, c.w.as(c.member), { user_id: c.other.id, profile_data: JSON.stringify([{ id: f.short, value: 'a' }]) }), 'Insufficient permission');
+    expectBadRequest(await doUpdateUser(c.w.ctx, c.w.as(c.member), { user_id: c.other.id, profile_data: [{ id: f.short, value: 'a' }] }), 'Insufficient permission');
   });
 
   it('deleting a field deletes its values', async () => {
@@ -178,7 +177,7 @@ describe('profile_data in PATCH /users/{user_id}', () => {
     must(await setOwn(c.w, c.other, [{ id: f.select, value: kept }]));
     c.drain();
     const { emacs: _gone, ...rest } = CHOICES;
-    must(await doUpdateProfileField(c.w.ctx, c.w.as(c.w.owner), { field_id: f.select, field_data: JSON.stringify(rest) }));
+    must(await doUpdateProfileField(c.w.ctx, c.w.as(c.w.owner), { field_id: f.select, field_data: rest }));
     expect(await profileDataOf(c.member.id)).toEqual({});
     expect(await profileDataOf(c.other.id)).toEqual({ [f.select]: { value: kept } });
     const events = c.drain().map((p) => p.event);
@@ -214,7 +213,7 @@ describe('verify_action: values', () => {
     const before = await register(c.w, c.guest, { fetch_event_types: '["realm_user"]', event_types: '["realm_user"]' });
     must(await setOwn(c.w, c.member, [{ id: f.short, value: '**x**' }, { id: f.users, value: [c.other.id] }]));
     must(await setOwn(c.w, c.other, [{ id: f.long, value: null }, { id: f.short, value: 'changed' }]));
-    must(await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, profile_data: JSON.stringify([{ id: f.locked, value: 'gold' }]) }));
+    must(await doUpdateUser(c.w.ctx, c.w.as(c.admin), { user_id: c.member.id, profile_data: [{ id: f.locked, value: 'gold' }] }));
     const applied = applyProfileEvents(before, await queued(c.w, c.guest, before.queue_id));
     const fresh = await register(c.w, c.guest, { fetch_event_types: '["realm_user"]' });
     expect(applied.realm_users).toEqual(fresh.realm_users);

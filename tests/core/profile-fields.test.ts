@@ -11,8 +11,8 @@ beforeEach(async () => {
   c = await channelWorld();
 });
 
-const create = (params: Record<string, unknown>, user = c.w.owner) => doCreateProfileField(c.w.ctx, c.w.as(user), params);
-const update = (params: Record<string, unknown>, user = c.w.owner) => doUpdateProfileField(c.w.ctx, c.w.as(user), params);
+const create = (params: Record<string, unknown>, user = c.w.owner) => doCreateProfileField.fromTransport(c.w.ctx, c.w.as(user), params);
+const update = (params: Record<string, unknown>, user = c.w.owner) => doUpdateProfileField.fromTransport(c.w.ctx, c.w.as(user), params);
 
 describe('POST /realm/profile_fields', () => {
   it('creates a field in last place; GET and register show the record, events go to every active user', async () => {
@@ -168,7 +168,7 @@ describe('DELETE and reorder', () => {
     expectError(await doDeleteProfileField(c.w.ctx, c.w.as(c.member), { field_id: a }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     expectBadRequest(await doDeleteProfileField(c.w.ctx, c.w.as(c.admin), { field_id: 77 }), 'Field id 77 not found.');
     expect(c.drain()).toEqual([]);
-    must(await doDeleteProfileField(c.w.ctx, c.w.as(c.admin), { field_id: String(a) }));
+    must(await doDeleteProfileField(c.w.ctx, c.w.as(c.admin), { field_id: a }));
     expect((await fields(c.w)).map((f) => f.id)).toEqual([b]);
     expect(c.drain().map((p) => p.event)).toEqual([{ type: 'custom_profile_fields', fields: await fields(c.w) }]);
   });
@@ -178,11 +178,11 @@ describe('DELETE and reorder', () => {
     const b = await addField(c.w, 'B', 1);
     const d = await addField(c.w, 'D', 1);
     c.drain();
-    const reorder = (order: unknown, user = c.w.owner) => doReorderProfileFields(c.w.ctx, c.w.as(user), { order: JSON.stringify(order) });
+    const reorder = (order: unknown, user = c.w.owner) => doReorderProfileFields.fromTransport(c.w.ctx, c.w.as(user), { order: order });
     expectError(await reorder([d, b, a], c.member), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     for (const order of [[d, b], [d, b, a, 99], [d, b, b], [d, d, b, a]]) expectBadRequest(await reorder(order), 'Invalid order mapping.');
     expectBadRequest(await reorder(['x']), 'order[0] is not an integer');
-    expectError(await doReorderProfileFields(c.w.ctx, c.w.as(c.w.owner), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'order' argument", 400, { var_name: 'order' });
+    expectError(await doReorderProfileFields.fromTransport(c.w.ctx, c.w.as(c.w.owner), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'order' argument", 400, { var_name: 'order' });
     expect(c.drain()).toEqual([]);
     must(await reorder([d, a, b]));
     expect((await fields(c.w)).map((f) => [f.id, f.order])).toEqual([[d, 0], [a, 1], [b, 2]]);
@@ -207,7 +207,7 @@ describe('verify_action: definitions', () => {
     const a = await addField(c.w, 'A', 1);
     const b = await addField(c.w, 'B', 3, { field_data: CHOICES });
     must(await update({ field_id: a, hint: 'new' }));
-    must(await doReorderProfileFields(c.w.ctx, c.w.as(c.admin), { order: JSON.stringify([b, a]) }));
+    must(await doReorderProfileFields(c.w.ctx, c.w.as(c.admin), { order: [b, a] }));
     must(await doDeleteProfileField(c.w.ctx, c.w.as(c.admin), { field_id: a }));
     let state = before.custom_profile_fields;
     for (const event of await queued(c.w, c.member, before.queue_id)) {

@@ -33,7 +33,7 @@ function registeringWorld(answer: (r: PushDeviceRegistration) => Promise<PushReg
   return { notifier: Object.assign(notifier, { registerDevice }) };
 }
 
-const newDevice = async (m: ChannelWorld, user: User) => (must(await doRegisterClientDevice(m.w.ctx, m.w.as(user), {})) as { device_id: number }).device_id;
+const newDevice = async (m: ChannelWorld, user: User) => (must(await doRegisterClientDevice(m.w.ctx, m.w.as(user), {}))).device_id;
 const deviceEvents = (m: ChannelWorld) => m.drain().filter((p) => p.event.type === 'device').map((p): Record<string, unknown> => ({ to: p.userIds, ...p.event }));
 const full = (deviceId: number, extra: Record<string, unknown> = {}) => ({
   device_id: String(deviceId),
@@ -63,10 +63,10 @@ describe('client devices', () => {
     expect(await devicesOf(m, member)).toEqual({ [first]: empty, [second]: empty });
     expect(await devicesOf(m, other)).toEqual({});
 
-    expectBadRequest(await doRemoveClientDevice(w.ctx, w.as(other), { device_id: String(first) }), 'Invalid `device_id`');
-    must(await doRemoveClientDevice(w.ctx, w.as(member), { device_id: String(first) }));
-    expectBadRequest(await doRemoveClientDevice(w.ctx, w.as(member), { device_id: String(first) }), 'Invalid `device_id`');
-    expectBadRequest(await doRemoveClientDevice(w.ctx, w.as(member), { device_id: 'x' }), 'device_id is not valid JSON');
+    expectBadRequest(await doRemoveClientDevice(w.ctx, w.as(other), { device_id: first }), 'Invalid `device_id`');
+    must(await doRemoveClientDevice(w.ctx, w.as(member), { device_id: first }));
+    expectBadRequest(await doRemoveClientDevice(w.ctx, w.as(member), { device_id: first }), 'Invalid `device_id`');
+    expectBadRequest(await doRemoveClientDevice.fromTransport(w.ctx, w.as(member), { device_id: 'x' }), 'device_id is not valid JSON');
     expect(deviceEvents(m)).toEqual([{ to: [member.id], type: 'device', op: 'remove', device_id: first }]);
     // A removed device's ID is never handed out again.
     expect(await newDevice(m, member)).toBeGreaterThan(second);
@@ -75,10 +75,10 @@ describe('client devices', () => {
   it('E2EE registration needs a notifier that registers devices: PUSH_SERVICE_NOT_CONFIGURED otherwise', async () => {
     const m = await channelWorld();
     const device = await newDevice(m, m.member);
-    expectError(await doRegisterPushDevice(m.w.ctx, m.w.as(m.member), full(device)), 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.');
+    expectError(await doRegisterPushDevice.fromTransport(m.w.ctx, m.w.as(m.member), full(device)), 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.');
     const plain = await channelWorld({ pushNotifier: recordingNotifier() });
     const other = await newDevice(plain, plain.member);
-    expectError(await doRegisterPushDevice(plain.w.ctx, plain.w.as(plain.member), full(other)), 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.');
+    expectError(await doRegisterPushDevice.fromTransport(plain.w.ctx, plain.w.as(plain.member), full(other)), 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.');
   });
 
   it('registers through the notifier: pending, then registered; repeats change nothing; key and token rotate', async () => {
@@ -87,7 +87,7 @@ describe('client devices', () => {
     const { w, member } = m;
     const device = await newDevice(m, member);
     m.drain();
-    must(await doRegisterPushDevice(w.ctx, w.as(member), full(device)));
+    must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), full(device)));
     expect(deviceEvents(m)).toEqual([
       { to: [member.id], type: 'device', op: 'update', device_id: device, push_key_id: 5, pending_push_token_id: TOKEN, push_token_last_updated_timestamp: NOW, push_registration_error_code: null },
     ]);
@@ -99,21 +99,21 @@ describe('client devices', () => {
     expect((await devicesOf(m, member))[device]).toEqual({ push_key_id: 5, push_token_id: TOKEN, pending_push_token_id: null, push_token_last_updated_timestamp: NOW, push_registration_error_code: null });
 
     // The same registration again is a no-op.
-    must(await doRegisterPushDevice(w.ctx, w.as(member), full(device)));
+    must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), full(device)));
     await pushJobsSettled(w.ctx);
     expect(deviceEvents(m)).toEqual([]);
     expect(notifier.registrations).toHaveLength(1);
 
     // Key rotation alone.
-    must(await doRegisterPushDevice(w.ctx, w.as(member), { device_id: String(device), push_key: KEY2, push_key_id: '6' }));
-    must(await doRegisterPushDevice(w.ctx, w.as(member), { device_id: String(device), push_key: KEY2, push_key_id: '6' }));
+    must(await doRegisterPushDevice(w.ctx, w.as(member), { device_id: device, push_key: KEY2, push_key_id: 6 }));
+    must(await doRegisterPushDevice(w.ctx, w.as(member), { device_id: device, push_key: KEY2, push_key_id: 6 }));
     expect(deviceEvents(m)).toEqual([{ to: [member.id], type: 'device', op: 'update', device_id: device, push_key_id: 6 }]);
 
     // Token rotation alone: the same token changes nothing; a new one registers again.
     const tokenOnly = (token: string) => ({ device_id: String(device), token_kind: 'fcm', token_id: token, bouncer_public_key: 'k', encrypted_push_registration: 'e' });
-    must(await doRegisterPushDevice(w.ctx, w.as(member), tokenOnly(TOKEN)));
+    must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), tokenOnly(TOKEN)));
     expect(deviceEvents(m)).toEqual([]);
-    must(await doRegisterPushDevice(w.ctx, w.as(member), tokenOnly(TOKEN2)));
+    must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), tokenOnly(TOKEN2)));
     await pushJobsSettled(w.ctx);
     expect(deviceEvents(m).map((e) => [e.pending_push_token_id, e.push_token_id])).toEqual([[TOKEN2, undefined], [null, TOKEN2]]);
 
@@ -130,9 +130,9 @@ describe('client devices', () => {
     const m = await channelWorld({ pushNotifier: notifier });
     const { w, member } = m;
     const device = await newDevice(m, member);
-    must(await doRegisterPushDevice(w.ctx, w.as(member), full(device)));
+    must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), full(device)));
     await new Promise((resolve) => setImmediate(resolve));
-    expectBadRequest(await doRegisterPushDevice(w.ctx, w.as(member), full(device, { token_id: TOKEN2 })), 'A registration for the device already in progress.');
+    expectBadRequest(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), full(device, { token_id: TOKEN2 })), 'A registration for the device already in progress.');
     m.drain();
     release({ registered: false, errorCode: 'INVALID_BOUNCER_PUBLIC_KEY' });
     await pushJobsSettled(w.ctx);
@@ -142,7 +142,7 @@ describe('client devices', () => {
     answer = async () => {
       throw new Error('push service down');
     };
-    must(await doRegisterPushDevice(w.ctx, w.as(member), full(device, { token_id: TOKEN2 })));
+    must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), full(device, { token_id: TOKEN2 })));
     await pushJobsSettled(w.ctx);
     expect((await devicesOf(m, member))[device]).toMatchObject({ pending_push_token_id: TOKEN2, push_registration_error_code: 'REQUEST_EXPIRED' });
   });
@@ -152,7 +152,7 @@ describe('client devices', () => {
     const m = await channelWorld({ pushNotifier: notifier });
     const { w, member, other, bot } = m;
     const device = await newDevice(m, member);
-    const send = (input: Record<string, unknown>, user = member) => doRegisterPushDevice(w.ctx, w.as(user), input);
+    const send = (input: Record<string, unknown>, user = member) => doRegisterPushDevice.fromTransport(w.ctx, w.as(user), input);
     const missing = 'Missing parameters: must provide either all push key fields, all token fields, or both.';
     expectBadRequest(await send({ device_id: String(device) }), missing);
     expectBadRequest(await send({ device_id: String(device), push_key: KEY }), missing);
@@ -185,12 +185,12 @@ describe('client devices', () => {
     const kept = await newDevice(m, member);
     const before = await register(w, member, { fetch_event_types: JSON.stringify(['device']) });
     const gone = await newDevice(m, member);
-    must(await doRegisterPushDevice(w.ctx, w.as(member), full(kept)));
+    must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), full(kept)));
     await pushJobsSettled(w.ctx);
-    must(await doRemoveClientDevice(w.ctx, w.as(member), { device_id: String(gone) }));
+    must(await doRemoveClientDevice(w.ctx, w.as(member), { device_id: gone }));
     const devices = structuredClone(before.devices) as Record<string, Record<string, unknown>>;
     for (const event of await queued(w, member, before.queue_id)) {
-      const { type, op, device_id: id, id: _eventId, ...fields } = event as Record<string, unknown>;
+      const { type, op, device_id: id, id: _eventId, ...fields } = event;
       if (type !== 'device') continue;
       const empty = { push_key_id: null, push_token_id: null, pending_push_token_id: null, push_token_last_updated_timestamp: null, push_registration_error_code: null };
       if (op === 'add') devices[String(id)] = empty;
@@ -208,13 +208,13 @@ describe('client devices', () => {
     const device = await newDevice(m, member);
     const noDevice = ['NO_ACTIVE_PUSH_DEVICE', 'No active registered push device'] as const;
     expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(member), {}), ...noDevice);
-    must(await doRegisterPushDevice(w.ctx, w.as(member), full(device)));
+    must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), full(device)));
     // Pending is not registered yet.
     expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(member), {}), ...noDevice);
     await pushJobsSettled(w.ctx);
-    expect(must(await doSendE2eeTestPushNotification(w.ctx, w.as(member), { device_id: String(device) }))).toEqual({});
-    expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(member), { device_id: String(device + 1) }), ...noDevice);
-    expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(m.other), { device_id: String(device) }), ...noDevice);
+    expect(must(await doSendE2eeTestPushNotification(w.ctx, w.as(member), { device_id: device }))).toEqual({});
+    expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(member), { device_id: device + 1 }), ...noDevice);
+    expectError(await doSendE2eeTestPushNotification(w.ctx, w.as(m.other), { device_id: device }), ...noDevice);
     expectBadRequest(await doSendE2eeTestPushNotification(w.ctx, w.as(bot), {}), 'This endpoint does not accept bot requests.');
     await pushJobsSettled(w.ctx);
     expect(notifier.tests).toEqual([
@@ -236,7 +236,7 @@ describe('client devices', () => {
     const { w, member, other } = m;
     const device = await newDevice(m, member);
     const bare = await newDevice(m, member);
-    must(await doRegisterPushDevice(w.ctx, w.as(member), full(device)));
+    must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), full(device)));
     await pushJobsSettled(w.ctx);
     must(await doAddFcmToken(w.ctx, w.as(member), { token: 'phone' }));
     must(await doAddFcmToken(w.ctx, w.as(other), { token: 'others-phone' }));

@@ -61,12 +61,12 @@ export const general = (p: PushWorld) => channel(p.w, 'general');
 
 /** Sends a channel message to general and answers its ID. */
 export async function sendChannel(p: { w: World }, from: User, topic: string, content: string): Promise<number> {
-  return (must(await doSendMessage(p.w.ctx, p.w.as(from), { type: 'stream', to: 'general', topic, content })) as { id: number }).id;
+  return (must(await doSendMessage(p.w.ctx, p.w.as(from), { type: 'stream', to: 'general', topic, content }))).id;
 }
 
 /** Sends a direct message and answers its ID. */
 export async function sendDirect(p: { w: World }, from: User, to: User[], content: string): Promise<number> {
-  return (must(await doSendMessage(p.w.ctx, p.w.as(from), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content })) as { id: number }).id;
+  return (must(await doSendMessage(p.w.ctx, p.w.as(from), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content }))).id;
 }
 
 /** Who was notified, with why, in call order. */

@@ -14,7 +14,7 @@ const settings = async (p: PushWorld, user: User, values: Record<string, boolean
   must(await doUpdateSettings(p.w.ctx, p.w.as(user), form));
 };
 const topicPolicy = async (p: PushWorld, user: User, topic: string, policy: number) =>
-  must(await doUpdateUserTopic(p.w.ctx, p.w.as(user), { stream_id: String((await general(p)).id), topic, visibility_policy: String(policy) }));
+  must(await doUpdateUserTopic(p.w.ctx, p.w.as(user), { stream_id: (await general(p)).id, topic, visibility_policy: policy }));
 
 describe('push notifications: who is notified', () => {
   it('a direct message notifies its recipients, never the sender; the payload is the reference FCM one', async () => {
@@ -130,8 +130,8 @@ describe('push notifications: who is notified', () => {
   it('personal and group mentions notify (smallest group named); enable_offline_push_notifications off silences them and DMs', async () => {
     const p = await pushWorld();
     const { w, member, other, admin } = p;
-    must(await doCreateUserGroup(w.ctx, w.as(member), { name: 'crew', description: '', members: JSON.stringify([other.id, admin.id]) }));
-    must(await doCreateUserGroup(w.ctx, w.as(member), { name: 'duo', description: '', members: JSON.stringify([other.id]) }));
+    must(await doCreateUserGroup(w.ctx, w.as(member), { name: 'crew', description: '', members: [other.id, admin.id] }));
+    must(await doCreateUserGroup(w.ctx, w.as(member), { name: 'duo', description: '', members: [other.id] }));
     await sendChannel(p, member, 'plans', 'hey @**Otto Other**');
     let { sent } = await p.settle();
     expect(triggers(sent)).toEqual([[other.id, 'mentioned']]);
@@ -214,7 +214,7 @@ describe('push notifications: who is notified', () => {
   it('where the realm keeps no presence, any client receiving messages counts as online', async () => {
     const p = await pushWorld();
     const { w, member, other } = p;
-    must(await doUpdateRealm(w.ctx, w.as(w.owner), { presence_disabled: 'true' }));
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { presence_disabled: true }));
     await register(w, other);
     await settings(p, other, { enable_online_push_notifications: false });
     await sendDirect(p, member, [other], 'hello');
@@ -266,7 +266,7 @@ describe('push notifications: who is notified', () => {
     const id = await sendChannel(p, member, 'plans', 'plain');
     const dm = await sendDirect(p, member, [admin], 'plain dm');
     await p.settle();
-    const edit = async (messageId: number, content: string) => must(await doUpdateMessage(w.ctx, w.as(member), { message_id: String(messageId), content }));
+    const edit = async (messageId: number, content: string) => must(await doUpdateMessage(w.ctx, w.as(member), { message_id: messageId, content }));
     await edit(id, 'now @**Otto Other**');
     const { sent } = await p.settle();
     expect(triggers(sent)).toEqual([[other.id, 'mentioned']]);

@@ -14,7 +14,7 @@ describe('push notification removals', () => {
     const quiet = await sendChannel(p, member, 'lunch', 'nobody is notified of this');
     expect((await p.settle()).sent).toHaveLength(2);
 
-    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: JSON.stringify([first, second, quiet]), op: 'add', flag: 'read' }));
+    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: [first, second, quiet], op: 'add', flag: 'read' }));
     const { removed } = await p.settle();
     expect(removed).toEqual([
       {
@@ -38,8 +38,8 @@ describe('push notification removals', () => {
       },
     ]);
     // Unread then read again: the notification is already gone.
-    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: JSON.stringify([first]), op: 'remove', flag: 'read' }));
-    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: JSON.stringify([first]), op: 'add', flag: 'read' }));
+    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: [first], op: 'remove', flag: 'read' }));
+    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: [first], op: 'add', flag: 'read' }));
     expect((await p.settle()).removed).toEqual([]);
 
     // Mark-all-as-read goes through the same path.
@@ -68,7 +68,7 @@ describe('push notification removals', () => {
     const { w, member, other, admin } = p;
     const id = await sendDirect(p, member, [other], 'before the mute');
     expect((await p.settle()).sent).toHaveLength(1);
-    must(await doMuteUser(w.ctx, w.as(other), { muted_user_id: String(member.id) }));
+    must(await doMuteUser(w.ctx, w.as(other), { muted_user_id: member.id }));
     expect((await p.settle()).removed.map((r) => [r.userId, r.messageIds])).toEqual([[other.id, [id]]]);
     await sendDirect(p, member, [other, admin], 'after the mute');
     expect(triggers((await p.settle()).sent)).toEqual([[admin.id, 'private_message']]);
@@ -79,7 +79,7 @@ describe('push notification removals', () => {
     const { w, member, other, admin } = p;
     const id = await sendChannel(p, member, 'oops', '@**Otto Other** @**Ada Admin** oops');
     expect((await p.settle()).sent).toHaveLength(2);
-    must(await doDeleteMessage(w.ctx, w.as(w.owner), { message_id: String(id) }));
+    must(await doDeleteMessage(w.ctx, w.as(w.owner), { message_id: id }));
     const { removed } = await p.settle();
     expect(removed.map((r) => [r.userId, r.messageIds, r.data.event]).sort()).toEqual(
       [[other.id, [id], 'remove'], [admin.id, [id], 'remove']].sort(),
@@ -93,18 +93,18 @@ describe('push notification removals', () => {
     const id = await sendDirect(p, member, [other, admin, moderator], 'still delivered');
     const { sent } = await p.settle();
     expect(triggers(sent).map(([userId]) => userId).sort()).toEqual([other.id, admin.id, moderator.id].sort());
-    const messages = must(await getMessages(w.ctx, w.as(other), { anchor: String(id), num_before: '0', num_after: '0' })) as unknown as { messages: { id: number }[] };
+    const messages = must(await getMessages(w.ctx, w.as(other), { anchor: String(id), num_before: 0, num_after: 0 })) as { messages: { id: number }[] };
     expect(messages.messages.map((m) => m.id)).toEqual([id]);
     // Removals still go out after the failures.
-    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: JSON.stringify([id]), op: 'add', flag: 'read' }));
+    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: [id], op: 'add', flag: 'read' }));
     expect((await p.settle()).removed.map((r) => r.userId)).toEqual([other.id]);
   });
 
   it('without a notifier nothing is recorded, and sends and reads work as before', async () => {
     const w = await makeWorld();
     const other = await w.addUser({ email: 'otto@example.com', fullName: 'Otto Other' });
-    const { id } = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'direct', to: JSON.stringify([other.id]), content: 'hi' })) as { id: number };
-    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: JSON.stringify([id]), op: 'add', flag: 'read' }));
+    const { id } = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'direct', to: JSON.stringify([other.id]), content: 'hi' }));
+    must(await doUpdateMessageFlags(w.ctx, w.as(other), { messages: [id], op: 'add', flag: 'read' }));
     await pushJobsSettled(w.ctx);
     const recorded = await w.ctx.storage.transaction(async (tx) => ok(await tx.push.clearNotified(w.realm.id, [other.id], [id])));
     expect(recorded.isOk() && recorded.value.size).toBe(0);

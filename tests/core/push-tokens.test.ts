@@ -63,9 +63,9 @@ describe('push device tokens', () => {
     for (const appid of ['', 'org zulip', 'org/zulip', 'é']) {
       expectBadRequest(await doAddApnsToken(w.ctx, w.as(member), { token: APNS, appid }), 'Invalid app ID');
     }
-    const missing = await doAddApnsToken(w.ctx, w.as(member), { token: APNS });
+    const missing = await doAddApnsToken.fromTransport(w.ctx, w.as(member), { token: APNS });
     expect(missing.isErr() && missing.error.code).toBe('REQUEST_VARIABLE_MISSING');
-    expectBadRequest(await doAddFcmToken(w.ctx, w.as(member), { token: 5 }), 'token is not a string');
+    expectBadRequest(await doAddFcmToken.fromTransport(w.ctx, w.as(member), { token: 5 }), 'token is not a string');
     expectBadRequest(await doAddFcmToken(w.ctx, w.as(bot), { token: 'bot-token' }), 'This endpoint does not accept bot requests.');
     expectBadRequest(await doRemoveFcmToken(w.ctx, w.as(bot), { token: 'bot-token' }), 'This endpoint does not accept bot requests.');
     expect((await tokensOf(m, member)).map((t) => t.token.length)).toEqual([4096]);

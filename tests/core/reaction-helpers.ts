@@ -12,7 +12,7 @@ export const upload = (bytes: Uint8Array, filename = 'emoji.png', contentType = 
 
 /** Uploads a custom emoji as `user` and returns its stored ID. */
 export async function addEmoji(w: World, user: User, name: string, bytes: Uint8Array = PNG): Promise<number> {
-  must(await doAddRealmEmoji(w.ctx, w.as(user), { emoji_name: name, file: upload(bytes) }));
+  must(await doAddRealmEmoji.fromTransport(w.ctx, w.as(user), { emoji_name: name, file: upload(bytes) }));
   const all = await w.ctx.storage.read((tx) => tx.realmEmoji.list(w.realm.id));
   return all.filter((e) => e.name === name && !e.deactivated)[0]!.id;
 }
@@ -23,11 +23,11 @@ export async function send(w: World, sender: User, to: string | User[], content 
     typeof to === 'string'
       ? { type: 'stream', to, topic: 'greetings', content }
       : { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content };
-  return (must(await doSendMessage(w.ctx, w.as(sender), params)) as { id: number }).id;
+  return (must(await doSendMessage.fromTransport(w.ctx, w.as(sender), params))).id;
 }
 
 /** The message's `reactions` as `viewer` reads them. */
 export async function reactionsOf(w: World, viewer: User, messageId: number): Promise<unknown[]> {
-  const { message } = must(await getMessage(w.ctx, w.as(viewer), { message_id: String(messageId) })) as unknown as { message: { reactions: unknown[] } };
+  const { message } = must(await getMessage(w.ctx, w.as(viewer), { message_id: messageId })) as { message: { reactions: unknown[] } };
   return message.reactions;
 }

@@ -16,7 +16,7 @@ beforeEach(async () => {
 });
 
 const add = (user = c.member, params: Record<string, unknown> = {}) =>
-  doAddReaction(c.w.ctx, c.w.as(user), { message_id: String(general), emoji_name: 'tada', ...params });
+  doAddReaction(c.w.ctx, c.w.as(user), { message_id: general, emoji_name: 'tada', ...params });
 
 describe('adding', () => {
   it('derives the code and type from the name, shows the reaction on the message and tells who can see it', async () => {
@@ -63,7 +63,7 @@ describe('adding', () => {
 
   it('reacting to a public channel message one never received gives a historical copy, so its events reach the reactor', async () => {
     must(await add(c.other));
-    const page = must(await getMessages(c.w.ctx, c.w.as(c.other), { anchor: String(general), num_before: '0', num_after: '0' })) as unknown as {
+    const page = must(await getMessages(c.w.ctx, c.w.as(c.other), { anchor: String(general), num_before: 0, num_after: 0 })) as {
       messages: Array<{ flags: string[] }>;
     };
     expect(page.messages[0]!.flags).toEqual(['read', 'historical']);
@@ -98,11 +98,11 @@ describe('errors publish nothing', () => {
   });
 
   it('bad input: missing name, malformed and unknown message IDs, wrong types', async () => {
-    expectError(await doAddReaction(c.w.ctx, c.w.as(c.member), { message_id: String(general) }), 'REQUEST_VARIABLE_MISSING', 'Missing \'emoji_name\' argument', 400, { var_name: 'emoji_name' });
+    expectError(await doAddReaction.fromTransport(c.w.ctx, c.w.as(c.member), { message_id: general }), 'REQUEST_VARIABLE_MISSING', 'Missing \'emoji_name\' argument', 400, { var_name: 'emoji_name' });
     expectBadRequest(await add(c.member, { message_id: 'abc' }), 'message_id is not an integer');
     expectBadRequest(await add(c.member, { message_id: '99999' }), 'Invalid message(s)');
     expectBadRequest(await add(c.member, { emoji_name: 42 }), 'emoji_name is not a string');
-    expectError(await doAddReaction(c.w.ctx, { realm: c.w.realm, user: null }, { message_id: String(general), emoji_name: 'tada' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doAddReaction(c.w.ctx, { realm: c.w.realm, user: null }, { message_id: general, emoji_name: 'tada' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 
   it('messages one may not read are "Invalid message(s)": private channels, others\' direct messages, another realm', async () => {
@@ -116,6 +116,6 @@ describe('errors publish nothing', () => {
     expectBadRequest(await add(c.other, { message_id: String(dm) }), 'Invalid message(s)');
     // A guest reads no channel history it is not subscribed to, even a public one.
     expectBadRequest(await add(c.guest), 'Invalid message(s)');
-    expectBadRequest(await doAddReaction(c.w.ctx, { realm: other.realm, user: other.owner }, { message_id: String(general), emoji_name: 'tada' }), 'Invalid message(s)');
+    expectBadRequest(await doAddReaction(c.w.ctx, { realm: other.realm, user: other.owner }, { message_id: general, emoji_name: 'tada' }), 'Invalid message(s)');
   });
 });

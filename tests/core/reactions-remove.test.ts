@@ -12,12 +12,12 @@ beforeEach(async () => {
   c = await channelWorld();
   await subscribe(c.w, c.w.owner, ['general'], { principals: JSON.stringify([c.w.owner.id, c.member.id]) });
   general = await send(c.w, c.w.owner, 'general');
-  must(await doAddReaction(c.w.ctx, c.w.as(c.member), { message_id: String(general), emoji_name: 'like' }));
+  must(await doAddReaction(c.w.ctx, c.w.as(c.member), { message_id: general, emoji_name: 'like' }));
   c.drain();
 });
 
 const remove = (params: Record<string, unknown>, user = c.member) =>
-  doRemoveReaction(c.w.ctx, c.w.as(user), { message_id: String(general), ...params });
+  doRemoveReaction(c.w.ctx, c.w.as(user), { message_id: general, ...params });
 
 describe('removing', () => {
   it('by name: the code is looked up; the event carries the stored name and goes to who can see the message', async () => {
@@ -32,7 +32,7 @@ describe('removing', () => {
   });
 
   it('by code, reaction_type defaulting to unicode_emoji; another user\'s reaction stays', async () => {
-    must(await doAddReaction(c.w.ctx, c.w.as(c.w.owner), { message_id: String(general), emoji_name: 'like' }));
+    must(await doAddReaction(c.w.ctx, c.w.as(c.w.owner), { message_id: general, emoji_name: 'like' }));
     must(await remove({ emoji_code: '1f44d' }));
     expect(await reactionsOf(c.w, c.member, general)).toEqual([
       { emoji_name: 'like', emoji_code: '1f44d', reaction_type: 'unicode_emoji', user_id: c.w.owner.id },
@@ -41,12 +41,12 @@ describe('removing', () => {
 
   it('a custom emoji by code and type, even after it was deactivated; by name alone it is not found', async () => {
     const id = await addEmoji(c.w, c.w.owner, 'green_tick');
-    must(await doAddReaction(c.w.ctx, c.w.as(c.member), { message_id: String(general), emoji_name: 'green_tick' }));
+    must(await doAddReaction(c.w.ctx, c.w.as(c.member), { message_id: general, emoji_name: 'green_tick' }));
     c.drain();
     // The type is not derived from the name: the name's code with unicode_emoji matches nothing.
     expectError(await remove({ emoji_name: 'green_tick' }), 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");
     must(await remove({ emoji_name: 'green_tick', reaction_type: 'realm_emoji' }));
-    must(await doAddReaction(c.w.ctx, c.w.as(c.member), { message_id: String(general), emoji_name: 'green_tick' }));
+    must(await doAddReaction(c.w.ctx, c.w.as(c.member), { message_id: general, emoji_name: 'green_tick' }));
     await c.w.ctx.storage.transaction(async (tx) => {
       await tx.realmEmoji.deactivate(c.w.realm.id, id);
       return { isOk: () => true, isErr: () => false, value: undefined } as never;
@@ -72,7 +72,7 @@ describe('errors publish nothing', () => {
     expectBadRequest(await remove({ emoji_name: 'like', message_id: '99999' }), 'Invalid message(s)');
     expectBadRequest(await remove({ emoji_name: 'like', message_id: '-1' }), 'message_id is not an integer');
     expectBadRequest(await remove({ emoji_name: ['like'] }), 'emoji_name is not a string');
-    expectError(await doRemoveReaction(c.w.ctx, { realm: c.w.realm, user: null }, { message_id: String(general), emoji_name: 'like' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doRemoveReaction(c.w.ctx, { realm: c.w.realm, user: null }, { message_id: general, emoji_name: 'like' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect(await reactionsOf(c.w, c.member, general)).toHaveLength(1);
     expect(c.drain().filter((p) => p.event.type === 'reaction')).toEqual([]);
   });
@@ -80,7 +80,7 @@ describe('errors publish nothing', () => {
   it('a private channel message is invisible to a non-subscriber, whose removal cannot tell it exists', async () => {
     await subscribe(c.w, c.w.owner, ['secret'], { invite_only: 'true' });
     const secret = await send(c.w, c.w.owner, 'secret');
-    must(await doAddReaction(c.w.ctx, c.w.as(c.w.owner), { message_id: String(secret), emoji_name: 'like' }));
+    must(await doAddReaction(c.w.ctx, c.w.as(c.w.owner), { message_id: secret, emoji_name: 'like' }));
     c.drain();
     expectBadRequest(await remove({ emoji_name: 'like', message_id: String(secret) }, c.admin), 'Invalid message(s)');
     expect(c.drain()).toEqual([]);

@@ -11,8 +11,8 @@ beforeEach(async () => {
 });
 
 const react = async (user: ChannelWorld['member'], messageId: number) => {
-  must(await doAddReaction(c.w.ctx, c.w.as(user), { message_id: String(messageId), emoji_name: 'tada' }));
-  must(await doRemoveReaction(c.w.ctx, c.w.as(user), { message_id: String(messageId), emoji_name: 'tada' }));
+  must(await doAddReaction(c.w.ctx, c.w.as(user), { message_id: messageId, emoji_name: 'tada' }));
+  must(await doRemoveReaction(c.w.ctx, c.w.as(user), { message_id: messageId, emoji_name: 'tada' }));
 };
 
 it('a private channel: its subscribers, including one who joined after the message (shared history); no outsider', async () => {

@@ -8,13 +8,13 @@ import { as } from './user-access-helpers.js';
 
 /** The answer as `viewer` gets it, with the realm as stored now. */
 const receipts = async (m: MessageWorld, viewer: User, messageId: number | string) =>
-  getReadReceipts(m.w.ctx, await as(m.w, viewer), { message_id: String(messageId) });
-const readers = async (m: MessageWorld, viewer: User, messageId: number) => (must(await receipts(m, viewer, messageId)) as { user_ids: number[] }).user_ids;
+  getReadReceipts.fromTransport(m.w.ctx, await as(m.w, viewer), { message_id: messageId });
+const readers = async (m: MessageWorld, viewer: User, messageId: number) => (must(await receipts(m, viewer, messageId))).user_ids;
 const markRead = async (m: MessageWorld, user: User, ...ids: number[]) =>
-  must(await doUpdateMessageFlags(m.w.ctx, m.w.as(user), { messages: JSON.stringify(ids), op: 'add', flag: 'read' }));
+  must(await doUpdateMessageFlags(m.w.ctx, m.w.as(user), { messages: ids, op: 'add', flag: 'read' }));
 /** Register's realm section as a member gets it, with the realm as stored now. */
 const realmState = async (m: MessageWorld) =>
-  must(await doRegister(m.w.ctx, await as(m.w, m.member), { fetch_event_types: '["realm"]' })) as { realm_enable_read_receipts: boolean };
+  must(await doRegister(m.w.ctx, await as(m.w, m.member), { fetch_event_types: ["realm"] }));
 const sorted = (...users: User[]) => users.map((u) => u.id).sort((a, b) => a - b);
 
 describe('GET /messages/{message_id}/read_receipts', () => {
@@ -39,7 +39,7 @@ describe('GET /messages/{message_id}/read_receipts', () => {
     expect(await readers(m, m.member, group)).toEqual([m.admin.id]);
     // The bot never received the channel message: reacting gives it a read, historical copy.
     const channel = await m.post(m.other, 'public');
-    must(await doAddReaction(m.w.ctx, m.w.as(m.bot), { message_id: String(channel), emoji_name: 'smile' }));
+    must(await doAddReaction(m.w.ctx, m.w.as(m.bot), { message_id: channel, emoji_name: 'smile' }));
     expect(await readers(m, m.member, channel)).toEqual([m.bot.id]);
   });
 
@@ -48,9 +48,9 @@ describe('GET /messages/{message_id}/read_receipts', () => {
     const id = await m.post(m.other, 'hello');
     await markRead(m, m.member, id);
     await markRead(m, m.admin, id);
-    must(await doAddReaction(m.w.ctx, m.w.as(m.bot), { message_id: String(id), emoji_name: 'smile' }));
+    must(await doAddReaction(m.w.ctx, m.w.as(m.bot), { message_id: id, emoji_name: 'smile' }));
     expect(await readers(m, m.moderator, id)).toEqual(sorted(m.member, m.admin, m.bot));
-    must(await doUpdateSettings(m.w.ctx, m.w.as(m.member), { send_read_receipts: 'false' }));
+    must(await doUpdateSettings(m.w.ctx, m.w.as(m.member), { send_read_receipts: false }));
     await setUser(m.w.ctx, m.bot, { settings: { send_read_receipts: false } });
     expect(await readers(m, m.moderator, id)).toEqual([m.admin.id]);
     await setUser(m.w.ctx, m.admin, { isActive: false });
@@ -60,8 +60,8 @@ describe('GET /messages/{message_id}/read_receipts', () => {
   it('leaves out the users the caller muted and the users who muted the caller', async () => {
     const m = await messageWorld();
     const [hamlet, cordelia, othello] = [m.member, m.other, m.moderator];
-    must(await doMuteUser(m.w.ctx, m.w.as(hamlet), { muted_user_id: String(cordelia.id) }));
-    must(await doMuteUser(m.w.ctx, m.w.as(cordelia), { muted_user_id: String(othello.id) }));
+    must(await doMuteUser(m.w.ctx, m.w.as(hamlet), { muted_user_id: cordelia.id }));
+    must(await doMuteUser(m.w.ctx, m.w.as(cordelia), { muted_user_id: othello.id }));
     const id = await m.post(m.admin, 'read receipts');
     await markRead(m, hamlet, id);
     await markRead(m, cordelia, id);
@@ -77,12 +77,12 @@ describe('GET /messages/{message_id}/read_receipts', () => {
     const id = await m.post(m.other, 'hello');
     expect((await realmState(m)).realm_enable_read_receipts).toBe(true);
     m.drain();
-    expect(must(await doUpdateRealm(m.w.ctx, m.w.as(m.admin), { enable_read_receipts: 'false' }))).toEqual({ enable_read_receipts: false });
+    expect(must(await doUpdateRealm(m.w.ctx, m.w.as(m.admin), { enable_read_receipts: false }))).toEqual({ enable_read_receipts: false });
     expect(m.drain().map((p) => p.event)).toEqual([{ type: 'realm', op: 'update_dict', property: 'default', data: { enable_read_receipts: false } }]);
     expect((await realmState(m)).realm_enable_read_receipts).toBe(false);
     expectBadRequest(await receipts(m, m.member, id), 'Read receipts are disabled in this organization.');
-    expectBadRequest(await doUpdateRealm(m.w.ctx, m.w.as(m.admin), { enable_read_receipts: 'yes' }), 'enable_read_receipts is not valid JSON');
-    must(await doUpdateRealm(m.w.ctx, m.w.as(m.admin), { enable_read_receipts: 'true' }));
+    expectBadRequest(await doUpdateRealm.fromTransport(m.w.ctx, m.w.as(m.admin), { enable_read_receipts: 'yes' }), 'enable_read_receipts is not valid JSON');
+    must(await doUpdateRealm(m.w.ctx, m.w.as(m.admin), { enable_read_receipts: true }));
     expect(await readers(m, m.member, id)).toEqual([]);
   });
 
@@ -91,13 +91,13 @@ describe('GET /messages/{message_id}/read_receipts', () => {
     const far = await secondRealm(m.w.ctx);
     const secret = await m.post(m.admin, 'private', 'plans', 'secret');
     const farSent = await doSendMessage(m.w.ctx, { realm: far.realm, user: far.owner }, { type: 'direct', to: JSON.stringify([far.owner.id]), content: 'mine' });
-    const farMessage = (must(farSent) as { id: number }).id;
+    const farMessage = (must(farSent)).id;
     expectBadRequest(await receipts(m, m.other, secret), 'Invalid message(s)');
     expectBadRequest(await receipts(m, m.member, 999_999), 'Invalid message(s)');
     expectBadRequest(await receipts(m, m.member, farMessage), 'Invalid message(s)');
     expectBadRequest(await receipts(m, m.member, 'abc'), 'message_id is not an integer');
     expect(await readers(m, m.member, secret)).toEqual([]);
-    must(await doUpdateRealm(m.w.ctx, m.w.as(m.admin), { enable_read_receipts: 'false' }));
+    must(await doUpdateRealm(m.w.ctx, m.w.as(m.admin), { enable_read_receipts: false }));
     expectBadRequest(await receipts(m, m.other, secret), 'Invalid message(s)');
   });
 });

@@ -11,10 +11,10 @@ describe('realm domains', () => {
     const before = await register(c.w, c.member, { event_types: '["realm_domains"]', fetch_event_types: '["realm_domains"]' });
     expect(before.realm_domains).toEqual([]);
     c.drain();
-    const added = must(await doAddRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: ' Example.COM ', allow_subdomains: 'false' }));
+    const added = must(await doAddRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: ' Example.COM ', allow_subdomains: false }));
     expect(added).toEqual({ new_domain: [expect.any(Number), 'example.com'] });
     must(await doAddRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'corp.example.org', allow_subdomains: true }));
-    must(await doChangeRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'example.com', allow_subdomains: 'true' }));
+    must(await doChangeRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'example.com', allow_subdomains: true }));
     must(await doRemoveRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'corp.example.org' }));
     expect(must(await getRealmDomains(c.w.ctx, c.w.as(c.guest), {}))).toEqual({ domains: [{ domain: 'example.com', allow_subdomains: true }] });
     const published = c.drain();
@@ -31,9 +31,9 @@ describe('realm domains', () => {
 
   it('refuses invalid domains, duplicates, unknown domains, non-owners and bad input, writing nothing', async () => {
     const c = await channelWorld();
-    must(await doAddRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'example.com', allow_subdomains: 'false' }));
+    must(await doAddRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'example.com', allow_subdomains: false }));
     c.drain();
-    const add = (domain: unknown, allow: unknown = 'false') => doAddRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain, allow_subdomains: allow });
+    const add = (domain: unknown, allow: unknown = 'false') => doAddRealmDomain.fromTransport(c.w.ctx, c.w.as(c.w.owner), { domain, allow_subdomains: allow });
     expectBadRequest(await add(' '), "Invalid domain: Domain can't be empty.");
     expectBadRequest(await add('localhost'), 'Invalid domain: Domain must have at least one dot (.)');
     expectBadRequest(await add('.example.net'), 'Invalid domain: Domain cannot start or end with a dot (.)');
@@ -44,12 +44,12 @@ describe('realm domains', () => {
     expectBadRequest(await add('EXAMPLE.com'), 'The domain example.com is already a part of your organization.');
     expectBadRequest(await add('x.com', 'maybe'), 'allow_subdomains is not valid JSON');
     expectBadRequest(await add(5), 'domain is not a string');
-    expectError(await doAddRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'x.com' }), 'REQUEST_VARIABLE_MISSING', "Missing 'allow_subdomains' argument", 400, { var_name: 'allow_subdomains' });
-    expectBadRequest(await doChangeRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'nope.com', allow_subdomains: 'true' }), 'No entry found for domain nope.com.');
+    expectError(await doAddRealmDomain.fromTransport(c.w.ctx, c.w.as(c.w.owner), { domain: 'x.com' }), 'REQUEST_VARIABLE_MISSING', "Missing 'allow_subdomains' argument", 400, { var_name: 'allow_subdomains' });
+    expectBadRequest(await doChangeRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'nope.com', allow_subdomains: true }), 'No entry found for domain nope.com.');
     expectBadRequest(await doRemoveRealmDomain(c.w.ctx, c.w.as(c.w.owner), { domain: 'nope.com' }), 'No entry found for domain nope.com.');
     for (const user of [c.admin, c.moderator, c.member, c.guest]) {
-      expectError(await doAddRealmDomain(c.w.ctx, c.w.as(user), { domain: 'x.com', allow_subdomains: 'true' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
-      expectError(await doChangeRealmDomain(c.w.ctx, c.w.as(user), { domain: 'example.com', allow_subdomains: 'true' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+      expectError(await doAddRealmDomain(c.w.ctx, c.w.as(user), { domain: 'x.com', allow_subdomains: true }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+      expectError(await doChangeRealmDomain(c.w.ctx, c.w.as(user), { domain: 'example.com', allow_subdomains: true }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
       expectError(await doRemoveRealmDomain(c.w.ctx, c.w.as(user), { domain: 'example.com' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
     }
     expectError(await getRealmDomains(c.w.ctx, c.w.as(null), {}), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
@@ -59,7 +59,7 @@ describe('realm domains', () => {
     const theirs = { realm: second.realm, user: second.owner };
     expect(must(await getRealmDomains(c.w.ctx, theirs, {}))).toEqual({ domains: [] });
     expectBadRequest(await doRemoveRealmDomain(c.w.ctx, theirs, { domain: 'example.com' }), 'No entry found for domain example.com.');
-    must(await doAddRealmDomain(c.w.ctx, theirs, { domain: 'example.com', allow_subdomains: 'true' }));
+    must(await doAddRealmDomain(c.w.ctx, theirs, { domain: 'example.com', allow_subdomains: true }));
     expect(must(await getRealmDomains(c.w.ctx, c.w.as(c.member), {}))).toEqual({ domains: [{ domain: 'example.com', allow_subdomains: false }] });
   });
 });

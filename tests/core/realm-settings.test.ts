@@ -9,7 +9,7 @@ import { makeWorld, must } from '../helpers/core.js';
 describe('realm settings', () => {
   it('register carries every realm setting, defaults as the reference ships them', async () => {
     const w = await makeWorld({ config: { timers: false } });
-    const state = must(await doRegister(w.ctx, w.as(w.owner), { fetch_event_types: ['realm'] })) as Record<string, unknown>;
+    const state = must(await doRegister(w.ctx, w.as(w.owner), { fetch_event_types: ['realm'] }));
     expect(state.realm_can_invite_users_group).toBe(systemGroupId('role:members'));
     expect(state.realm_create_multiuse_invite_group).toBe(systemGroupId('role:administrators'));
     expect(state.realm_can_access_all_users_group).toBe(systemGroupId('role:everyone'));

@@ -21,7 +21,7 @@ async function setup() {
   // Register as a new request would: with the realm as stored now.
   const realmState = async () => {
     const realm = (await w.ctx.storage.read((tx) => tx.realms.byId(w.realm.id)))!;
-    return must(await doRegister(w.ctx, { realm, user: member }, { fetch_event_types: '["realm"]' })) as Record<string, unknown>;
+    return must(await doRegister(w.ctx, { realm, user: member }, { fetch_event_types: ["realm"] }));
   };
   return { w, admin, mod, member, gone, published, realmState };
 }
@@ -35,12 +35,12 @@ describe('PATCH /realm', () => {
         description: 'Hello *world*',
         message_content_edit_limit_seconds: '"unlimited"',
         move_messages_within_stream_limit_seconds: '3600',
-        allow_message_editing: 'false',
+        allow_message_editing: false,
         message_edit_history_visibility_policy: 'moves',
         topics_policy: 'disable_empty_topic',
         default_language: 'de',
         welcome_message_custom_text: 'Welcome!',
-        enable_spectator_access: 'true',
+        enable_spectator_access: true,
       }),
     );
     expect(result).toEqual({
@@ -79,7 +79,7 @@ describe('PATCH /realm', () => {
     });
     // Only non-defaults are stored; setting a default back drops it.
     published.length = 0;
-    must(await doUpdateRealm(w.ctx, w.as(admin), { allow_message_editing: 'true', default_language: 'de' }));
+    must(await doUpdateRealm(w.ctx, w.as(admin), { allow_message_editing: true, default_language: 'de' }));
     expect(published.map((p) => p.event)).toEqual([{ type: 'realm', op: 'update_dict', property: 'default', data: { allow_message_editing: true } }]);
     const stored = await w.ctx.storage.read((tx) => tx.realms.byId(w.realm.id));
     expect(stored!.settings).not.toHaveProperty('allow_message_editing');
@@ -90,7 +90,7 @@ describe('PATCH /realm', () => {
     const { w, admin, member, published, realmState } = await setup();
     const change = (value: unknown) => JSON.stringify(value);
     const result = must(
-      await doUpdateRealm(w.ctx, w.as(admin), {
+      await doUpdateRealm.fromTransport(w.ctx, w.as(admin), {
         can_add_custom_emoji_group: change({ new: { direct_members: [], direct_subgroups: [systemGroupId('role:moderators')] }, old: systemGroupId('role:members') }),
         can_delete_own_message_group: change({ new: { direct_members: [member.id], direct_subgroups: [systemGroupId('role:administrators')] } }),
         can_move_messages_between_topics_group: change({ new: systemGroupId('role:everyone') }),
@@ -102,39 +102,39 @@ describe('PATCH /realm', () => {
     expect(await realmState()).toMatchObject({ realm_can_add_custom_emoji_group: systemGroupId('role:moderators'), realm_can_delete_own_message_group: anon });
     published.length = 0;
     expectError(
-      await doUpdateRealm(w.ctx, w.as(admin), { can_add_custom_emoji_group: change({ new: systemGroupId('role:members'), old: systemGroupId('role:members') }) }),
+      await doUpdateRealm.fromTransport(w.ctx, w.as(admin), { can_add_custom_emoji_group: change({ new: systemGroupId('role:members'), old: systemGroupId('role:members') }) }),
       'EXPECTATION_MISMATCH',
       "'old' value does not match the expected value.",
     );
     expectBadRequest(
-      await doUpdateRealm(w.ctx, w.as(admin), { can_add_custom_emoji_group: change({ new: systemGroupId('role:everyone') }) }),
+      await doUpdateRealm.fromTransport(w.ctx, w.as(admin), { can_add_custom_emoji_group: change({ new: systemGroupId('role:everyone') }) }),
       "'can_add_custom_emoji_group' setting cannot be set to 'role:everyone' group.",
     );
-    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { can_add_custom_emoji_group: change({ new: 9999 }) }), 'Invalid user group');
+    expectBadRequest(await doUpdateRealm.fromTransport(w.ctx, w.as(admin), { can_add_custom_emoji_group: change({ new: 9999 }) }), 'Invalid user group');
     expect(published).toEqual([]);
   });
 
   it('sets and clears the channel settings; the channel must be an active channel of the realm', async () => {
     const { w, admin, published, realmState } = await setup();
-    must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"general"},{"name":"mods"}]' }));
-    must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true' }));
+    must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"general"},{"name":"mods"}] }));
+    must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"secret"}], invite_only: true }));
     const idOf = (name: string) => w.ctx.storage.read(async (tx) => (await tx.streams.byName(w.realm.id, name))!.id);
     const [general, secret] = [await idOf('general'), await idOf('secret')];
-    expect(must(await doUpdateRealm(w.ctx, w.as(admin), { new_stream_announcements_stream_id: String(general), moderation_request_channel_id: String(secret) }))).toEqual({
+    expect(must(await doUpdateRealm(w.ctx, w.as(admin), { new_stream_announcements_stream_id: general, moderation_request_channel_id: secret }))).toEqual({
       new_stream_announcements_stream_id: general,
       moderation_request_channel_id: secret,
     });
     expect(await realmState()).toMatchObject({ realm_new_stream_announcements_stream_id: general, realm_moderation_request_channel_id: secret });
-    must(await doUpdateRealm(w.ctx, w.as(admin), { new_stream_announcements_stream_id: '-1' }));
+    must(await doUpdateRealm(w.ctx, w.as(admin), { new_stream_announcements_stream_id: -1 }));
     expect(await realmState()).toMatchObject({ realm_new_stream_announcements_stream_id: -1 });
     published.length = 0;
-    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { moderation_request_channel_id: String(general) }), 'Moderation request channel must be private.');
-    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { signup_announcements_stream_id: '9999' }), 'Invalid channel ID');
+    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { moderation_request_channel_id: general }), 'Moderation request channel must be private.');
+    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { signup_announcements_stream_id: 9999 }), 'Invalid channel ID');
     const other = await secondRealm(w.ctx);
-    must(await doSubscribe(w.ctx, { realm: other.realm, user: other.owner }, { subscriptions: '[{"name":"theirs"}]' }));
+    must(await doSubscribe(w.ctx, { realm: other.realm, user: other.owner }, { subscriptions: [{"name":"theirs"}] }));
     const theirs = await w.ctx.storage.read(async (tx) => (await tx.streams.byName(other.realm.id, 'theirs'))!.id);
     published.length = 0;
-    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { signup_announcements_stream_id: String(theirs) }), 'Invalid channel ID');
+    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { signup_announcements_stream_id: theirs }), 'Invalid channel ID');
     expect(published).toEqual([]);
   });
 
@@ -145,8 +145,8 @@ describe('PATCH /realm', () => {
     for (const name of ['can_create_groups', 'can_invite_users_group', 'can_manage_all_groups', 'create_multiuse_invite_group', 'can_manage_billing_group']) {
       expectError(await doUpdateRealm(w.ctx, w.as(admin), { [name]: JSON.stringify({ new: 1 }) }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
     }
-    expectError(await doUpdateRealm(w.ctx, w.as(admin), { waiting_period_threshold: '3' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
-    expect(must(await doUpdateRealm(w.ctx, w.as(w.owner), { waiting_period_threshold: '3', can_invite_users_group: JSON.stringify({ new: systemGroupId('role:administrators') }) }))).toEqual({
+    expectError(await doUpdateRealm(w.ctx, w.as(admin), { waiting_period_threshold: 3 }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+    expect(must(await doUpdateRealm(w.ctx, w.as(w.owner), { waiting_period_threshold: 3, can_invite_users_group: { new: systemGroupId('role:administrators') } }))).toEqual({
       waiting_period_threshold: 3,
       can_invite_users_group: systemGroupId('role:administrators'),
     });

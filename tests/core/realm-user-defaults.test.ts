@@ -25,7 +25,7 @@ describe('realm user settings defaults', () => {
     const c = await channelWorld();
     const before = await register(c.w, c.member, { event_types: '["realm_user_settings_defaults"]', fetch_event_types: '["realm_user_settings_defaults"]' });
     c.drain();
-    must(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(c.admin), { enter_sends: 'true', color_scheme: '2', email_address_visibility: '3', emojiset: 'google' }));
+    must(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(c.admin), { enter_sends: true, color_scheme: 2, email_address_visibility: 3, emojiset: 'google' }));
     const published = c.drain();
     expect(recipientsOf(published, 'realm_user_settings_defaults')[0]).toEqual(ids(c.w.owner, c.admin, c.moderator, c.member, c.other, c.guest, c.bot));
     const events = (await queued(c.w, c.member, before.queue_id)).map(({ id: _id, ...e }) => e);
@@ -40,18 +40,18 @@ describe('realm user settings defaults', () => {
     expect(applied).toEqual((await register(c.w, c.member, { fetch_event_types: '["realm_user_settings_defaults"]' })).realm_user_settings_defaults);
 
     expect(await settingsOf(c, c.member.id)).toMatchObject({ enter_sends: false, color_scheme: 1 });
-    const { user_id } = must(await doCreateUser(c.w.ctx, c.w.as(c.w.owner), { email: 'new@example.com', password: 'long-password-1', full_name: 'New Person' })) as { user_id: number };
+    const { user_id } = must(await doCreateUser(c.w.ctx, c.w.as(c.w.owner), { email: 'new@example.com', password: 'long-password-1', full_name: 'New Person' }));
     expect(await settingsOf(c, user_id)).toMatchObject({ enter_sends: true, color_scheme: 2, email_address_visibility: 3 });
     // The new user's own changes start from there; setting a default back is stored as such.
     const created = (await c.w.ctx.storage.read((tx) => tx.users.byId(c.w.realm.id, user_id)))!;
     expect(created.emailAddressVisibility).toBe(3);
-    must(await doUpdateSettings(c.w.ctx, c.w.as(created), { enter_sends: 'false' }));
+    must(await doUpdateSettings(c.w.ctx, c.w.as(created), { enter_sends: false }));
     expect(await settingsOf(c, user_id)).toMatchObject({ enter_sends: false, color_scheme: 2 });
 
     // Back to a server default: nothing stored, and a request changing nothing sends nothing.
-    must(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(c.w.owner), { enter_sends: 'false' }));
+    must(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(c.w.owner), { enter_sends: false }));
     c.drain();
-    must(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(c.w.owner), { enter_sends: 'false', color_scheme: '2' }));
+    must(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(c.w.owner), { enter_sends: false, color_scheme: 2 }));
     expect(c.drain()).toEqual([]);
     expect((await c.w.ctx.storage.read((tx) => tx.realms.byId(c.w.realm.id)))!.userSettingsDefaults).toEqual({ color_scheme: 2, email_address_visibility: 3 });
   });
@@ -59,9 +59,9 @@ describe('realm user settings defaults', () => {
   it('refuses non-administrators, bad values and the time zone; another realm is untouched', async () => {
     const c = await channelWorld();
     for (const user of [c.moderator, c.member, c.guest]) {
-      expectError(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(user), { enter_sends: 'true' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+      expectError(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(user), { enter_sends: true }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     }
-    expectError(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(null), { enter_sends: 'true' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doUpdateRealmUserDefaults(c.w.ctx, c.w.as(null), { enter_sends: true }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     const update = (input: Record<string, unknown>) => doUpdateRealmUserDefaults(c.w.ctx, c.w.as(c.admin), input);
     expectBadRequest(await update({ enter_sends: 'yes' }), 'enter_sends is not valid JSON');
     expectBadRequest(await update({ enter_sends: '1' }), 'enter_sends is not a boolean');
@@ -76,7 +76,7 @@ describe('realm user settings defaults', () => {
     expect(c.drain()).toEqual([]);
     expect((await c.w.ctx.storage.read((tx) => tx.realms.byId(c.w.realm.id)))!.userSettingsDefaults).toEqual({});
     const second = await secondRealm(c.w.ctx);
-    must(await doUpdateRealmUserDefaults(c.w.ctx, { realm: second.realm, user: second.owner }, { enter_sends: 'true' }));
+    must(await doUpdateRealmUserDefaults(c.w.ctx, { realm: second.realm, user: second.owner }, { enter_sends: true }));
     expect((await c.w.ctx.storage.read((tx) => tx.realms.byId(c.w.realm.id)))!.userSettingsDefaults).toEqual({});
   });
 });

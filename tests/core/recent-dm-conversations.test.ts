@@ -17,14 +17,14 @@ async function setup() {
   const bob = await w.addUser({ email: 'bob@example.com', fullName: 'Bob' });
   const cat = await w.addUser({ email: 'cat@example.com', fullName: 'Cat' });
   const dm = async (from: User, to: User[], content = 'hi') =>
-    (must(await doSendMessage(w.ctx, w.as(from), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content })) as { id: number }).id;
+    (must(await doSendMessage(w.ctx, w.as(from), { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content }))).id;
   return { w, ann, bob, cat, dm };
 }
 
 type Conversation = { max_message_id: number; user_ids: number[] };
 
 async function recent(w: World, user: User | null): Promise<Conversation[]> {
-  const body = must(await doRegister(w.ctx, w.as(user), { fetch_event_types: '["recent_private_conversations"]' })) as Record<string, unknown>;
+  const body = must(await doRegister(w.ctx, w.as(user), { fetch_event_types: ["recent_private_conversations"] }));
   return body.recent_private_conversations as Conversation[];
 }
 
@@ -55,10 +55,10 @@ describe('recent_private_conversations', () => {
     const { w, ann, bob, dm } = await setup();
     const first = await dm(bob, [ann]);
     const second = await dm(ann, [bob]);
-    must(await doDeleteMessage(w.ctx, w.as(ann), { message_id: String(second) }));
+    must(await doDeleteMessage(w.ctx, w.as(ann), { message_id: second }));
     expect(await recent(w, ann)).toEqual([{ max_message_id: first, user_ids: [bob.id] }]);
     expect(await recent(w, bob)).toEqual([{ max_message_id: first, user_ids: [ann.id] }]);
-    must(await doDeleteMessage(w.ctx, w.as(bob), { message_id: String(first) }));
+    must(await doDeleteMessage(w.ctx, w.as(bob), { message_id: first }));
     expect(await recent(w, ann)).toEqual([]);
     expect(await recent(w, bob)).toEqual([]);
   });
@@ -75,9 +75,9 @@ describe('recent_private_conversations', () => {
   it('is empty for spectators', async () => {
     const { w, ann, bob, dm } = await setup();
     await dm(ann, [bob]);
-    must(await doUpdateRealm(w.ctx, w.as(w.owner), { enable_spectator_access: 'true' }));
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { enable_spectator_access: true }));
     const realm = (await w.ctx.storage.read((tx) => tx.realms.byId(w.realm.id)))!;
-    const body = must(await doRegister(w.ctx, { realm, user: null }, { fetch_event_types: '["recent_private_conversations"]' })) as Record<string, unknown>;
+    const body = must(await doRegister(w.ctx, { realm, user: null }, { fetch_event_types: ["recent_private_conversations"] }));
     expect(body.recent_private_conversations).toEqual([]);
   });
 
@@ -110,18 +110,18 @@ describe('recent_private_conversations', () => {
   it('is kept current by the message events of the queue', async () => {
     const { w, ann, bob, cat, dm } = await setup();
     await dm(bob, [ann]);
-    const body = must(await doRegister(w.ctx, w.as(ann), { fetch_event_types: '["recent_private_conversations"]', event_types: '["message"]' })) as {
+    const body = must(await doRegister(w.ctx, w.as(ann), { fetch_event_types: ["recent_private_conversations"], event_types: ["message"] })) as {
       queue_id: string;
       recent_private_conversations: Conversation[];
     };
     await dm(cat, [ann, bob]);
     await dm(ann, [ann]);
     await dm(bob, [ann]);
-    const { events } = must(await getEvents(w.ctx, w.as(ann), { queue_id: body.queue_id, dont_block: true })) as { events: QueuedEvent[] };
+    const { events } = must(await getEvents(w.ctx, w.as(ann), { queue_id: body.queue_id, dont_block: true }));
     // The reference's apply_event: the conversation of each direct message gets its ID.
     const state = new Map(body.recent_private_conversations.map((c) => [c.user_ids.join(','), c.max_message_id]));
     for (const event of events) {
-      const message = (event as unknown as { message: { id: number; type: string; display_recipient: Array<{ id: number }> } }).message;
+      const message = (event as { message: { id: number; type: string; display_recipient: Array<{ id: number }> } }).message;
       if (event.type !== 'message' || message.type !== 'private') continue;
       const others = message.display_recipient.map((r) => r.id).filter((id) => id !== ann.id).sort((a, b) => a - b);
       state.set(others.join(','), message.id);

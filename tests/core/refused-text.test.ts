@@ -58,11 +58,11 @@ describe('topics the reference refuses', () => {
     const m = await messageWorld();
     const id = await m.post(m.member, 'hello', 'lunch');
     m.drain();
-    const edit = await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: String(id), topic: 'lunch\nplans' });
+    const edit = await doUpdateMessage(m.w.ctx, m.w.as(m.member), { message_id: id, topic: 'lunch\nplans' });
     expectBadRequest(edit, 'Invalid character in topic, at position 6!');
     const move = await doUpdateMessage(m.w.ctx, m.w.as(m.admin), {
-      message_id: String(id),
-      stream_id: String(m.secret.id),
+      message_id: id,
+      stream_id: m.secret.id,
       topic: '\u001b[2J',
       propagate_mode: 'change_all',
     });
@@ -76,13 +76,13 @@ describe('topics the reference refuses', () => {
     const m = await messageWorld();
     const result = await doCreateScheduledMessage(m.w.ctx, m.w.as(m.member), {
       type: 'channel',
-      to: String(m.general.id),
+      to: m.general.id,
       topic: 'later\u0085on',
       content: 'Hi',
-      scheduled_delivery_timestamp: String(Math.trunc(T0 / 1000) + 3600),
+      scheduled_delivery_timestamp: Math.trunc(T0 / 1000) + 3600,
     });
     expectBadRequest(result, 'Invalid character in topic, at position 6!');
-    const listed = must(await getScheduledMessages(m.w.ctx, m.w.as(m.member), {})) as { scheduled_messages: unknown[] };
+    const listed = must(await getScheduledMessages(m.w.ctx, m.w.as(m.member), {}));
     expect(listed.scheduled_messages).toEqual([]);
   });
 
@@ -91,16 +91,16 @@ describe('topics the reference refuses', () => {
     const created = must(
       await doCreateScheduledMessage(m.w.ctx, m.w.as(m.member), {
         type: 'channel',
-        to: String(m.general.id),
+        to: m.general.id,
         topic: 'later',
         content: 'Hi',
-        scheduled_delivery_timestamp: String(Math.trunc(T0 / 1000) + 3600),
+        scheduled_delivery_timestamp: Math.trunc(T0 / 1000) + 3600,
       }),
-    ) as { scheduled_message_id: number };
+    );
     m.drain();
-    const edit = await doEditScheduledMessage(m.w.ctx, m.w.as(m.member), { scheduled_message_id: String(created.scheduled_message_id), topic: 'later\u001fok' });
+    const edit = await doEditScheduledMessage(m.w.ctx, m.w.as(m.member), { scheduled_message_id: created.scheduled_message_id, topic: 'later\u001fok' });
     expectBadRequest(edit, 'Invalid character in topic, at position 6!');
-    const listed = must(await getScheduledMessages(m.w.ctx, m.w.as(m.member), {})) as { scheduled_messages: Array<{ topic: string }> };
+    const listed = must(await getScheduledMessages(m.w.ctx, m.w.as(m.member), {}));
     expect(listed.scheduled_messages.map((s) => s.topic)).toEqual(['later']);
     expect(m.drain()).toEqual([]);
   });
@@ -123,9 +123,9 @@ describe('names and descriptions', () => {
   it('channel descriptions with NUL are refused on creation and on update', async () => {
     const m = await messageWorld();
     m.drain();
-    const created = await doCreateChannel(m.w.ctx, m.w.as(m.admin), { name: 'nul', description: 'a\u0000b', subscribers: JSON.stringify([m.admin.id]) });
+    const created = await doCreateChannel(m.w.ctx, m.w.as(m.admin), { name: 'nul', description: 'a\u0000b', subscribers: [m.admin.id] });
     expectBadRequest(created, 'description must not contain null bytes');
-    const updated = await doUpdateStream(m.w.ctx, m.w.as(m.admin), { stream_id: String(m.general.id), description: '\u0000' });
+    const updated = await doUpdateStream(m.w.ctx, m.w.as(m.admin), { stream_id: m.general.id, description: '\u0000' });
     expectBadRequest(updated, 'description must not contain null bytes');
     expect(m.drain()).toEqual([]);
   });

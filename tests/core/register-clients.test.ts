@@ -22,10 +22,10 @@ async function busyRealm() {
   const { w, member, other, admin } = m;
   await addEmoji(w, member, 'party_parrot');
   await addField(w, 'Phone', 1);
-  must(await doCreateUserGroup(w.ctx, w.as(admin), { name: 'crew', description: 'the crew', members: JSON.stringify([member.id, other.id]) }));
+  must(await doCreateUserGroup(w.ctx, w.as(admin), { name: 'crew', description: 'the crew', members: [member.id, other.id] }));
   const channelMessage = await m.post(other, 'hello @**Mel Member**', 'lunch');
-  must(await doUpdateMessageFlags(w.ctx, w.as(member), { messages: JSON.stringify([channelMessage]), op: 'add', flag: 'starred' }));
-  must(await doUpdateUserTopic(w.ctx, w.as(member), { stream_id: String(m.general.id), topic: 'lunch', visibility_policy: '1' }));
+  must(await doUpdateMessageFlags(w.ctx, w.as(member), { messages: [channelMessage], op: 'add', flag: 'starred' }));
+  must(await doUpdateUserTopic(w.ctx, w.as(member), { stream_id: m.general.id, topic: 'lunch', visibility_policy: 1 }));
   must(await doSendMessage(w.ctx, w.as(other), { type: 'direct', to: JSON.stringify([member.id]), content: 'psst' }));
   must(await doSendMessage(w.ctx, w.as(other), { type: 'direct', to: JSON.stringify([member.id, admin.id]), content: 'all of us' }));
   must(await doSendMessage(w.ctx, w.as(member), { type: 'direct', to: JSON.stringify([member.id]), content: 'note to self' }));

@@ -63,7 +63,7 @@ describe('realm settings the clients read', () => {
     // Setting a value it already has changes and announces nothing.
     published.length = 0;
     const realm = (await w.ctx.storage.read((tx) => tx.realms.byId(w.realm.id)))!;
-    expect(must(await doUpdateRealm(w.ctx, { realm, user: admin }, { enable_read_receipts: 'false' }))).toEqual({});
+    expect(must(await doUpdateRealm(w.ctx, { realm, user: admin }, { enable_read_receipts: false }))).toEqual({});
     expect(published).toEqual([]);
   });
 
@@ -78,14 +78,14 @@ describe('realm settings the clients read', () => {
       }
     }
     // A request with one bad value writes none of its good ones.
-    expectBadRequest(await doUpdateRealm(w.ctx, w.as(admin), { enable_read_receipts: 'false', presence_disabled: 'nope' }), 'presence_disabled is not valid JSON');
+    expectBadRequest(await doUpdateRealm.fromTransport(w.ctx, w.as(admin), { enable_read_receipts: 'false', presence_disabled: 'nope' }), 'presence_disabled is not valid JSON');
     expect(published).toEqual([]);
     expect(await register(w, member, { fetch_event_types: '["realm"]' })).toMatchObject({ realm_enable_read_receipts: true, realm_presence_disabled: false });
   });
 
   it('tell spectators presence and editing are off, in a full register too', async () => {
     const { w, admin } = await setup();
-    must(await doUpdateRealm(w.ctx, w.as(w.owner), { enable_spectator_access: 'true' }));
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { enable_spectator_access: true }));
     expect(await register(w, null, { fetch_event_types: '["realm"]' })).toMatchObject({ realm_presence_disabled: true, realm_allow_message_editing: false });
     expect(await register(w, admin, { fetch_event_types: '["realm"]' })).toMatchObject({ realm_presence_disabled: false, realm_allow_message_editing: true });
     expect(await register(w, null)).toMatchObject({
@@ -115,7 +115,7 @@ describe('legacy integer policies', () => {
     expect(await policies()).toEqual([7, 3, 2, 2]);
     // A group of people rather than a role: the reference's fallbacks (everyone; members).
     const people = JSON.stringify({ new: { direct_members: [admin.id], direct_subgroups: [] } });
-    must(await doUpdateRealm(w.ctx, w.as(w.owner), { can_mention_many_users_group: people, can_create_private_channel_group: people }));
+    must(await doUpdateRealm.fromTransport(w.ctx, w.as(w.owner), { can_mention_many_users_group: people, can_create_private_channel_group: people }));
     expect(await policies()).toEqual([1, 3, 1, 2]);
   });
 });

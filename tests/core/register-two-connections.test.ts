@@ -20,7 +20,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // biome-ignore lint/suspicious/noExplicitAny: register responses are JSON checked field by field.
 async function register(w: World, user: User): Promise<Record<string, any>> {
-  return must(await doRegister(w.ctx, w.as(user), { fetch_event_types: '["realm_user"]' }));
+  return must(await doRegister(w.ctx, w.as(user), { fetch_event_types: ["realm_user"] }));
 }
 
 describe('a snapshot and its queue, reads on their own connection', () => {
@@ -44,7 +44,7 @@ describe('a snapshot and its queue, reads on their own connection', () => {
       const counts = new Set<number>();
       for (const { user, state } of registrations) {
         const registered = await state;
-        const polled = must(await getEvents(w.ctx, w.as(user), { queue_id: registered.queue_id, dont_block: true })) as { events: QueuedEvent[] };
+        const polled = must(await getEvents(w.ctx, w.as(user), { queue_id: registered.queue_id, dont_block: true }));
         counts.add(polled.events.length);
         // Exactly the renames after the one in the snapshot, each once: the final state alone
         // would not show a missed rename, since the last one wins.

@@ -140,7 +140,7 @@ describe('idle_queue_timeout (FL 481)', () => {
 
   it('refuses anything else', async () => {
     const { w, member } = await world();
-    const bad = async (value: string) => doRegister(w.ctx, w.as(member), { idle_queue_timeout: value });
+    const bad = async (value: string) => doRegister.fromTransport(w.ctx, w.as(member), { idle_queue_timeout: value });
     expectBadRequest(await bad('abc'), 'idle_queue_timeout is not valid JSON');
     expectBadRequest(await bad('0'), 'idle_queue_timeout is too small');
     expectBadRequest(await bad('-5'), 'idle_queue_timeout is too small');
@@ -228,7 +228,7 @@ describe('the realm_user snapshot', () => {
       const body = await register(w, member, { fetch_event_types: '["realm_user"]', client_gravatar: clientGravatar });
       const members = must(
         await getUsers(w.ctx, w.as(member), { client_gravatar: clientGravatar, include_custom_profile_fields: true }),
-      ).members as Record<string, unknown>[];
+      ).members;
       expect(body.realm_users).toEqual(members.filter((u) => u.is_active));
       expect(body.realm_non_active_users).toEqual(members.filter((u) => !u.is_active));
       expect(body.realm_non_active_users.map((u: { user_id: number }) => u.user_id)).toEqual([guest.id]);
@@ -394,7 +394,7 @@ describe('bad input', () => {
 
   it('a guest may not ask for all public streams', async () => {
     const { w, guest } = await world();
-    expectBadRequest(await doRegister(w.ctx, w.as(guest), { all_public_streams: 'true' }), 'User not authorized for this query');
+    expectBadRequest(await doRegister(w.ctx, w.as(guest), { all_public_streams: true }), 'User not authorized for this query');
     expect(w.ctx.queues.size).toBe(0);
   });
 
@@ -419,7 +419,7 @@ describe('unauthenticated register', () => {
   it('with public access: a snapshot without a queue and without personal details', async () => {
     const { w, member } = await world();
     const realm = must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true }));
-    const body = must(await doRegister(w.ctx, { realm, user: null }, { fetch_event_types: '["realm_user", "realm_bot"]' })) as Record<
+    const body = must(await doRegister(w.ctx, { realm, user: null }, { fetch_event_types: ["realm_user","realm_bot"] })) as Record<
       string,
       // biome-ignore lint/suspicious/noExplicitAny: JSON
       any
@@ -433,7 +433,7 @@ describe('unauthenticated register', () => {
     expect(mel.date_joined).toBe(isoAt(T0).slice(0, 10));
     // Spectators get real avatar URLs (client_gravatar defaults to false) and may not ask otherwise.
     expect(mel.avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\//);
-    expectBadRequest(await doRegister(w.ctx, { realm, user: null }, { client_gravatar: 'true' }), 'Invalid client_gravatar for a spectator');
+    expectBadRequest(await doRegister(w.ctx, { realm, user: null }, { client_gravatar: true }), 'Invalid client_gravatar for a spectator');
     expect(w.ctx.queues.size).toBe(0);
   });
 });
@@ -451,7 +451,7 @@ describe('a snapshot and its queue', () => {
     const stored = await w.ctx.storage.read((tx) => tx.users.list(w.realm.id));
     const counts = new Set<number>();
     for (const state of await Promise.all(registrations)) {
-      const polled = must(await getEvents(w.ctx, w.as(member), { queue_id: state.queue_id, dont_block: true })) as { events: QueuedEvent[] };
+      const polled = must(await getEvents.fromTransport(w.ctx, w.as(member), { queue_id: state.queue_id, dont_block: true }));
       counts.add(polled.events.length);
       const applied = await applyEvents(state, polled.events, {
         clientGravatar: true,

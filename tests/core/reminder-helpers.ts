@@ -22,7 +22,7 @@ export async function reminderWorld(): Promise<ReminderWorld> {
   const w = await makeWorld({ clock, config: { timers: false } });
   const bob = await w.addUser({ email: 'bob@example.com', fullName: 'Bob' });
   const cleo = await w.addUser({ email: 'cleo@example.com', fullName: 'Cleo' });
-  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"general"}]', principals: `[${w.owner.id},${bob.id},${cleo.id}]` }));
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"general"}], principals: [w.owner.id,bob.id,cleo.id] }));
   const general = (await w.ctx.storage.read((tx) => tx.streams.byName(w.realm.id, 'general')))!.id;
   const published: PublishedEvent[] = [];
   w.ctx.events.subscribe((p) => void published.push(p));
@@ -35,8 +35,8 @@ export async function reminderWorld(): Promise<ReminderWorld> {
     general,
     published,
     at,
-    send: async (user, params) => (must(await doSendMessage(w.ctx, w.as(user), params)) as { id: number }).id,
+    send: async (user, params) => (must(await doSendMessage.fromTransport(w.ctx, w.as(user), params))).id,
     remind: (user, messageId, extra = {}) =>
-      doCreateReminder(w.ctx, w.as(user), { message_id: String(messageId), scheduled_delivery_timestamp: String(at(3600)), ...extra }),
+      doCreateReminder(w.ctx, w.as(user), { message_id: messageId, scheduled_delivery_timestamp: at(3600), ...extra }),
   };
 }

@@ -14,9 +14,9 @@ describe('reminder delivery', () => {
   it('at its time the Notification Bot DMs the owner the message as it is now, with a remove event', async () => {
     const r = await reminderWorld();
     const m = await r.send(r.bob, { type: 'stream', to: 'general', topic: 'plans', content: 'hello' });
-    const { reminder_id } = must(await r.remind(r.cleo, m, { note: 'call back' })) as { reminder_id: number };
-    const queue = await messageQueue(r.w, r.cleo, '["message","reminders"]');
-    const bobQueue = await messageQueue(r.w, r.bob, '["message","reminders"]');
+    const { reminder_id } = must(await r.remind(r.cleo, m, { note: 'call back' }));
+    const queue = await messageQueue(r.w, r.cleo, ['message', 'reminders']);
+    const bobQueue = await messageQueue(r.w, r.bob, ['message', 'reminders']);
     r.clock.advance(3599_000);
     expect((await deliverDueScheduledMessages(r.w.ctx)).sent).toEqual([]);
     r.clock.advance(1000);
@@ -39,7 +39,7 @@ describe('reminder delivery', () => {
   it('never quotes a message the owner can no longer read (deleted); one still in their history is quoted', async () => {
     const r = await reminderWorld();
     const { doSubscribe, doDeleteMessage } = await import('@teamchat/core/internal');
-    must(await doSubscribe(r.w.ctx, r.w.as(r.bob), { subscriptions: '[{"name":"hideout"}]', invite_only: 'true', principals: `[${r.bob.id},${r.cleo.id}]` }));
+    must(await doSubscribe(r.w.ctx, r.w.as(r.bob), { subscriptions: [{ name: "hideout" }], invite_only: true, principals: [r.bob.id, r.cleo.id] }));
     const kept = await r.send(r.bob, { type: 'stream', to: 'hideout', topic: 'plans', content: 'still mine' });
     const gone = await r.send(r.bob, { type: 'stream', to: 'general', topic: 'old', content: 'deleted soon' });
     // Not the newest message: SQLite would hand a deleted newest message's ID to the next one (see the report).
@@ -47,8 +47,8 @@ describe('reminder delivery', () => {
     must(await r.remind(r.cleo, kept));
     must(await r.remind(r.cleo, gone));
     // Leaving the private channel keeps Cleo's copy (access_message still lets her read it).
-    must(await doUnsubscribe(r.w.ctx, r.w.as(r.cleo), { subscriptions: '["hideout"]' }));
-    must(await doDeleteMessage(r.w.ctx, r.w.as(r.w.owner), { message_id: String(gone) }));
+    must(await doUnsubscribe(r.w.ctx, r.w.as(r.cleo), { subscriptions: ["hideout"] }));
+    must(await doDeleteMessage(r.w.ctx, r.w.as(r.w.owner), { message_id: gone }));
     r.clock.advance(3600_000);
     expect((await deliverDueScheduledMessages(r.w.ctx)).sent).toHaveLength(2);
     const bot = (await storedBot(r.w))!;
@@ -63,7 +63,7 @@ describe('reminder delivery', () => {
   it('a reminder that fell due while the server was down is sent when the scheduler starts, however late', async () => {
     const r = await reminderWorld();
     const m = await r.send(r.bob, { type: 'stream', to: 'general', topic: 't', content: 'hi' });
-    const { reminder_id } = must(await r.remind(r.cleo, m)) as { reminder_id: number };
+    const { reminder_id } = must(await r.remind(r.cleo, m));
     // A day past its time: scheduled messages have a late cutoff, reminders do not.
     r.clock.advance(25 * 3600_000);
     const scheduler = startScheduledDelivery(r.w.ctx);
@@ -76,10 +76,10 @@ describe('reminder delivery', () => {
   it('a deleted reminder is not sent; a deactivated owner’s is marked failed silently', async () => {
     const r = await reminderWorld();
     const m = await r.send(r.bob, { type: 'stream', to: 'general', topic: 't', content: 'hi' });
-    const first = must(await r.remind(r.cleo, m)) as { reminder_id: number };
-    must(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: String(first.reminder_id) }));
-    const second = must(await r.remind(r.bob, m)) as { reminder_id: number };
-    must(await doDeactivateUser(r.w.ctx, r.w.as(r.w.owner), { user_id: String(r.bob.id) }));
+    const first = must(await r.remind(r.cleo, m));
+    must(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: first.reminder_id }));
+    const second = must(await r.remind(r.bob, m));
+    must(await doDeactivateUser(r.w.ctx, r.w.as(r.w.owner), { user_id: r.bob.id }));
     r.clock.advance(3600_000);
     r.published.length = 0;
     expect(await deliverDueScheduledMessages(r.w.ctx)).toEqual({ sent: [], failed: [second.reminder_id], nextDue: undefined });

@@ -12,7 +12,7 @@ describe('POST /reminders', () => {
     const r = await reminderWorld();
     const m = await r.send(r.bob, { type: 'stream', to: 'general', topic: 'plans', content: 'hello' });
     r.published.length = 0;
-    const { reminder_id } = must(await r.remind(r.cleo, m)) as { reminder_id: number };
+    const { reminder_id } = must(await r.remind(r.cleo, m));
     const content =
       'You requested a reminder for the following message.\n\n' +
       `@_**Bob|${r.bob.id}** [said](${URL}/#narrow/channel/${r.general}-general/topic/plans/near/${m}) in [#general > plans](#narrow/channel/${r.general}-general/topic/plans/with/${m}):\n` +
@@ -31,8 +31,8 @@ describe('POST /reminders', () => {
     expect(r.published).toEqual([{ realmId: r.w.realm.id, userIds: [r.cleo.id], event: { type: 'reminders', op: 'add', reminders: [record] } }]);
     // Kept out of the scheduled messages, their endpoints and their register section.
     expect(must(await getScheduledMessages(r.w.ctx, r.w.as(r.cleo), {}))).toEqual({ scheduled_messages: [] });
-    expectError(await doDeleteScheduledMessage(r.w.ctx, r.w.as(r.cleo), { scheduled_message_id: String(reminder_id) }), 'BAD_REQUEST', 'Scheduled message does not exist', 404);
-    const state = must(await doRegister(r.w.ctx, r.w.as(r.cleo), { fetch_event_types: '["reminders","scheduled_messages","realm"]' })) as Record<string, unknown>;
+    expectError(await doDeleteScheduledMessage(r.w.ctx, r.w.as(r.cleo), { scheduled_message_id: reminder_id }), 'BAD_REQUEST', 'Scheduled message does not exist', 404);
+    const state = must(await doRegister(r.w.ctx, r.w.as(r.cleo), { fetch_event_types: ["reminders","scheduled_messages","realm"] }));
     expect(state.reminders).toEqual([record]);
     expect(state.scheduled_messages).toEqual([]);
     expect(state.max_reminder_note_length).toBe(1000);
@@ -45,25 +45,25 @@ describe('POST /reminders', () => {
     const dm = await r.send(r.bob, { type: 'private', to: `[${r.cleo.id}]`, content: 'psst' });
     const ids = [r.bob.id, r.cleo.id].sort((a, b) => a - b).join(',');
     const contentOf = async (id: number) =>
-      ((must(await getReminders(r.w.ctx, r.w.as(r.cleo), {})) as { reminders: Array<{ reminder_id: number; content: string }> }).reminders.find((x) => x.reminder_id === id)!).content;
-    const plain = must(await r.remind(r.cleo, dm)) as { reminder_id: number };
+      ((must(await getReminders(r.w.ctx, r.w.as(r.cleo), {}))).reminders.find((x) => x.reminder_id === id)!).content;
+    const plain = must(await r.remind(r.cleo, dm));
     expect(await contentOf(plain.reminder_id)).toBe(
       `You requested a reminder for the following direct message.\n\n@_**Bob|${r.bob.id}** [said](${URL}/#narrow/dm/${ids}/near/${dm}) to @_**Cleo|${r.cleo.id}**:\n\`\`\`quote\npsst\n\`\`\``,
     );
-    const noted = must(await r.remind(r.cleo, dm, { note: '\n\nbuy milk  \n' })) as { reminder_id: number };
+    const noted = must(await r.remind(r.cleo, dm, { note: '\n\nbuy milk  \n' }));
     expect(await contentOf(noted.reminder_id)).toMatch(/^You requested a reminder for the following direct message\. Note:\n > buy milk\n\n@_\*\*Bob/);
     const self = await r.send(r.cleo, { type: 'private', to: `[${r.cleo.id}]`, content: 'note to me' });
-    const selfR = must(await r.remind(r.cleo, self)) as { reminder_id: number };
+    const selfR = must(await r.remind(r.cleo, self));
     expect(await contentOf(selfR.reminder_id)).toBe(
       `You requested a reminder for the following direct message.\n\nYou [sent](${URL}/#narrow/dm/${r.cleo.id}/near/${self}) a note to yourself:\n\`\`\`quote\nnote to me\n\`\`\``,
     );
     const poll = await r.send(r.bob, { type: 'stream', to: 'general', topic: 'a*b', content: '/poll Lunch?' });
-    const pollR = must(await r.remind(r.cleo, poll)) as { reminder_id: number };
+    const pollR = must(await r.remind(r.cleo, poll));
     expect(await contentOf(pollR.reminder_id)).toBe(
       `You requested a reminder for the following message.\n\n@_**Bob|${r.bob.id}** [sent](${URL}/#narrow/channel/${r.general}-general/topic/a.2Ab/near/${poll}) a poll in [#general > a&#42;b](#narrow/channel/${r.general}-general/topic/a.2Ab/with/${poll}).`,
     );
     const todo = await r.send(r.cleo, { type: 'private', to: `[${r.cleo.id}]`, content: '/todo Chores' });
-    const todoR = must(await r.remind(r.cleo, todo)) as { reminder_id: number };
+    const todoR = must(await r.remind(r.cleo, todo));
     expect(await contentOf(todoR.reminder_id)).toBe(
       `You requested a reminder for the following direct message.\n\nYou [sent](${URL}/#narrow/dm/${r.cleo.id}/near/${todo}) yourself a todo list.`,
     );
@@ -72,13 +72,13 @@ describe('POST /reminders', () => {
   it('quotes with a fence longer than the message’s, and truncates to fit a message', async () => {
     const r = await reminderWorld();
     const fenced = await r.send(r.bob, { type: 'stream', to: 'general', topic: 't', content: '```\ncode\n```' });
-    const { reminder_id } = must(await r.remind(r.cleo, fenced)) as { reminder_id: number };
-    const [stored] = (must(await getReminders(r.w.ctx, r.w.as(r.cleo), {})) as { reminders: Array<{ reminder_id: number; content: string }> }).reminders;
+    const { reminder_id } = must(await r.remind(r.cleo, fenced));
+    const [stored] = (must(await getReminders(r.w.ctx, r.w.as(r.cleo), {}))).reminders;
     expect(stored!.reminder_id).toBe(reminder_id);
     expect(stored!.content.endsWith(':\n````quote\n```\ncode\n```\n````')).toBe(true);
     const long = await r.send(r.bob, { type: 'stream', to: 'general', topic: 't', content: 'x'.repeat(10000) });
     must(await r.remind(r.cleo, long));
-    const all = (must(await getReminders(r.w.ctx, r.w.as(r.cleo), {})) as { reminders: Array<{ content: string }> }).reminders;
+    const all = (must(await getReminders(r.w.ctx, r.w.as(r.cleo), {}))).reminders;
     const text = all[1]!.content;
     expect([...text]).toHaveLength(10000);
     expect(text.endsWith('x\n[message truncated]\n```')).toBe(true);
@@ -95,7 +95,7 @@ describe('POST /reminders', () => {
     expectBadRequest(await r.remind(r.cleo, dm), 'Invalid message(s)');
     const { doCreateReminder } = await import('@teamchat/core');
     const asOther = { realm: other.realm, user: other.owner };
-    expectBadRequest(await doCreateReminder(r.w.ctx, asOther, { message_id: String(m), scheduled_delivery_timestamp: String(r.at(60)) }), 'Invalid message(s)');
+    expectBadRequest(await doCreateReminder(r.w.ctx, asOther, { message_id: m, scheduled_delivery_timestamp: r.at(60) }), 'Invalid message(s)');
     expectBadRequest(await r.remind(r.cleo, m, { note: 'n'.repeat(1001) }), 'Maximum reminder note length: 1000 characters');
     // The limit counts the note after trimming, in code points.
     must(await r.remind(r.bob, m, { note: `${'😀'.repeat(1000)}\n\n` }));
@@ -107,10 +107,10 @@ describe('POST /reminders', () => {
     const r = await reminderWorld();
     const m = await r.send(r.bob, { type: 'stream', to: 'general', topic: 't', content: 'hi' });
     const { doCreateReminder } = await import('@teamchat/core');
-    expectError(await doCreateReminder(r.w.ctx, r.w.as(r.cleo), { scheduled_delivery_timestamp: String(r.at(60)) }), 'REQUEST_VARIABLE_MISSING', "Missing 'message_id' argument", 400, { var_name: 'message_id' });
-    expect((await doCreateReminder(r.w.ctx, r.w.as(r.cleo), { message_id: 'abc', scheduled_delivery_timestamp: String(r.at(60)) })).isErr()).toBe(true);
-    expect((await doCreateReminder(r.w.ctx, r.w.as(r.cleo), { message_id: String(m), scheduled_delivery_timestamp: '"soon"' })).isErr()).toBe(true);
-    expect((await doCreateReminder(r.w.ctx, r.w.as(r.cleo), { message_id: String(m), scheduled_delivery_timestamp: String(r.at(60)), note: 5 })).isErr()).toBe(true);
+    expectError(await doCreateReminder.fromTransport(r.w.ctx, r.w.as(r.cleo), { scheduled_delivery_timestamp: r.at(60) }), 'REQUEST_VARIABLE_MISSING', "Missing 'message_id' argument", 400, { var_name: 'message_id' });
+    expect((await doCreateReminder.fromTransport(r.w.ctx, r.w.as(r.cleo), { message_id: 'abc', scheduled_delivery_timestamp: String(r.at(60)) })).isErr()).toBe(true);
+    expect((await doCreateReminder.fromTransport(r.w.ctx, r.w.as(r.cleo), { message_id: String(m), scheduled_delivery_timestamp: '"soon"' })).isErr()).toBe(true);
+    expect((await doCreateReminder.fromTransport(r.w.ctx, r.w.as(r.cleo), { message_id: String(m), scheduled_delivery_timestamp: String(r.at(60)), note: 5 })).isErr()).toBe(true);
     expect(must(await getReminders(r.w.ctx, r.w.as(r.cleo), {}))).toEqual({ reminders: [] });
   });
 });
@@ -119,20 +119,20 @@ describe('DELETE /reminders/{reminder_id}', () => {
   it('deletes the owner’s reminder with a remove event; others’, unknown and scheduled messages’ IDs do not exist', async () => {
     const r = await reminderWorld();
     const m = await r.send(r.bob, { type: 'stream', to: 'general', topic: 't', content: 'hi' });
-    const { reminder_id } = must(await r.remind(r.cleo, m)) as { reminder_id: number };
+    const { reminder_id } = must(await r.remind(r.cleo, m));
     const { scheduled_message_id } = must(
-      await doCreateScheduledMessage(r.w.ctx, r.w.as(r.cleo), { type: 'stream', to: String(r.general), topic: 't', content: 'later', scheduled_delivery_timestamp: String(r.at(60)) }),
-    ) as { scheduled_message_id: number };
+      await doCreateScheduledMessage(r.w.ctx, r.w.as(r.cleo), { type: 'stream', to: r.general, topic: 't', content: 'later', scheduled_delivery_timestamp: r.at(60) }),
+    );
     r.published.length = 0;
     const notFound = (result: Parameters<typeof expectError>[0]) => expectError(result, 'BAD_REQUEST', 'Reminder does not exist', 404);
-    notFound(await doDeleteReminder(r.w.ctx, r.w.as(r.bob), { reminder_id: String(reminder_id) }));
-    notFound(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: String(scheduled_message_id) }));
-    notFound(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: '424242' }));
+    notFound(await doDeleteReminder(r.w.ctx, r.w.as(r.bob), { reminder_id: reminder_id }));
+    notFound(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: scheduled_message_id }));
+    notFound(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: 424242 }));
     expect(r.published).toEqual([]);
-    expect(must(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: String(reminder_id) }))).toEqual({});
+    expect(must(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: reminder_id }))).toEqual({});
     expect(r.published).toEqual([{ realmId: r.w.realm.id, userIds: [r.cleo.id], event: { type: 'reminders', op: 'remove', reminder_id } }]);
-    notFound(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: String(reminder_id) }));
+    notFound(await doDeleteReminder(r.w.ctx, r.w.as(r.cleo), { reminder_id: reminder_id }));
     expect(must(await getReminders(r.w.ctx, r.w.as(r.cleo), {}))).toEqual({ reminders: [] });
-    expect((must(await getScheduledMessages(r.w.ctx, r.w.as(r.cleo), {})) as { scheduled_messages: unknown[] }).scheduled_messages).toHaveLength(1);
+    expect((must(await getScheduledMessages(r.w.ctx, r.w.as(r.cleo), {}))).scheduled_messages).toHaveLength(1);
   });
 });

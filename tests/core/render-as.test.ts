@@ -35,10 +35,10 @@ async function fullyLoaded(tx: Tx, sender: User, content: string, nowMs: number)
 it('renders mentions, channel links and group mentions exactly as with everything loaded', async () => {
   const w = await makeWorld({ config: { timers: false } });
   const bob = await w.addUser({ email: 'bob@example.com', fullName: 'Bob Builder' });
-  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"general"}]', principals: `[${w.owner.id},${bob.id}]` }));
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"general"}], principals: [w.owner.id,bob.id] }));
   // A private channel the owner is not in: it must not be linked for the owner.
-  must(await doSubscribe(w.ctx, w.as(bob), { subscriptions: '[{"name":"hideout"}]', invite_only: 'true' }));
-  must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'builders', description: '', members: `[${bob.id}]` }));
+  must(await doSubscribe(w.ctx, w.as(bob), { subscriptions: [{"name":"hideout"}], invite_only: true }));
+  must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'builders', description: '', members: [bob.id] }));
 
   const contents = [
     'plain **text** with :smile: and no lookups',

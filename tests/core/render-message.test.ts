@@ -8,8 +8,8 @@ describe('getRenderedMessage', () => {
   it('renders with the realm context: mentions, channel links the caller may read, linkifiers', async () => {
     const w = await makeWorld({ config: { timers: false } });
     const bob = await w.addUser({ email: 'bob@example.com', fullName: 'Bob Builder' });
-    must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"general"}]' }));
-    must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true' }));
+    must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"general"}] }));
+    must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"secret"}], invite_only: true }));
     must(await doAddLinkifier(w.ctx, w.as(w.owner), { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }));
     const render = async (content: string) => must(await getRenderedMessage(w.ctx, w.as(bob), { content })).rendered;
 
@@ -39,8 +39,8 @@ describe('getRenderedMessage', () => {
     const w = await makeWorld({ config: { timers: false, maxMessageLength: 10 } });
     expect(must(await getRenderedMessage(w.ctx, w.as(w.owner), { content: '𝒳'.repeat(10) })).rendered).toBe(`<p>${'𝒳'.repeat(10)}</p>`);
     expectBadRequest(await getRenderedMessage(w.ctx, w.as(w.owner), { content: 'x'.repeat(11) }), 'content is too long (limit: 10 characters)');
-    expectError(await getRenderedMessage(w.ctx, w.as(w.owner), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'content' argument", 400, { var_name: 'content' });
-    expectBadRequest(await getRenderedMessage(w.ctx, w.as(w.owner), { content: 5 }), 'content is not a string');
+    expectError(await getRenderedMessage.fromTransport(w.ctx, w.as(w.owner), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'content' argument", 400, { var_name: 'content' });
+    expectBadRequest(await getRenderedMessage.fromTransport(w.ctx, w.as(w.owner), { content: 5 }), 'content is not a string');
     expectError(await getRenderedMessage(w.ctx, { realm: w.realm, user: null }, { content: 'x' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 });

@@ -6,7 +6,7 @@ import { type ChannelWorld, channelWorld, queued, recipientsOf, register } from 
 import { expectBadRequest, expectError, fakeClock, secondRealm, T0 } from './fixtures.js';
 
 const snippets = async (m: ChannelWorld, user = m.member) =>
-  (must(await getSavedSnippets(m.w.ctx, m.w.as(user), {})) as { saved_snippets: unknown[] }).saved_snippets;
+  (must(await getSavedSnippets(m.w.ctx, m.w.as(user), {}))).saved_snippets;
 const NOT_FOUND = ['BAD_REQUEST', 'Saved snippet does not exist.', 404] as const;
 
 describe('saved snippets', () => {
@@ -15,16 +15,16 @@ describe('saved snippets', () => {
     const { w, member } = m;
     const created = must(await doCreateSavedSnippet(w.ctx, w.as(member), { title: ' Hello ', content: '  Welcome to **us**.\n' }));
     expect(created).toEqual({ saved_snippet_id: expect.any(Number) });
-    const id = (created as { saved_snippet_id: number }).saved_snippet_id;
-    const second = (must(await doCreateSavedSnippet(w.ctx, w.as(member), { title: 'Bye', content: 'See you' })) as { saved_snippet_id: number }).saved_snippet_id;
+    const id = (created).saved_snippet_id;
+    const second = (must(await doCreateSavedSnippet(w.ctx, w.as(member), { title: 'Bye', content: 'See you' }))).saved_snippet_id;
     const date = Math.floor(T0 / 1000);
     expect(await snippets(m)).toEqual([
       { id, title: 'Hello', content: 'Welcome to **us**.', date_created: date },
       { id: second, title: 'Bye', content: 'See you', date_created: date },
     ]);
-    must(await doEditSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: String(id), title: ' Hi ' }));
+    must(await doEditSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: id, title: ' Hi ' }));
     must(await doEditSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: id, content: 'New text' }));
-    must(await doDeleteSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: String(second) }));
+    must(await doDeleteSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: second }));
     expect(await snippets(m)).toEqual([{ id, title: 'Hi', content: 'New text', date_created: date }]);
     expect(await snippets(m, m.other)).toEqual([]);
   });
@@ -32,7 +32,7 @@ describe('saved snippets', () => {
   it("another user's or another realm's snippet does not exist (404); nothing is sent", async () => {
     const m = await channelWorld();
     const { w, member } = m;
-    const { saved_snippet_id: id } = must(await doCreateSavedSnippet(w.ctx, w.as(member), { title: 't', content: 'c' })) as { saved_snippet_id: number };
+    const { saved_snippet_id: id } = must(await doCreateSavedSnippet(w.ctx, w.as(member), { title: 't', content: 'c' }));
     m.drain();
     expectError(await doEditSavedSnippet(w.ctx, w.as(m.other), { saved_snippet_id: id, title: 'x' }), ...NOT_FOUND);
     expectError(await doDeleteSavedSnippet(w.ctx, w.as(m.other), { saved_snippet_id: id }), ...NOT_FOUND);
@@ -49,7 +49,7 @@ describe('saved snippets', () => {
   it('refuses bad input', async () => {
     const m = await channelWorld({ config: { timers: false, maxMessageLength: 20 } });
     const { w, member } = m;
-    const create = (input: Record<string, unknown>) => doCreateSavedSnippet(w.ctx, w.as(member), input);
+    const create = (input: Record<string, unknown>) => doCreateSavedSnippet.fromTransport(w.ctx, w.as(member), input);
     expectBadRequest(await create({ title: '  ', content: 'c' }), 'title cannot be blank');
     expectBadRequest(await create({ title: 't', content: ' \n ' }), 'content cannot be blank');
     expectBadRequest(await create({ title: 'x'.repeat(61), content: 'c' }), 'title is too long (limit: 60 characters)');
@@ -57,9 +57,9 @@ describe('saved snippets', () => {
     expectBadRequest(await create({ title: 5, content: 'c' }), 'title is not a string');
     expectError(await create({ content: 'c' }), 'REQUEST_VARIABLE_MISSING', "Missing 'title' argument", 400, { var_name: 'title' });
     expectError(await create({ title: 't' }), 'REQUEST_VARIABLE_MISSING', "Missing 'content' argument", 400, { var_name: 'content' });
-    const { saved_snippet_id: id } = must(await create({ title: 't', content: 'c' })) as { saved_snippet_id: number };
+    const { saved_snippet_id: id } = must(await create({ title: 't', content: 'c' }));
     expectBadRequest(await doEditSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: id, title: '' }), 'title cannot be blank');
-    expectBadRequest(await doEditSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: 'abc', title: 'x' }), 'saved_snippet_id is not an integer');
+    expectBadRequest(await doEditSavedSnippet.fromTransport(w.ctx, w.as(member), { saved_snippet_id: 'abc', title: 'x' }), 'saved_snippet_id is not an integer');
     expectBadRequest(await doEditSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: id, content: 'x'.repeat(21) }), 'content is too long (limit: 20 characters)');
     expect(await snippets(m)).toEqual([expect.objectContaining({ title: 't', content: 'c' })]);
     for (const result of [
@@ -83,7 +83,7 @@ describe('saved snippets', () => {
     const before = await register(w, member, { event_types: '["saved_snippets"]', fetch_event_types: '["saved_snippets"]' });
     expect(before.saved_snippets).toEqual([expect.objectContaining({ title: 'first', content: 'one' })]);
     m.drain();
-    const { saved_snippet_id: id } = must(await doCreateSavedSnippet(w.ctx, w.as(member), { title: 'second', content: 'two' })) as { saved_snippet_id: number };
+    const { saved_snippet_id: id } = must(await doCreateSavedSnippet(w.ctx, w.as(member), { title: 'second', content: 'two' }));
     must(await doEditSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: id, content: 'deux' }));
     const firstId = (before.saved_snippets as { id: number }[])[0]!.id;
     must(await doDeleteSavedSnippet(w.ctx, w.as(member), { saved_snippet_id: firstId }));
@@ -97,7 +97,7 @@ describe('saved snippets', () => {
       { type: 'saved_snippets', op: 'remove', saved_snippet_id: firstId },
     ]);
     let state = before.saved_snippets as Record<string, unknown>[];
-    for (const e of events as Record<string, any>[]) {
+    for (const e of events) {
       if (e.op === 'add') state = [...state, e.saved_snippet];
       if (e.op === 'update') state = state.map((s) => (s.id === e.saved_snippet.id ? e.saved_snippet : s));
       if (e.op === 'remove') state = state.filter((s) => s.id !== e.saved_snippet_id);

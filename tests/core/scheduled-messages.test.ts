@@ -19,12 +19,12 @@ async function world() {
   const m = await messageWorld();
   const clock = m.w.ctx.clock as ReturnType<typeof fakeClock>;
   const schedule = (user: User, params: Record<string, unknown>) =>
-    doCreateScheduledMessage(m.w.ctx, m.w.as(user), { scheduled_delivery_timestamp: String(LATER), content: 'Hi', ...params });
+    doCreateScheduledMessage.fromTransport(m.w.ctx, m.w.as(user), { scheduled_delivery_timestamp: LATER, content: 'Hi', ...params });
   const create = async (user: User, params: Record<string, unknown>) =>
-    (must(await schedule(user, params)) as { scheduled_message_id: number }).scheduled_message_id;
-  const list = async (user: User) => (must(await getScheduledMessages(m.w.ctx, m.w.as(user), {})) as { scheduled_messages: Snapshot[] }).scheduled_messages;
+    (must(await schedule(user, params))).scheduled_message_id;
+  const list = async (user: User) => (must(await getScheduledMessages(m.w.ctx, m.w.as(user), {}))).scheduled_messages;
   const edit = (user: User, id: number, params: Record<string, unknown>) =>
-    doEditScheduledMessage(m.w.ctx, m.w.as(user), { scheduled_message_id: String(id), ...params });
+    doEditScheduledMessage(m.w.ctx, m.w.as(user), { scheduled_message_id: id, ...params });
   return { ...m, clock, schedule, create, list, edit };
 }
 
@@ -87,9 +87,9 @@ describe('scheduled messages: create, list, edit, delete', () => {
     const m = await world();
     const id = await m.create(m.member, { type: 'private', to: JSON.stringify([m.other.id]) });
     m.drain();
-    expectError(await doDeleteScheduledMessage(m.w.ctx, m.w.as(m.other), { scheduled_message_id: String(id) }), 'BAD_REQUEST', 'Scheduled message does not exist', 404);
+    expectError(await doDeleteScheduledMessage(m.w.ctx, m.w.as(m.other), { scheduled_message_id: id }), 'BAD_REQUEST', 'Scheduled message does not exist', 404);
     expect(m.published).toEqual([]);
-    must(await doDeleteScheduledMessage(m.w.ctx, m.w.as(m.member), { scheduled_message_id: String(id) }));
+    must(await doDeleteScheduledMessage(m.w.ctx, m.w.as(m.member), { scheduled_message_id: id }));
     expect(await m.list(m.member)).toEqual([]);
     expect(m.published.map((p) => [p.event, p.userIds])).toEqual([[{ type: 'scheduled_messages', op: 'remove', scheduled_message_id: id }, [m.member.id]]]);
   });

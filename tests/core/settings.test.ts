@@ -69,8 +69,8 @@ const settingsEvent = (property: string, value: unknown, extra: Record<string, u
 /** The register snapshot's user_settings for `caller`. */
 async function userSettingsOf(ctx: Ctx, caller: Caller, capabilities = '{"user_settings_object": true}') {
   const state = must(
-    await doRegister(ctx, caller, { fetch_event_types: '["user_settings"]', client_capabilities: capabilities }),
-  ) as Record<string, unknown>;
+    await doRegister.fromTransport(ctx, caller, { fetch_event_types: '["user_settings"]', client_capabilities: capabilities }),
+  );
   return state;
 }
 
@@ -153,14 +153,14 @@ describe('PATCH /settings: settings', () => {
     const { w, member } = await world();
     const result = must(
       await doUpdateSettings(w.ctx, w.as(member), {
-        enter_sends: 'true',
-        color_scheme: '2',
+        enter_sends: true,
+        color_scheme: 2,
         emojiset: 'text',
         web_home_view: 'recent',
         default_language: 'de',
         web_font_size_px: 14,
         twenty_four_hour_time: true,
-        email_notifications_batching_period_seconds: '604800',
+        email_notifications_batching_period_seconds: 604800,
         notification_sound: 'none',
         resolved_topic_notice_auto_read_policy: 'never',
       }),
@@ -183,7 +183,7 @@ describe('PATCH /settings: settings', () => {
   it('sends one user_settings event per changed setting, alphabetically, to the user only', async () => {
     const { w, member } = await world();
     const published = recorder(w.ctx);
-    must(await doUpdateSettings(w.ctx, w.as(member), { enter_sends: 'true', color_scheme: '3', default_language: 'de' }));
+    must(await doUpdateSettings(w.ctx, w.as(member), { enter_sends: true, color_scheme: 3, default_language: 'de' }));
     expect(pairs(published)).toEqual([
       [[member.id], settingsEvent('color_scheme', 3)],
       [[member.id], settingsEvent('default_language', 'de', { language_name: 'Deutsch' })],
@@ -199,10 +199,10 @@ describe('PATCH /settings: settings', () => {
     const before = await reload(w.ctx, member);
     must(
       await doUpdateSettings(w.ctx, w.as(member), {
-        enter_sends: 'false',
-        color_scheme: '1',
+        enter_sends: false,
+        color_scheme: 1,
         timezone: '',
-        email_address_visibility: '1',
+        email_address_visibility: 1,
         full_name: 'Mel Member',
         default_language: 'en',
       }),
@@ -265,7 +265,7 @@ describe('PATCH /settings: settings', () => {
   it('ignores the read-only lists as parameters', async () => {
     const { w, member } = await world();
     const published = recorder(w.ctx);
-    must(await doUpdateSettings(w.ctx, w.as(member), { available_notification_sounds: '[]', emojiset_choices: '[]' }));
+    must(await doUpdateSettings.fromTransport(w.ctx, w.as(member), { available_notification_sounds: '[]', emojiset_choices: '[]' }));
     expect(published).toEqual([]);
     expect((await settingsOf(w.ctx, w.as(member))).emojiset_choices).toHaveLength(4);
   });
@@ -484,7 +484,7 @@ describe('PATCH /settings: email_address_visibility', () => {
   it('hiding the address: null to those who lose it, and the new API email to every active user', async () => {
     const { w, member, activeIds } = await world();
     const published = recorder(w.ctx);
-    must(await doUpdateSettings(w.ctx, w.as(member), { email_address_visibility: '4' }));
+    must(await doUpdateSettings(w.ctx, w.as(member), { email_address_visibility: 4 }));
     expect((await reload(w.ctx, member)).emailAddressVisibility).toBe(4);
     expect(published[0]).toMatchObject({ userIds: [member.id], event: settingsEvent('email_address_visibility', 4) });
 
@@ -601,8 +601,8 @@ describe('PATCH /settings: events keep a registered client current', () => {
     const register = async (user: User) =>
       must(
         await doRegister(w.ctx, w.as(user), {
-          fetch_event_types: '["user_settings", "realm_user"]',
-          client_capabilities: '{"user_settings_object": true}',
+          fetch_event_types: ["user_settings","realm_user"],
+          client_capabilities: {"user_settings_object":true},
         }),
       ) as Record<string, any>;
     const state = await register(member);
@@ -613,9 +613,9 @@ describe('PATCH /settings: events keep a registered client current', () => {
 
     const apply = (snapshot: Record<string, any>, events: QueuedEvent[]) => {
       for (const event of events) {
-        if (event.type === 'user_settings') snapshot.user_settings[event.property as string] = event.value;
+        if (event.type === 'user_settings') snapshot.user_settings[event.property] = event.value;
         if (event.type === 'realm_user' && event.op === 'update') {
-          const { user_id, ...fields } = event.person as Record<string, unknown>;
+          const { user_id, ...fields } = event.person;
           const entry = snapshot.realm_users.find((u: { user_id: number }) => u.user_id === user_id);
           Object.assign(entry, fields);
           if (user_id === snapshot.user_id && 'full_name' in fields) snapshot.full_name = fields.full_name;

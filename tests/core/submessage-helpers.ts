@@ -6,14 +6,14 @@ import { must } from '../helpers/core.js';
 /** POST /submessage as `user`, with `data` serialised unless it is already text. */
 export const submit = (w: World, user: User, messageId: number, data: unknown, msgType = 'widget') =>
   doSendSubmessage(w.ctx, w.as(user), {
-    message_id: String(messageId),
+    message_id: messageId,
     msg_type: msgType,
     content: typeof data === 'string' ? data : JSON.stringify(data),
   });
 
 /** The message's `submessages` as `viewer` reads them. */
 export async function submessagesOf(w: World, viewer: User, messageId: number): Promise<Array<Record<string, unknown>>> {
-  const { message } = must(await getMessage(w.ctx, w.as(viewer), { message_id: String(messageId) })) as unknown as {
+  const { message } = must(await getMessage(w.ctx, w.as(viewer), { message_id: messageId })) as unknown as {
     message: { submessages: Array<Record<string, unknown>> };
   };
   return message.submessages;
@@ -35,7 +35,7 @@ export async function otherRealmPoll(c: { w: World }): Promise<number> {
       owner: { email: 'boss@elsewhere.example.com', fullName: 'Boss', password: 'boss-password' },
     }),
   );
-  must(await doSubscribe(c.w.ctx, { realm, user: owner }, { subscriptions: JSON.stringify([{ name: 'general' }]) }));
+  must(await doSubscribe(c.w.ctx, { realm, user: owner }, { subscriptions: [{ name: 'general' }] }));
   const sent = must(await doSendMessage(c.w.ctx, { realm, user: owner }, { type: 'stream', to: 'general', topic: 't', content: '/poll Theirs?' }));
-  return (sent as { id: number }).id;
+  return (sent).id;
 }

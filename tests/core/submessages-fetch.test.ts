@@ -67,14 +67,14 @@ describe('a /poll message', () => {
 
   it('keeps its content: editing it is refused, moving it is not, and other messages stay editable', async () => {
     const poll = await send(c.w, c.member, 'general', '/poll Lunch?');
-    const edit = (input: Record<string, string>) => doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: String(poll), ...input });
+    const edit = (input: Record<string, string>) => doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: poll, ...input });
     expect(failure(await edit({ content: '/poll Dinner?' }))).toBe('Widgets cannot be edited.');
     must(await edit({ topic: 'food' }));
     const plain = await send(c.w, c.member, 'general', 'plain');
-    must(await doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: String(plain), content: 'edited' }));
+    must(await doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: plain, content: 'edited' }));
     // A message made a widget through POST /submessage is a widget too.
     must(await submit(c.w, c.member, plain, { widget_type: 'zform', extra_data: {} }));
-    expect(failure(await doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: String(plain), content: 'again' }))).toBe('Widgets cannot be edited.');
+    expect(failure(await doUpdateMessage(c.w.ctx, c.w.as(c.member), { message_id: plain, content: 'again' }))).toBe('Widgets cannot be edited.');
   });
 });
 
@@ -88,7 +88,7 @@ describe('fetching', () => {
     must(await submit(m.w, m.w.owner, polls[2]!, { type: 'strike', key: '0,canned' }));
     must(await submit(m.w, m.member, polls[0]!, { type: 'vote', key: 'canned,0', vote: -1 }));
     counting.reads.length = 0;
-    const page = must(await getMessages(m.w.ctx, m.w.as(m.member), { anchor: 'newest', num_before: '10', num_after: '0' })) as unknown as {
+    const page = must(await getMessages(m.w.ctx, m.w.as(m.member), { anchor: 'newest', num_before: 10, num_after: 0 })) as {
       messages: Array<{ id: number; submessages: Array<{ id: number; message_id: number; sender_id: number }> }>;
     };
     expect(counting.reads).toEqual([page.messages.length]);

@@ -162,7 +162,7 @@ describe('bad input', () => {
   it('missing, malformed, oversized and mistyped parameters are 4xx with the reference’s texts', async () => {
     const poll = await send(c.w, c.member, 'general', '/poll Q');
     const as = c.w.as(c.member);
-    const run = (input: Record<string, unknown>) => doSendSubmessage(c.w.ctx, as, input);
+    const run = (input: Record<string, unknown>) => doSendSubmessage.fromTransport(c.w.ctx, as, input);
     const base = { message_id: String(poll), msg_type: 'widget', content: JSON.stringify(vote()) };
     expect(failure(await run({ msg_type: 'widget', content: '{}' }))).toBe("Missing 'message_id' argument");
     expect(failure(await run({ message_id: String(poll), content: '{}' }))).toBe("Missing 'msg_type' argument");

@@ -7,7 +7,7 @@ import { expectBadRequest, expectError, secondRealm } from './fixtures.js';
 import { accessWorld, as, setAccessGroup } from './user-access-helpers.js';
 
 const status = (cw: Awaited<ReturnType<typeof channelWorld>>, caller: typeof cw.member, userId: number | string, streamId: number | string) =>
-  getSubscriptionStatus(cw.w.ctx, cw.w.as(caller), { user_id: String(userId), stream_id: String(streamId) });
+  getSubscriptionStatus.fromTransport(cw.w.ctx, cw.w.as(caller), { user_id: userId, stream_id: streamId });
 
 describe('getSubscriptionStatus', () => {
   it('answers whether the user is subscribed now: before, during and after a subscription', async () => {
@@ -16,7 +16,7 @@ describe('getSubscriptionStatus', () => {
     const garden = await channel(cw.w, 'garden');
     expect(must(await status(cw, cw.other, cw.member.id, garden.id))).toEqual({ is_subscribed: true });
     expect(must(await status(cw, cw.member, cw.other.id, garden.id))).toEqual({ is_subscribed: false });
-    must(await doUnsubscribe(cw.w.ctx, cw.w.as(cw.member), { subscriptions: '["garden"]' }));
+    must(await doUnsubscribe(cw.w.ctx, cw.w.as(cw.member), { subscriptions: ["garden"] }));
     // An inactive row is not a subscription.
     expect(must(await status(cw, cw.other, cw.member.id, garden.id))).toEqual({ is_subscribed: false });
   });
@@ -36,7 +36,7 @@ describe('getSubscriptionStatus', () => {
     const cw = await channelWorld();
     await subscribe(cw.w, cw.member, ['garden']);
     const other = await secondRealm(cw.w.ctx);
-    must(await doSubscribe(cw.w.ctx, { realm: other.realm, user: other.owner }, { subscriptions: '[{"name":"abroad"}]' }));
+    must(await doSubscribe(cw.w.ctx, { realm: other.realm, user: other.owner }, { subscriptions: [{"name":"abroad"}] }));
     const abroad = await cw.w.ctx.storage.read((tx) => tx.streams.byName(other.realm.id, 'abroad'));
     expectBadRequest(await status(cw, cw.member, cw.member.id, 99999), 'Invalid channel ID');
     expectBadRequest(await status(cw, cw.member, cw.member.id, abroad!.id), 'Invalid channel ID');
@@ -50,7 +50,7 @@ describe('getSubscriptionStatus', () => {
     expectBadRequest(await status(cw, cw.member, 99999, garden.id), 'No such user');
     expectBadRequest(await status(cw, cw.member, other.owner.id, garden.id), 'No such user');
     expectBadRequest(await status(cw, cw.member, cw.bot.id, garden.id), 'No such user');
-    must(await doDeactivateUser(cw.w.ctx, cw.w.as(cw.w.owner), { user_id: String(cw.other.id) }));
+    must(await doDeactivateUser(cw.w.ctx, cw.w.as(cw.w.owner), { user_id: cw.other.id }));
     expectBadRequest(await status(cw, cw.member, cw.other.id, garden.id), 'User is deactivated');
   });
 
@@ -58,7 +58,7 @@ describe('getSubscriptionStatus', () => {
     const { w, guest, stranger, channelmate } = await accessWorld();
     await setAccessGroup(w, 'role:members');
     const garden = await w.ctx.storage.read((tx) => tx.streams.byName(w.realm.id, 'garden'));
-    const ask = async (userId: number) => getSubscriptionStatus(w.ctx, await as(w, guest), { user_id: String(userId), stream_id: String(garden!.id) });
+    const ask = async (userId: number) => getSubscriptionStatus(w.ctx, await as(w, guest), { user_id: userId, stream_id: garden!.id });
     expectBadRequest(await ask(stranger.id), 'Insufficient permission');
     expect(must(await ask(channelmate.id))).toEqual({ is_subscribed: true });
   });
@@ -67,6 +67,6 @@ describe('getSubscriptionStatus', () => {
     const cw = await channelWorld();
     expectBadRequest(await status(cw, cw.member, 'abc', 1), 'user_id is not an integer');
     expectBadRequest(await status(cw, cw.member, cw.member.id, '-1'), 'stream_id is not an integer');
-    expectError(await getSubscriptionStatus(cw.w.ctx, { realm: cw.w.realm, user: null }, { user_id: '1', stream_id: '1' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await getSubscriptionStatus(cw.w.ctx, { realm: cw.w.realm, user: null }, { user_id: 1, stream_id: 1 }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 });

@@ -9,7 +9,7 @@ describe('creating channels and joining them', () => {
   it('creates missing channels with the reference’s defaults and subscribes the requester', async () => {
     const { w, member } = await channelWorld();
     const response = must(
-      await doSubscribe(w.ctx, w.as(member), { subscriptions: JSON.stringify([{ name: '  Denmark ', description: 'A Scandinavian\ncountry' }]) }),
+      await doSubscribe(w.ctx, w.as(member), { subscriptions: [{ name: '  Denmark ', description: 'A Scandinavian\ncountry' }] }),
     );
     expect(response).toEqual({ subscribed: { [member.id]: ['Denmark'] }, already_subscribed: {} });
     const stream = await channel(w, 'denmark');
@@ -92,7 +92,7 @@ describe('creating channels and joining them', () => {
   it('gives new subscriptions the palette’s unused colours, honours a requested colour, and keeps settings across resubscription', async () => {
     const { w, member } = await channelWorld();
     await subscribe(w, member, ['a', 'b']);
-    must(await doSubscribe(w.ctx, w.as(member), { subscriptions: JSON.stringify([{ name: 'c', color: '#123456' }, { name: 'd' }]) }));
+    must(await doSubscribe(w.ctx, w.as(member), { subscriptions: [{ name: 'c', color: '#123456' }, { name: 'd' }] }));
     const colors = await Promise.all(['a', 'b', 'c', 'd'].map(async (n) => (await row(w, member, await channel(w, n)))!.color));
     expect(colors).toEqual(['#76ce90', '#fae589', '#123456', '#a6c7e5']);
     const a = await channel(w, 'a');
@@ -105,9 +105,9 @@ describe('creating channels and joining them', () => {
     const { w, admin, member } = await channelWorld();
     await subscribe(w, admin, ['welcome'], { is_default_stream: 'true' });
     expect(await w.ctx.storage.read((tx) => tx.defaultStreams.list(w.realm.id))).toEqual([(await channel(w, 'welcome')).id]);
-    expectBadRequest(await doSubscribe(w.ctx, w.as(member), { subscriptions: names('x'), is_default_stream: 'true' }), 'Insufficient permission');
+    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: names('x'), is_default_stream: 'true' }), 'Insufficient permission');
     expectBadRequest(
-      await doSubscribe(w.ctx, w.as(admin), { subscriptions: names('y'), is_default_stream: 'true', invite_only: 'true' }),
+      await doSubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: names('y'), is_default_stream: 'true', invite_only: 'true' }),
       'A default channel cannot be private.',
     );
     // Joining existing channels needs no creation permission.
@@ -116,11 +116,11 @@ describe('creating channels and joining them', () => {
 
   it('creates web-public channels only where spectators are allowed, for moderators and above', async () => {
     const { w, member, moderator } = await channelWorld();
-    expectBadRequest(await doSubscribe(w.ctx, w.as(moderator), { subscriptions: names('web'), is_web_public: 'true' }), 'Web-public channels are not enabled.');
+    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(moderator), { subscriptions: names('web'), is_web_public: 'true' }), 'Web-public channels are not enabled.');
     must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
-    expectBadRequest(await doSubscribe(w.ctx, w.as(member), { subscriptions: names('web'), is_web_public: 'true' }), 'Insufficient permission');
+    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: names('web'), is_web_public: 'true' }), 'Insufficient permission');
     expectBadRequest(
-      await doSubscribe(w.ctx, w.as(moderator), { subscriptions: names('web'), is_web_public: 'true', invite_only: 'true' }),
+      await doSubscribe.fromTransport(w.ctx, w.as(moderator), { subscriptions: names('web'), is_web_public: 'true', invite_only: 'true' }),
       'Invalid parameters',
     );
     await subscribe(w, moderator, ['web'], { is_web_public: 'true' });
@@ -132,8 +132,8 @@ describe('who may subscribe', () => {
   it('refuses guests, even to public channels', async () => {
     const { w, member, guest } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
-    expectBadRequest(await doSubscribe(w.ctx, w.as(guest), { subscriptions: names('Denmark') }), 'Not allowed for guest users');
-    expectBadRequest(await doSubscribe(w.ctx, w.as(guest), { subscriptions: names('new') }), 'Not allowed for guest users');
+    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(guest), { subscriptions: names('Denmark') }), 'Not allowed for guest users');
+    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(guest), { subscriptions: names('new') }), 'Not allowed for guest users');
   });
 
   it('lets members subscribe guests and bots to public channels', async () => {
@@ -148,7 +148,7 @@ describe('who may subscribe', () => {
     await subscribe(w, member, ['Denmark']);
     const before = await subscribersOf(w, await channel(w, 'Denmark'));
     for (const user of [other, admin]) {
-      expectBadRequest(await doSubscribe(w.ctx, w.as(user), { subscriptions: names('Denmark', 'secret', 'hidden') }), 'Unable to access channel (secret).');
+      expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(user), { subscriptions: names('Denmark', 'secret', 'hidden') }), 'Unable to access channel (secret).');
     }
     expect(await subscribersOf(w, await channel(w, 'Denmark'))).toEqual(before);
     expect(await subscribe(w, other, ['secret', 'Denmark', 'hidden'], { authorization_errors_fatal: 'false' })).toEqual({
@@ -170,23 +170,23 @@ describe('who may subscribe', () => {
     await setUser(w.ctx, other, { isActive: false });
     drain();
     for (const principals of ['[9999]', `[${foreign.owner.id}]`, '["nobody@example.com"]', `["${foreign.owner.deliveryEmail}"]`]) {
-      expectBadRequest(await doSubscribe(w.ctx, w.as(member), { subscriptions: names('fresh'), principals }), 'No such user');
+      expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: names('fresh'), principals }), 'No such user');
     }
-    expectBadRequest(await doSubscribe(w.ctx, w.as(member), { subscriptions: names('fresh'), principals: `[${other.id}]` }), 'User is deactivated');
+    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: names('fresh'), principals: `[${other.id}]` }), 'User is deactivated');
     expect(await w.ctx.storage.read((tx) => tx.streams.list(w.realm.id))).toEqual([]);
     expect(drain()).toEqual([]);
   });
 
   it('needs a logged-in user', async () => {
     const { w } = await channelWorld();
-    expectError(await doSubscribe(w.ctx, w.as(null), { subscriptions: names('x') }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doSubscribe.fromTransport(w.ctx, w.as(null), { subscriptions: names('x') }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 });
 
 describe('bad input', () => {
   it('checks names, descriptions, colours and the parameter types with the reference’s texts', async () => {
     const { w, member } = await channelWorld();
-    const send = (input: Record<string, unknown>) => doSubscribe(w.ctx, w.as(member), input);
+    const send = (input: Record<string, unknown>) => doSubscribe.fromTransport(w.ctx, w.as(member), input);
     expectError(await send({}), 'REQUEST_VARIABLE_MISSING', "Missing 'subscriptions' argument", 400, { var_name: 'subscriptions' });
     expectBadRequest(await send({ subscriptions: '[{"name": "a"' }), 'subscriptions is not valid JSON');
     expectBadRequest(await send({ subscriptions: '{"name": "a"}' }), 'subscriptions is not a list');
@@ -272,13 +272,13 @@ describe('events', () => {
     drain();
     await subscribe(w, member, ['Denmark']);
     expect(drain()).toEqual([]);
-    expectBadRequest(await doSubscribe(w.ctx, w.as(member), { subscriptions: names('new', 'other'), principals: '[424242]' }), 'No such user');
+    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: names('new', 'other'), principals: '[424242]' }), 'No such user');
     expect(drain()).toEqual([]);
   });
 
   it('gives inherited notification settings as null to notification_settings_null clients, as the user’s defaults to others', async () => {
     const { w, member } = await channelWorld();
-    must(await doUpdateSettings(w.ctx, w.as(member), { enable_stream_desktop_notifications: 'true' }));
+    must(await doUpdateSettings(w.ctx, w.as(member), { enable_stream_desktop_notifications: true }));
     const modern = await register(w, member, { event_types: '["subscription"]', client_capabilities: '{"notification_settings_null": true}' });
     const legacy = await register(w, member, { event_types: '["subscription"]' });
     await subscribe(w, member, ['Denmark']);

@@ -15,34 +15,34 @@ describe('DELETE /users/me/subscriptions', () => {
     const { w, member } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
     await subscribe(w, w.owner, ['Sweden']);
-    expect(must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: list(' denmark ', 'Sweden') }))).toEqual({
+    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list(' denmark ', 'Sweden') }))).toEqual({
       removed: ['Denmark'],
       not_removed: ['Sweden'],
     });
     const denmark = await channel(w, 'Denmark');
     expect(await row(w, member, denmark)).toMatchObject({ active: false, color: '#76ce90' });
     expect(await subscribersOf(w, denmark)).toEqual([]);
-    expect(must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: list('Denmark') }))).toEqual({ removed: [], not_removed: ['Denmark'] });
+    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark') }))).toEqual({ removed: [], not_removed: ['Denmark'] });
   });
 
   it('answers STREAM_DOES_NOT_EXIST for unknown channels and for private channels the requester cannot see', async () => {
     const { w, member, other, admin } = await channelWorld();
     await subscribe(w, member, ['secret'], { invite_only: 'true' });
-    expectError(await doUnsubscribe(w.ctx, w.as(other), { subscriptions: list('nope') }), 'STREAM_DOES_NOT_EXIST', "Channel 'nope' does not exist", 400, {
+    expectError(await doUnsubscribe.fromTransport(w.ctx, w.as(other), { subscriptions: list('nope') }), 'STREAM_DOES_NOT_EXIST', "Channel 'nope' does not exist", 400, {
       stream: 'nope',
     });
-    expectError(await doUnsubscribe(w.ctx, w.as(other), { subscriptions: list('secret') }), 'STREAM_DOES_NOT_EXIST', "Channel 'secret' does not exist", 400, {
+    expectError(await doUnsubscribe.fromTransport(w.ctx, w.as(other), { subscriptions: list('secret') }), 'STREAM_DOES_NOT_EXIST', "Channel 'secret' does not exist", 400, {
       stream: 'secret',
     });
     // Administrators can see every channel.
-    expect(must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: list('secret') }))).toEqual({ removed: [], not_removed: ['secret'] });
+    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('secret') }))).toEqual({ removed: [], not_removed: ['secret'] });
     const foreign = await secondRealm(w.ctx);
     const { id: _id, ...template } = await channel(w, 'secret');
     await w.ctx.storage.transaction(async (tx) => {
       await tx.streams.insert({ ...template, realmId: foreign.realm.id, name: 'elsewhere', groupSettings: {} });
       return { isOk: () => true, isErr: () => false, value: undefined } as never;
     });
-    expectError(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: list('elsewhere') }), 'STREAM_DOES_NOT_EXIST', "Channel 'elsewhere' does not exist", 400, {
+    expectError(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('elsewhere') }), 'STREAM_DOES_NOT_EXIST', "Channel 'elsewhere' does not exist", 400, {
       stream: 'elsewhere',
     });
   });
@@ -50,14 +50,14 @@ describe('DELETE /users/me/subscriptions', () => {
   it('lets users remove themselves and their own bots; removing others needs an administrator', async () => {
     const { w, admin, member, other, bot } = await channelWorld();
     await subscribe(w, w.owner, ['Denmark'], { principals: `[${member.id}, ${other.id}, ${bot.id}]` });
-    expect(must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${bot.id}]` }))).toEqual({
+    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${bot.id}]` }))).toEqual({
       removed: ['Denmark'],
       not_removed: [],
     });
-    expectBadRequest(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${other.id}]` }), 'Insufficient permission');
-    expectBadRequest(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${member.id}, ${other.id}]` }), 'Insufficient permission');
+    expectBadRequest(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${other.id}]` }), 'Insufficient permission');
+    expectBadRequest(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${member.id}, ${other.id}]` }), 'Insufficient permission');
     expect(await subscribersOf(w, await channel(w, 'Denmark'))).toEqual(ids(member, other));
-    expect(must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: list('Denmark'), principals: '["otto@example.com", "mel@example.com"]' }))).toEqual({
+    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('Denmark'), principals: '["otto@example.com", "mel@example.com"]' }))).toEqual({
       removed: ['Denmark', 'Denmark'],
       not_removed: [],
     });
@@ -66,7 +66,7 @@ describe('DELETE /users/me/subscriptions', () => {
   it('lets a channel’s administrators (by default its creator) remove others', async () => {
     const { w, member, other } = await channelWorld();
     await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${other.id}]` });
-    expect(must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${other.id}]` }))).toEqual({
+    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${other.id}]` }))).toEqual({
       removed: ['Denmark'],
       not_removed: [],
     });
@@ -75,7 +75,7 @@ describe('DELETE /users/me/subscriptions', () => {
   it('lets administrators remove others from private channels they are not in', async () => {
     const { w, admin, member, other } = await channelWorld();
     await subscribe(w, member, ['secret'], { invite_only: 'true', principals: `[${member.id}, ${other.id}]` });
-    expect(must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: list('secret'), principals: `[${other.id}]` }))).toEqual({
+    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('secret'), principals: `[${other.id}]` }))).toEqual({
       removed: ['secret'],
       not_removed: [],
     });
@@ -83,20 +83,20 @@ describe('DELETE /users/me/subscriptions', () => {
 
   it('refuses bad input with the reference’s texts', async () => {
     const { w, member } = await channelWorld();
-    const send = (input: Record<string, unknown>) => doUnsubscribe(w.ctx, w.as(member), input);
+    const send = (input: Record<string, unknown>) => doUnsubscribe.fromTransport(w.ctx, w.as(member), input);
     expectError(await send({}), 'REQUEST_VARIABLE_MISSING', "Missing 'subscriptions' argument", 400, { var_name: 'subscriptions' });
     expectBadRequest(await send({ subscriptions: 'Denmark' }), 'subscriptions is not valid JSON');
     expectBadRequest(await send({ subscriptions: '"Denmark"' }), 'subscriptions is not a list');
     expectBadRequest(await send({ subscriptions: '[7]' }), 'subscriptions[0] is not a string');
     expectBadRequest(await send({ subscriptions: '[]', principals: '[99999]' }), 'No such user');
-    expectError(await doUnsubscribe(w.ctx, w.as(null), { subscriptions: '[]' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doUnsubscribe(w.ctx, w.as(null), { subscriptions: [] }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 
   it('sends subscription/remove to the removed users and peer_remove to those who may see the subscribers', async () => {
     const { w, admin, moderator, member, other, bot, drain } = await channelWorld();
     await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${other.id}]` });
     drain();
-    must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: list('Denmark'), principals: `[${member.id}, ${other.id}]` }));
+    must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('Denmark'), principals: `[${member.id}, ${other.id}]` }));
     const published = drain();
     const stream = await channel(w, 'Denmark');
     expect(published.map((p) => [p.event, [...p.userIds].sort((a, b) => a - b)])).toEqual([
@@ -115,15 +115,15 @@ describe('DELETE /users/me/subscriptions', () => {
     await subscribe(w, member, ['Denmark'], { principals: `[${guest.id}]` });
     const secret = await channel(w, 'secret');
     drain();
-    must(await doUnsubscribe(w.ctx, w.as(other), { subscriptions: list('secret') }));
-    must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: list('secret') }));
+    must(await doUnsubscribe.fromTransport(w.ctx, w.as(other), { subscriptions: list('secret') }));
+    must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('secret') }));
     let published = drain();
     expect(recipientsOf(published, 'stream', 'delete')).toEqual([[other.id]]);
     expect(published.find((p) => p.event.op === 'delete')!.event).toEqual({ type: 'stream', op: 'delete', streams: [{ stream_id: secret.id }], stream_ids: [secret.id] });
     // The creator administers the channel, so leaving it does not hide it.
-    must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: list('secret') }));
+    must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('secret') }));
     expect(recipientsOf(drain(), 'stream', 'delete')).toEqual([]);
-    must(await doUnsubscribe(w.ctx, w.as(guest), { subscriptions: list('Denmark') }));
+    must(await doUnsubscribe.fromTransport(w.ctx, w.as(guest), { subscriptions: list('Denmark') }));
     published = drain();
     expect(recipientsOf(published, 'stream', 'delete')).toEqual([[guest.id]]);
   });
@@ -139,7 +139,7 @@ describe('POST /users/me/subscriptions/properties', () => {
     drain();
     expect(
       must(
-        await doUpdateSubscriptionProperties(
+        await doUpdateSubscriptionProperties.fromTransport(
           w.ctx,
           w.as(member),
           data(
@@ -179,7 +179,7 @@ describe('POST /users/me/subscriptions/properties', () => {
       ['wildcard_mentions_notify', false],
     ]);
     expect(published[0]!.event).toEqual({ type: 'subscription', op: 'update', stream_id: stream.id, property: 'color', value: '#f00f00' });
-    must(await doUpdateSubscriptionProperties(w.ctx, w.as(member), data({ stream_id: stream.id, property: 'in_home_view', value: true })));
+    must(await doUpdateSubscriptionProperties.fromTransport(w.ctx, w.as(member), data({ stream_id: stream.id, property: 'in_home_view', value: true })));
     expect((await row(w, member, stream))!.isMuted).toBe(false);
     expect(drain().map((p) => [p.event.property, p.event.value])).toEqual([
       ['in_home_view', true],
@@ -194,7 +194,7 @@ describe('POST /users/me/subscriptions/properties', () => {
     await subscribe(w, other, ['secret'], { invite_only: 'true' });
     const [denmark, norway, secret] = [await channel(w, 'Denmark'), await channel(w, 'Norway'), await channel(w, 'secret')];
     drain();
-    const send = (...changes: Parameters<typeof data>) => doUpdateSubscriptionProperties(w.ctx, w.as(member), data(...changes));
+    const send = (...changes: Parameters<typeof data>) => doUpdateSubscriptionProperties.fromTransport(w.ctx, w.as(member), data(...changes));
     const pin = { stream_id: denmark.id, property: 'pin_to_top', value: true };
     expectBadRequest(await send(pin, { stream_id: denmark.id, property: 'colour', value: '#fff' }), 'Unknown subscription property: colour');
     expectBadRequest(await send(pin, { stream_id: denmark.id, property: 'is_muted', value: 'yes' }), 'is_muted is not a boolean');
@@ -209,7 +209,7 @@ describe('POST /users/me/subscriptions/properties', () => {
 
   it('refuses malformed subscription_data with the reference’s texts', async () => {
     const { w, member } = await channelWorld();
-    const send = (input: Record<string, unknown>) => doUpdateSubscriptionProperties(w.ctx, w.as(member), input);
+    const send = (input: Record<string, unknown>) => doUpdateSubscriptionProperties.fromTransport(w.ctx, w.as(member), input);
     expectError(await send({}), 'REQUEST_VARIABLE_MISSING', "Missing 'subscription_data' argument", 400, { var_name: 'subscription_data' });
     expectBadRequest(await send({ subscription_data: '[' }), 'subscription_data is not valid JSON');
     expectBadRequest(await send({ subscription_data: '{}' }), 'subscription_data is not a list');

@@ -18,13 +18,13 @@ let muted: number;
 let ids: Record<string, number>;
 
 const policy = (stream: number, topic: string, value: number) =>
-  doUpdateUserTopic(f.w.ctx, f.w.as(f.bob), { stream_id: String(stream), topic, visibility_policy: String(value) });
+  doUpdateUserTopic(f.w.ctx, f.w.as(f.bob), { stream_id: stream, topic, visibility_policy: value });
 
 beforeEach(async () => {
   f = await flagWorld();
-  must(await doSubscribe(f.w.ctx, f.w.as(f.owner), { subscriptions: '[{"name":"muted"}]', principals: JSON.stringify([f.owner.id, f.bob.id]) }));
+  must(await doSubscribe(f.w.ctx, f.w.as(f.owner), { subscriptions: [{"name":"muted"}], principals: [f.owner.id, f.bob.id] }));
   muted = (await f.w.ctx.storage.read((tx) => tx.streams.byName(f.w.realm.id, 'muted')))!.id;
-  must(await doUpdateSubscriptionProperties(f.w.ctx, f.w.as(f.bob), { subscription_data: JSON.stringify([{ stream_id: muted, property: 'is_muted', value: true }]) }));
+  must(await doUpdateSubscriptionProperties(f.w.ctx, f.w.as(f.bob), { subscription_data: [{ stream_id: muted, property: 'is_muted', value: true }] }));
   must(await policy(f.general, 'Hushed', 1));
   must(await policy(muted, 'loud', 2));
   must(await policy(muted, 'star', 3));
@@ -61,9 +61,9 @@ describe('unread_msgs with muted topics', () => {
   it('update_message_flags details say where a message becomes unread again, so a client stays equal to a fresh register', async () => {
     const params = { fetch_event_types: KEYS, event_types: KEYS };
     const all = Object.values(ids);
-    must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: JSON.stringify(all), op: 'add', flag: 'read' }));
+    must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: all, op: 'add', flag: 'read' }));
     const before = await register(f.w, f.bob, params);
-    must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: JSON.stringify(all), op: 'remove', flag: 'read' }));
+    must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: all, op: 'remove', flag: 'read' }));
     const events = await queued(f.w, f.bob, before.queue_id);
     const details = events[0]!.message_details as Record<string, { unmuted_stream_msg?: boolean; mentioned?: boolean }>;
     expect(details[String(ids.hushed)]).toMatchObject({ unmuted_stream_msg: false });

@@ -5,14 +5,14 @@
  * stops sharing anything gets realm_user remove, and the guest's user list then equals a fresh
  * register's.
  */
-import { doArchiveStream, doSubscribe, doUnsubscribe, type User } from '@teamchat/core';
+import { type ApiUser, doArchiveStream, doSubscribe, doUnsubscribe, type User } from '@teamchat/core';
 import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { accessWorld, as, eventsOf, register, setAccessGroup } from './user-access-helpers.js';
 
 type AccessWorld = Awaited<ReturnType<typeof accessWorld>>;
-type Person = Record<string, unknown>;
+type Person = ApiUser;
 
 /** Registers a queue for each user, runs the action, and returns each one's realm_user events. */
 async function heard(a: AccessWorld, users: User[], action: () => Promise<unknown>) {
@@ -25,13 +25,13 @@ async function heard(a: AccessWorld, users: User[], action: () => Promise<unknow
 
 const ops = (events: QueuedEvent[] | undefined) => (events ?? []).map((e) => [e.op, (e.person as Person).user_id]);
 const subscribe = async (a: AccessWorld, channel: string, users: User[]) =>
-  must(await doSubscribe(a.w.ctx, await as(a.w, a.w.owner), { subscriptions: JSON.stringify([{ name: channel }]), principals: JSON.stringify(users.map((u) => u.id)) }));
+  must(await doSubscribe(a.w.ctx, await as(a.w, a.w.owner), { subscriptions: [{ name: channel }], principals: users.map((u) => u.id) }));
 const unsubscribe = async (a: AccessWorld, channel: string, users: User[]) =>
-  must(await doUnsubscribe(a.w.ctx, await as(a.w, a.w.owner), { subscriptions: JSON.stringify([channel]), principals: JSON.stringify(users.map((u) => u.id)) }));
+  must(await doUnsubscribe(a.w.ctx, await as(a.w, a.w.owner), { subscriptions: [channel], principals: users.map((u) => u.id) }));
 
 /** The guest's realm_users entry for `user` in a fresh register. */
 async function registered(a: AccessWorld, user: User): Promise<Person | undefined> {
-  return ((await register(a.w, a.guest)).realm_users as Person[]).find((p) => p.user_id === user.id);
+  return (await register(a.w, a.guest)).realm_users!.find((p) => p.user_id === user.id);
 }
 
 describe('a user joins a channel a restricted guest is in', () => {

@@ -4,6 +4,7 @@
  * callers that read the realm as stored (a read takes its realm from the caller).
  */
 import {
+  type RegisterResponse,
   type Caller,
   doRegister,
   doSendMessage,
@@ -25,7 +26,7 @@ export async function accessWorld() {
   const stranger = await w.addUser({ email: 'sam@example.com', fullName: 'Sam Stranger' });
   const bot = await w.addUser({ email: 'helper-bot@example.com', fullName: 'Helper Bot', bot: true, botOwnerId: stranger.id });
   // A guest joins no default channel; the garden is the one channel the guest shares.
-  must(await doSubscribe(w.ctx, await as(w, w.owner), { subscriptions: '[{"name":"garden"}]', principals: JSON.stringify([guest.id, channelmate.id]) }));
+  must(await doSubscribe(w.ctx, await as(w, w.owner), { subscriptions: [{"name":"garden"}], principals: [guest.id, channelmate.id] }));
   must(await doSendMessage(w.ctx, await as(w, correspondent), { type: 'private', to: JSON.stringify([guest.id]), content: 'hello' }));
   return { w, guest, channelmate, correspondent, stranger, bot };
 }
@@ -38,19 +39,19 @@ export async function as(w: World, user: User): Promise<Caller & { user: User }>
 
 /** Sets can_access_all_users_group ('role:members' restricts guests; 'role:everyone' is the default). */
 export async function setAccessGroup(w: World, group: 'role:members' | 'role:everyone'): Promise<void> {
-  must(await doUpdateRealm(w.ctx, await as(w, w.owner), { can_access_all_users_group: JSON.stringify({ new: systemGroupId(group) }) }));
+  must(await doUpdateRealm(w.ctx, await as(w, w.owner), { can_access_all_users_group: { new: systemGroupId(group) } }));
 }
 
-export type State = Record<string, unknown> & { queue_id: string };
+export type State = RegisterResponse & { queue_id: string };
 
 export async function register(w: World, user: User, capabilities: Record<string, boolean> = {}): Promise<State> {
   const params = { fetch_event_types: '["realm_user"]', client_capabilities: JSON.stringify(capabilities) };
-  return must(await doRegister(w.ctx, await as(w, user), params)) as State;
+  return must(await doRegister.fromTransport(w.ctx, await as(w, user), params)) as State;
 }
 
 export async function eventsOf(w: World, user: User, queueId: string): Promise<QueuedEvent[]> {
   const polled = must(await getEvents(w.ctx, await as(w, user), { queue_id: queueId, dont_block: true }));
-  return (polled as { events: QueuedEvent[] }).events;
+  return (polled).events;
 }
 
 export const ids = (users: ReadonlyArray<{ user_id?: unknown }>) => users.map((u) => u.user_id as number).sort((a, b) => a - b);

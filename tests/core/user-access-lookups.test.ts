@@ -27,10 +27,10 @@ describe('direct messages from a restricted guest', () => {
     const a = await accessWorld();
     await setAccessGroup(a.w, 'role:members');
     const caller = await as(a.w, a.guest);
-    expectBadRequest(await doSendMessage(a.w.ctx, caller, dm([a.stranger.id])), NO_ACCESS);
-    expectBadRequest(await doSendMessage(a.w.ctx, caller, dm([a.channelmate.id, a.stranger.id])), NO_ACCESS);
+    expectBadRequest(await doSendMessage.fromTransport(a.w.ctx, caller, dm([a.stranger.id])), NO_ACCESS);
+    expectBadRequest(await doSendMessage.fromTransport(a.w.ctx, caller, dm([a.channelmate.id, a.stranger.id])), NO_ACCESS);
     // Unknown users keep their own error.
-    expectBadRequest(await doSendMessage(a.w.ctx, caller, dm([999_999])), 'Invalid user ID 999999');
+    expectBadRequest(await doSendMessage.fromTransport(a.w.ctx, caller, dm([999_999])), 'Invalid user ID 999999');
   });
 
   it('sends to accessible users: channelmates, correspondents, bots and themselves', async () => {
@@ -38,22 +38,22 @@ describe('direct messages from a restricted guest', () => {
     await setAccessGroup(a.w, 'role:members');
     const caller = await as(a.w, a.guest);
     for (const to of [[a.channelmate.id], [a.correspondent.id, a.channelmate.id], [a.bot.id], [a.guest.id]]) {
-      must(await doSendMessage(a.w.ctx, caller, dm(to)));
+      must(await doSendMessage.fromTransport(a.w.ctx, caller, dm(to)));
     }
   });
 
   it('lets the guest reach anyone while the setting is role:everyone, and members are never restricted', async () => {
     const a = await accessWorld();
-    must(await doSendMessage(a.w.ctx, await as(a.w, a.guest), dm([a.stranger.id])));
+    must(await doSendMessage.fromTransport(a.w.ctx, await as(a.w, a.guest), dm([a.stranger.id])));
     await setAccessGroup(a.w, 'role:members');
-    must(await doSendMessage(a.w.ctx, await as(a.w, a.channelmate), dm([a.stranger.id])));
+    must(await doSendMessage.fromTransport(a.w.ctx, await as(a.w, a.channelmate), dm([a.stranger.id])));
   });
 
   it('checks access before deactivation, as the reference', async () => {
     const a = await accessWorld();
     await setAccessGroup(a.w, 'role:members');
     must(await doDeactivateUser(a.w.ctx, await as(a.w, a.w.owner), { user_id: a.stranger.id }));
-    expectBadRequest(await doSendMessage(a.w.ctx, await as(a.w, a.guest), dm([a.stranger.id])), NO_ACCESS);
+    expectBadRequest(await doSendMessage.fromTransport(a.w.ctx, await as(a.w, a.guest), dm([a.stranger.id])), NO_ACCESS);
   });
 
   it('refuses a scheduled direct message to an inaccessible user', async () => {
@@ -61,17 +61,17 @@ describe('direct messages from a restricted guest', () => {
     await setAccessGroup(a.w, 'role:members');
     const when = String(Math.floor(a.w.ctx.clock.now() / 1000) + 3600);
     const params = (to: number) => ({ ...dm([to]), type: 'direct', scheduled_delivery_timestamp: when });
-    expectBadRequest(await doCreateScheduledMessage(a.w.ctx, await as(a.w, a.guest), params(a.stranger.id)), NO_ACCESS);
-    must(await doCreateScheduledMessage(a.w.ctx, await as(a.w, a.guest), params(a.correspondent.id)));
+    expectBadRequest(await doCreateScheduledMessage.fromTransport(a.w.ctx, await as(a.w, a.guest), params(a.stranger.id)), NO_ACCESS);
+    must(await doCreateScheduledMessage.fromTransport(a.w.ctx, await as(a.w, a.guest), params(a.correspondent.id)));
   });
 
   it('does not check typing notifications or drafts, as the reference', async () => {
     const a = await accessWorld();
     await setAccessGroup(a.w, 'role:members');
     const caller = await as(a.w, a.guest);
-    must(await doSendTyping(a.w.ctx, caller, { op: 'start', to: JSON.stringify([a.stranger.id]) }));
+    must(await doSendTyping(a.w.ctx, caller, { op: 'start', to: [a.stranger.id] }));
     const draft = { type: 'private', to: [a.stranger.id], topic: '', content: 'later' };
-    must(await doCreateDrafts(a.w.ctx, caller, { drafts: JSON.stringify([draft]) }));
+    must(await doCreateDrafts.fromTransport(a.w.ctx, caller, { drafts: [draft] }));
   });
 });
 
@@ -82,7 +82,7 @@ describe('subscription principals named by a restricted guest', () => {
     const a = await accessWorld();
     await setAccessGroup(a.w, 'role:members');
     const caller = await as(a.w, a.guest);
-    const unsubscribe = (principals: unknown[]) => doUnsubscribe(a.w.ctx, caller, { subscriptions: '["garden"]', principals: JSON.stringify(principals) });
+    const unsubscribe = (principals: unknown[]) => doUnsubscribe.fromTransport(a.w.ctx, caller, { subscriptions: ["garden"], principals: principals });
     expectBadRequest(await unsubscribe([a.stranger.id]), 'Insufficient permission');
     expectBadRequest(await unsubscribe([a.guest.id, a.stranger.id]), 'Insufficient permission');
     expectBadRequest(await unsubscribe([999_999]), 'No such user');

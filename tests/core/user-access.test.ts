@@ -10,7 +10,7 @@ import { expectBadRequest } from './fixtures.js';
 import { accessWorld, as, ids, register, setAccessGroup } from './user-access-helpers.js';
 
 const members = async (w: Awaited<ReturnType<typeof accessWorld>>['w'], viewer: Parameters<typeof as>[1]) =>
-  (must(await getUsers(w.ctx, await as(w, viewer), {})) as { members: Array<Record<string, unknown>> }).members;
+  (must(await getUsers(w.ctx, await as(w, viewer), {}))).members;
 
 describe('GET /users', () => {
   it('lists every user for a guest while the setting is role:everyone', async () => {
@@ -40,7 +40,7 @@ describe('GET /users', () => {
     const a = await accessWorld();
     await setAccessGroup(a.w, 'role:members');
     const { doUnsubscribe } = await import('@teamchat/core');
-    must(await doUnsubscribe(a.w.ctx, await as(a.w, a.channelmate), { subscriptions: '["garden"]' }));
+    must(await doUnsubscribe(a.w.ctx, await as(a.w, a.channelmate), { subscriptions: ["garden"] }));
     expect(ids(await members(a.w, a.guest))).not.toContain(a.channelmate.id);
   });
 });
@@ -54,7 +54,7 @@ describe('GET /users/{user_id} and /users/{email}', () => {
     const email = (await members(a.w, a.w.owner)).find((u) => u.user_id === a.stranger.id)!.email as string;
     expectBadRequest(await getUser(a.w.ctx, caller, { user_id: email }), 'Insufficient permission');
     for (const user of [a.guest, a.channelmate, a.correspondent, a.bot]) {
-      const got = must(await getUser(a.w.ctx, caller, { user_id: String(user.id) })) as { user: Record<string, unknown> };
+      const got = must(await getUser(a.w.ctx, caller, { user_id: String(user.id) }));
       expect(got.user.user_id).toBe(user.id);
     }
     // Unknown IDs keep their own error.
@@ -65,7 +65,7 @@ describe('GET /users/{user_id} and /users/{email}', () => {
     const a = await accessWorld();
     await setAccessGroup(a.w, 'role:members');
     await setAccessGroup(a.w, 'role:everyone');
-    const got = must(await getUser(a.w.ctx, await as(a.w, a.guest), { user_id: String(a.stranger.id) })) as { user: Record<string, unknown> };
+    const got = must(await getUser(a.w.ctx, await as(a.w, a.guest), { user_id: String(a.stranger.id) }));
     expect(got.user.full_name).toBe('Sam Stranger');
   });
 });
@@ -75,7 +75,7 @@ describe('register realm_users', () => {
     const a = await accessWorld();
     await setAccessGroup(a.w, 'role:members');
     const state = await register(a.w, a.guest);
-    const users = state.realm_users as Array<Record<string, unknown>>;
+    const users = state.realm_users!;
     const placeholder = users.find((u) => u.user_id === a.stranger.id)!;
     expect(placeholder).toEqual({
       user_id: a.stranger.id,
@@ -113,10 +113,10 @@ describe('register realm_users', () => {
   it('changes nothing for the guest while the setting is role:everyone, nor for members', async () => {
     const a = await accessWorld();
     const open = await register(a.w, a.guest);
-    expect((open.realm_users as Array<Record<string, unknown>>).some((u) => u.full_name === 'Unknown user')).toBe(false);
+    expect(open.realm_users!.some((u) => u.full_name === 'Unknown user')).toBe(false);
     await setAccessGroup(a.w, 'role:members');
     const member = await register(a.w, a.stranger);
     expect(member.realm_users).toEqual((await register(a.w, a.stranger)).realm_users);
-    expect((member.realm_users as Array<Record<string, unknown>>).some((u) => u.full_name === 'Unknown user')).toBe(false);
+    expect(member.realm_users!.some((u) => u.full_name === 'Unknown user')).toBe(false);
   });
 });

@@ -57,7 +57,7 @@ interface Observer {
 }
 
 async function registerSections(w: World, user: User, clientGravatar: boolean): Promise<State> {
-  return must(await doRegister(w.ctx, w.as(user), { fetch_event_types: SECTIONS, client_gravatar: clientGravatar }));
+  return must(await doRegister.fromTransport(w.ctx, w.as(user), { fetch_event_types: SECTIONS, client_gravatar: clientGravatar }));
 }
 
 /** Two queues per user (client_gravatar on and off), each with its snapshot. */
@@ -74,7 +74,7 @@ async function observe(w: World, users: User[]): Promise<Observer[]> {
 
 async function eventsOf(w: World, observer: Pick<Observer, 'user' | 'queueId'>): Promise<QueuedEvent[]> {
   const polled = must(await getEvents(w.ctx, w.as(observer.user), { queue_id: observer.queueId, dont_block: true }));
-  return (polled as { events: QueuedEvent[] }).events;
+  return (polled).events;
 }
 
 /**
@@ -209,7 +209,7 @@ describe('verify_action: creating users', () => {
     const other = await secondRealm(w.ctx);
     const state = must(await doRegister(w.ctx, { realm: other.realm, user: other.owner }, {}));
     await w.addUser({ email: 'x@example.com', fullName: 'Ex' });
-    const polled = must(await getEvents(w.ctx, { realm: other.realm, user: other.owner }, { queue_id: state.queue_id, dont_block: true }));
+    const polled = must(await getEvents.fromTransport(w.ctx, { realm: other.realm, user: other.owner }, { queue_id: state.queue_id, dont_block: true }));
     expect(polled).toEqual({ queue_id: state.queue_id, events: [] });
   });
 });
@@ -362,7 +362,7 @@ describe('verify_action: deactivation and reactivation', () => {
     await setUser(w.ctx, botOwner, { timezone: 'Europe/Paris', avatarSource: 'U' });
     const others = humans.filter((u) => u.id !== botOwner.id);
     const received = await verifyAction(w, others, async () =>
-      must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: botOwner.id, actions: '{"delete_profile": true}' })),
+      must(await doDeactivateUser.fromTransport(w.ctx, w.as(admin), { user_id: botOwner.id, actions: '{"delete_profile": true}' })),
     );
     const forOwner = strip(received.get(w.owner.id)).map((e) => `${e.type}/${Object.keys(e.person ?? e.bot as object).join(',')}`);
     expect(forOwner).toEqual([
@@ -509,7 +509,7 @@ describe('nothing is delivered for a failed action', () => {
     await expectSilence(w, humans, async () => {
       expectBadRequest(await doUpdateUser(w.ctx, w.as(member), { user_id: admin.id, full_name: 'Nope' }), 'Insufficient permission');
       expectError(await doUpdateUser(w.ctx, w.as(admin), { user_id: w.owner.id, role: 400 }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
-      expectBadRequest(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'Ok Name', profile_data: '[{"id": 9, "value": "x"}]' }), 'Field id 9 not found.');
+      expectBadRequest(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'Ok Name', profile_data: [{"id":9,"value":"x"}] }), 'Field id 9 not found.');
       expectBadRequest(await doDeactivateUser(w.ctx, w.as(w.owner), { user_id: w.owner.id }), 'Cannot deactivate the only organization owner');
       expectBadRequest(await doReactivateUser(w.ctx, w.as(admin), { user_id: member.id }), 'User is already active.');
       expectBadRequest(await createUserAsOperator(w.ctx, w.realm, { email: 'mel@example.com', fullName: 'Dup' }), "Email 'mel@example.com' already in use");
@@ -524,7 +524,7 @@ describe('nothing is delivered for a failed action', () => {
         await applyUserChange(w.ctx, tx, w.realm, member, { fullName: 'Rolled Back', role: 300 });
         return { isOk: () => false, isErr: () => true, error: 'after the writes' } as never;
       });
-      expect((failed as { isErr(): boolean }).isErr()).toBe(true);
+      expect((failed).isErr()).toBe(true);
       await expect(
         w.ctx.storage.transaction(async (tx) => {
           await applyUserChange(w.ctx, tx, w.realm, member, { isActive: false });
@@ -544,7 +544,7 @@ describe('event types', () => {
     // The deactivated user's own queues are dropped, so only the others observe.
     const observers = await observe(w, humans.filter((u) => u.id !== botOwner.id));
     must(await doUpdateUser(w.ctx, w.as(w.owner), { user_id: member.id, full_name: 'X Member', role: 300, new_email: 'x@example.com' }));
-    must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: botOwner.id, actions: '{"delete_profile": true}' }));
+    must(await doDeactivateUser.fromTransport(w.ctx, w.as(admin), { user_id: botOwner.id, actions: '{"delete_profile": true}' }));
     must(await doReactivateUser(w.ctx, w.as(admin), { user_id: botOwner.id }));
     for (const observer of observers) {
       const types = (await eventsOf(w, observer)).map((e) => e.type);

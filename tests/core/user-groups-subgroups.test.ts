@@ -1,5 +1,8 @@
 /** Subgroups: changes with their checks and events, recursive membership for reads, permissions and mentions. */
 import {
+  type ApiError,
+  type Caller,
+  type Ctx,
   doDeactivateUserGroup,
   doSendMessage,
   doSubscribe,
@@ -10,6 +13,7 @@ import {
   getUserGroupMembers,
   getUserGroupSubgroups,
 } from '@teamchat/core';
+import type { Result } from 'neverthrow';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, ids, queued, recipientsOf, register, subscribe } from './channel-helpers.js';
@@ -23,13 +27,16 @@ beforeEach(async () => {
 });
 
 const subgroups = (id: number, change: { add?: number[]; delete?: number[] }, user = c.member) =>
-  doUpdateUserGroupSubgroups(c.w.ctx, c.w.as(user), {
-    user_group_id: String(id),
+  doUpdateUserGroupSubgroups.fromTransport(c.w.ctx, c.w.as(user), {
+    user_group_id: id,
     ...(change.add ? { add: JSON.stringify(change.add) } : {}),
     ...(change.delete ? { delete: JSON.stringify(change.delete) } : {}),
   });
-type Read = (ctx: typeof c.w.ctx, caller: ReturnType<typeof c.w.as>, params: Record<string, string>) => Promise<{ isOk(): boolean }>;
-const read = async (op: Read, params: Record<string, string>, user = c.guest) => must(await op(c.w.ctx, c.w.as(user), params)) as Record<string, unknown>;
+/** Reads through `read(op)(input)`, as a guest: any member may read groups. */
+const read =
+  <I, R>(op: (ctx: Ctx, caller: Caller, input: I) => Promise<Result<R, ApiError>>, user = c.guest) =>
+  async (input: I): Promise<R> =>
+    must(await op(c.w.ctx, c.w.as(user), input));
 const everyone = () => ids(c.w.owner, c.admin, c.moderator, c.member, c.other, c.guest, c.bot);
 
 describe('POST /user_groups/{id}/subgroups', () => {
@@ -62,9 +69,9 @@ describe('POST /user_groups/{id}/subgroups', () => {
     must(await subgroups(top, { add: [mid] }));
     must(await subgroups(mid, { add: [leaf] }));
     const other = await secondRealm(c.w.ctx);
-    const theirs = await createGroup({ ...c, w: { ...c.w, as: () => ({ realm: other.realm, user: other.owner }) } } as ChannelWorld, 'theirs', [], other.owner);
+    const theirs = await createGroup({ ...c, w: { ...c.w, as: () => ({ realm: other.realm, user: other.owner }) } }, 'theirs', [], other.owner);
     const gone = await createGroup(c, 'gone');
-    must(await doDeactivateUserGroup(c.w.ctx, c.w.as(c.member), { user_group_id: String(gone) }));
+    must(await doDeactivateUserGroup(c.w.ctx, c.w.as(c.member), { user_group_id: gone }));
     c.drain();
     expectBadRequest(await subgroups(leaf, { add: [top] }), `User group ${leaf} is already a subgroup of one of the passed subgroups.`);
     expectBadRequest(await subgroups(top, { add: [top] }), `User group ${top} is already a subgroup of one of the passed subgroups.`);
@@ -79,10 +86,10 @@ describe('POST /user_groups/{id}/subgroups', () => {
     // An add that succeeds is undone when the delete in the same request fails.
     expectBadRequest(await subgroups(top, { add: [leaf], delete: [3] }), 'User group 3 is not a subgroup of this group.');
     const as = c.w.as(c.member);
-    expectBadRequest(await doUpdateUserGroupSubgroups(c.w.ctx, as, { user_group_id: 'x', add: '[1]' }), 'user_group_id is not an integer');
-    expectBadRequest(await doUpdateUserGroupSubgroups(c.w.ctx, as, { user_group_id: String(top), add: '[1' }), 'add is not valid JSON');
-    expectBadRequest(await doUpdateUserGroupSubgroups(c.w.ctx, as, { user_group_id: String(top), add: '["a"]' }), 'add[0] is not an integer');
-    expectError(await doUpdateUserGroupSubgroups(c.w.ctx, { realm: c.w.realm, user: null }, { user_group_id: String(top), add: '[1]' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectBadRequest(await doUpdateUserGroupSubgroups.fromTransport(c.w.ctx, as, { user_group_id: 'x', add: '[1]' }), 'user_group_id is not an integer');
+    expectBadRequest(await doUpdateUserGroupSubgroups.fromTransport(c.w.ctx, as, { user_group_id: String(top), add: '[1' }), 'add is not valid JSON');
+    expectBadRequest(await doUpdateUserGroupSubgroups.fromTransport(c.w.ctx, as, { user_group_id: top, add: ["a"] }), 'add[0] is not an integer');
+    expectError(await doUpdateUserGroupSubgroups(c.w.ctx, { realm: c.w.realm, user: null }, { user_group_id: top, add: [1] }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect((await groupById(c, top))!.direct_subgroup_ids).toEqual([mid]);
     expect(c.drain()).toEqual([]);
   });
@@ -92,28 +99,28 @@ describe('reading members and subgroups', () => {
   it('members and subgroups are recursive unless direct_*_only; system groups answer too; guests may read', async () => {
     const [top, mid] = [await createGroup(c, 'top', [c.member.id]), await createGroup(c, 'mid', [c.other.id])];
     must(await subgroups(top, { add: [mid, 3] }));
-    const id = String(top);
-    expect(await read(getUserGroupMembers, { user_group_id: id })).toEqual({ members: ids(c.w.owner, c.admin, c.moderator, c.member, c.other) });
-    expect(await read(getUserGroupMembers, { user_group_id: id, direct_member_only: 'true' })).toEqual({ members: [c.member.id] });
-    expect(await read(getUserGroupSubgroups, { user_group_id: id })).toEqual({ subgroups: [1, 2, 3, mid] });
-    expect(await read(getUserGroupSubgroups, { user_group_id: id, direct_subgroup_only: 'true' })).toEqual({ subgroups: [3, mid] });
-    expect(await read(getUserGroupSubgroups, { user_group_id: '7' })).toEqual({ subgroups: [1, 2, 3, 4, 5, 6] });
-    expect(await read(getUserGroupMembers, { user_group_id: '2' })).toEqual({ members: ids(c.w.owner, c.admin) });
-    expect(await read(getUserGroupMembers, { user_group_id: '2', direct_member_only: 'true' })).toEqual({ members: [c.admin.id] });
-    const isMember = async (user: number, extra: Record<string, string> = {}) =>
-      (await read(getIsUserGroupMember, { user_group_id: id, user_id: String(user), ...extra })).is_user_group_member;
+    const id = top;
+    expect(await read(getUserGroupMembers)({ user_group_id: id })).toEqual({ members: ids(c.w.owner, c.admin, c.moderator, c.member, c.other) });
+    expect(await read(getUserGroupMembers)({ user_group_id: id, direct_member_only: true })).toEqual({ members: [c.member.id] });
+    expect(await read(getUserGroupSubgroups)({ user_group_id: id })).toEqual({ subgroups: [1, 2, 3, mid] });
+    expect(await read(getUserGroupSubgroups)({ user_group_id: id, direct_subgroup_only: true })).toEqual({ subgroups: [3, mid] });
+    expect(await read(getUserGroupSubgroups)({ user_group_id: 7 })).toEqual({ subgroups: [1, 2, 3, 4, 5, 6] });
+    expect(await read(getUserGroupMembers)({ user_group_id: 2 })).toEqual({ members: ids(c.w.owner, c.admin) });
+    expect(await read(getUserGroupMembers)({ user_group_id: 2, direct_member_only: true })).toEqual({ members: [c.admin.id] });
+    const isMember = async (user: number, extra: { direct_member_only?: boolean } = {}) =>
+      (await read(getIsUserGroupMember)({ user_group_id: id, user_id: user, ...extra })).is_user_group_member;
     expect([await isMember(c.other.id), await isMember(c.admin.id), await isMember(c.guest.id)]).toEqual([true, true, false]);
-    expect(await isMember(c.other.id, { direct_member_only: 'true' })).toBe(false);
+    expect(await isMember(c.other.id, { direct_member_only: true })).toBe(false);
 
     const other = await secondRealm(c.w.ctx);
     for (const op of [getUserGroupMembers, getUserGroupSubgroups]) {
-      expectBadRequest(await op(c.w.ctx, c.w.as(c.guest), { user_group_id: '9999' }), 'Invalid user group');
-      expectBadRequest(await op(c.w.ctx, c.w.as(c.guest), { user_group_id: 'x' }), 'user_group_id is not an integer');
+      expectBadRequest(await op(c.w.ctx, c.w.as(c.guest), { user_group_id: 9999 }), 'Invalid user group');
+      expectBadRequest(await op.fromTransport(c.w.ctx, c.w.as(c.guest), { user_group_id: 'x' }), 'user_group_id is not an integer');
       expectError(await op(c.w.ctx, { realm: c.w.realm, user: null }, { user_group_id: id }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     }
-    expectBadRequest(await getUserGroupMembers(c.w.ctx, c.w.as(c.guest), { user_group_id: id, direct_member_only: 'yes' }), 'direct_member_only is not valid JSON');
+    expectBadRequest(await getUserGroupMembers.fromTransport(c.w.ctx, c.w.as(c.guest), { user_group_id: id, direct_member_only: 'yes' }), 'direct_member_only is not valid JSON');
     for (const bad of [9999, other.owner.id, c.bot.id]) {
-      expectBadRequest(await getIsUserGroupMember(c.w.ctx, c.w.as(c.guest), { user_group_id: id, user_id: String(bad) }), 'No such user');
+      expectBadRequest(await getIsUserGroupMember(c.w.ctx, c.w.as(c.guest), { user_group_id: id, user_id: bad }), 'No such user');
     }
   });
 });
@@ -125,11 +132,11 @@ describe('recursive membership in permissions and mentions', () => {
     await subscribe(c.w, c.member, ['general']);
     const [top, mid] = [await createGroup(c, 'top'), await createGroup(c, 'mid', [c.other.id])];
     must(await subgroups(top, { add: [mid] }));
-    must(await doUpdateRealm(c.w.ctx, c.w.as(c.w.owner), { can_create_public_channel_group: JSON.stringify({ new: top }) }));
-    must(await doSubscribe(c.w.ctx, c.w.as(c.other), { subscriptions: '[{"name":"by-otto"}]' }));
-    expectBadRequest(await doSubscribe(c.w.ctx, c.w.as(c.member), { subscriptions: '[{"name":"by-mel"}]' }), 'Insufficient permission');
-    const sent = must(await doSendMessage(c.w.ctx, c.w.as(c.w.owner), { type: 'stream', to: 'general', topic: 'hi', content: 'hello @*top*' })) as { id: number };
-    const flags = async (user = c.other) => (must(await getMessage(c.w.ctx, c.w.as(user), { message_id: String(sent.id) })) as unknown as { message: { flags: string[] } }).message.flags;
+    must(await doUpdateRealm(c.w.ctx, c.w.as(c.w.owner), { can_create_public_channel_group: { new: top } }));
+    must(await doSubscribe(c.w.ctx, c.w.as(c.other), { subscriptions: [{"name":"by-otto"}] }));
+    expectBadRequest(await doSubscribe(c.w.ctx, c.w.as(c.member), { subscriptions: [{"name":"by-mel"}] }), 'Insufficient permission');
+    const sent = must(await doSendMessage(c.w.ctx, c.w.as(c.w.owner), { type: 'stream', to: 'general', topic: 'hi', content: 'hello @*top*' }));
+    const flags = async (user = c.other) => (must(await getMessage(c.w.ctx, c.w.as(user), { message_id: sent.id })) as { message: { flags: string[] } }).message.flags;
     expect(await flags()).toContain('mentioned');
     expect(await flags(c.member)).not.toContain('mentioned');
   });

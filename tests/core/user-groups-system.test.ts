@@ -55,9 +55,9 @@ describe('system groups', () => {
     const owner = c.w.as(c.w.owner);
     for (const id of [1, 2, 6, 8]) {
       expectBadRequest(await changeMembers(c, id, { add: [c.member.id] }, c.w.owner), 'Insufficient permission');
-      expectBadRequest(await doUpdateUserGroup(c.w.ctx, owner, { user_group_id: String(id), name: 'mine' }), 'Insufficient permission');
-      expectBadRequest(await doUpdateUserGroupSubgroups(c.w.ctx, owner, { user_group_id: String(id), add: '[3]' }), 'Insufficient permission');
-      expectBadRequest(await doDeactivateUserGroup(c.w.ctx, owner, { user_group_id: String(id) }), 'Insufficient permission');
+      expectBadRequest(await doUpdateUserGroup(c.w.ctx, owner, { user_group_id: id, name: 'mine' }), 'Insufficient permission');
+      expectBadRequest(await doUpdateUserGroupSubgroups(c.w.ctx, owner, { user_group_id: id, add: [3] }), 'Insufficient permission');
+      expectBadRequest(await doDeactivateUserGroup(c.w.ctx, owner, { user_group_id: id }), 'Insufficient permission');
     }
     expect(c.drain()).toEqual([]);
   });
@@ -84,7 +84,7 @@ describe('role changes and (re)activation', () => {
   });
 
   it('a reactivated user is announced back in their user-defined groups too', async () => {
-    const created = must(await doCreateUserGroup(c.w.ctx, c.w.as(c.member), { name: 'crew', description: '', members: JSON.stringify([c.other.id]) })) as { group_id: number };
+    const created = must(await doCreateUserGroup(c.w.ctx, c.w.as(c.member), { name: 'crew', description: '', members: [c.other.id] }));
     must(await doDeactivateUser(c.w.ctx, c.w.as(c.w.owner), { user_id: c.other.id }));
     expect((await listGroups(c)).find((g) => g.id === created.group_id)!.members).toEqual([]);
     c.drain();

@@ -12,8 +12,8 @@ beforeEach(async () => {
   c = await channelWorld();
 });
 
-const patch = (id: number, params: Record<string, string>, user = c.member) => doUpdateUserGroup(c.w.ctx, c.w.as(user), { user_group_id: String(id), ...params });
-const deactivate = (id: number, user = c.member) => doDeactivateUserGroup(c.w.ctx, c.w.as(user), { user_group_id: String(id) });
+const patch = (id: number, params: Record<string, string>, user = c.member) => doUpdateUserGroup(c.w.ctx, c.w.as(user), { user_group_id: id, ...params });
+const deactivate = (id: number, user = c.member) => doDeactivateUserGroup(c.w.ctx, c.w.as(user), { user_group_id: id });
 const change = (value: unknown, old?: unknown) => JSON.stringify(old === undefined ? { new: value } : { new: value, old });
 
 describe('POST /user_groups/create with settings and subgroups', () => {
@@ -38,7 +38,7 @@ describe('POST /user_groups/create with settings and subgroups', () => {
   });
 
   it('errors: settings the reference refuses, unknown subgroups, bad JSON; nothing is created', async () => {
-    const attempt = (extra: Record<string, string>) => doCreateUserGroup(c.w.ctx, c.w.as(c.member), { name: 'team', description: '', members: '[]', ...extra });
+    const attempt = (extra: Record<string, string>) => doCreateUserGroup(c.w.ctx, c.w.as(c.member), { name: 'team', description: '', members: [], ...extra });
     expectBadRequest(await attempt({ can_manage_group: '6' }), "'can_manage_group' setting cannot be set to 'role:everyone' group.");
     expectBadRequest(await attempt({ can_leave_group: '7' }), "'can_leave_group' setting cannot be set to 'role:internet' group.");
     expectBadRequest(await attempt({ can_join_group: '9999' }), 'Invalid user group');
@@ -76,7 +76,7 @@ describe('PATCH /user_groups/{id}', () => {
     const id = await createGroup(c, 'backend');
     await createGroup(c, 'frontend');
     const other = await secondRealm(c.w.ctx);
-    const theirs = (must(await doCreateUserGroup(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'x', description: '', members: '[]' })) as { group_id: number }).group_id;
+    const theirs = (must(await doCreateUserGroup(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'x', description: '', members: [] }))).group_id;
     c.drain();
     expectBadRequest(await patch(id, {}), 'No new data supplied');
     for (const bad of [9999, theirs]) expectBadRequest(await patch(bad, { name: 'y' }), 'Invalid user group');
@@ -89,7 +89,7 @@ describe('PATCH /user_groups/{id}', () => {
     expectBadRequest(await patch(id, { can_join_group: '{' }), 'can_join_group is not valid JSON');
     expectBadRequest(await patch(id, { deactivated: 'true' }), 'Use the deactivate endpoint to deactivate a user group.');
     expectBadRequest(await patch(id, { name: 'ok', description: 'fine', can_join_group: change(9999) }), 'Invalid user group');
-    expectError(await doUpdateUserGroup(c.w.ctx, { realm: c.w.realm, user: null }, { user_group_id: String(id), name: 'y' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doUpdateUserGroup(c.w.ctx, { realm: c.w.realm, user: null }, { user_group_id: id, name: 'y' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect(await groupById(c, id)).toMatchObject({ name: 'backend', description: 'A team', can_join_group: 8 });
     expect(c.drain()).toEqual([]);
   });
@@ -127,7 +127,7 @@ describe('POST /user_groups/{id}/deactivate', () => {
     expect(applyUserGroupEvents(capable.realm_user_groups, await queued(c.w, c.guest, capable.queue_id))).toEqual(withDeactivated.realm_user_groups);
     expectBadRequest(await deactivate(id), 'User group is deactivated.');
     // A deactivated group is no mention and no setting value; its members may still change (FL 391).
-    expectBadRequest(await doUpdateRealm(c.w.ctx, c.w.as(c.w.owner), { can_create_groups: change(id) }), 'User group is deactivated.');
+    expectBadRequest(await doUpdateRealm.fromTransport(c.w.ctx, c.w.as(c.w.owner), { can_create_groups: change(id) }), 'User group is deactivated.');
     must(await changeMembers(c, id, { add: [c.other.id] }));
     // Reactivation: update {deactivated: false} to capable clients, add with the group to the others.
     const again = await register(c.w, c.guest, { fetch_event_types: '["user_group"]' });
@@ -140,8 +140,8 @@ describe('POST /user_groups/{id}/deactivate', () => {
   it('refuses a group in use (CANNOT_DEACTIVATE_GROUP_IN_USE with objections), unknown groups and non-managers', async () => {
     const [used, top, setter] = [await createGroup(c, 'used'), await createGroup(c, 'top'), await createGroup(c, 'setter')];
     must(await changeMembers(c, top, { add_subgroups: [used] }));
-    must(await doUpdateRealm(c.w.ctx, c.w.as(c.w.owner), { can_create_groups: change({ direct_members: [c.member.id], direct_subgroups: [used] }) }));
-    must(await doSubscribe(c.w.ctx, c.w.as(c.member), { subscriptions: '[{"name":"ops"}]' }));
+    must(await doUpdateRealm.fromTransport(c.w.ctx, c.w.as(c.w.owner), { can_create_groups: change({ direct_members: [c.member.id], direct_subgroups: [used] }) }));
+    must(await doSubscribe(c.w.ctx, c.w.as(c.member), { subscriptions: [{"name":"ops"}] }));
     must(await patch(setter, { can_mention_group: change(used) }));
     const ops = await setStream(c.w, await channel(c.w, 'ops'), { groupSettings: { can_send_message_group: used } });
     c.drain();
@@ -155,8 +155,8 @@ describe('POST /user_groups/{id}/deactivate', () => {
     });
     expectBadRequest(await deactivate(9999), 'Invalid user group');
     expectBadRequest(await deactivate(top, c.other), 'Insufficient permission');
-    expectBadRequest(await doDeactivateUserGroup(c.w.ctx, c.w.as(c.member), { user_group_id: 'x' }), 'user_group_id is not an integer');
-    expectError(await doDeactivateUserGroup(c.w.ctx, { realm: c.w.realm, user: null }, { user_group_id: String(top) }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectBadRequest(await doDeactivateUserGroup.fromTransport(c.w.ctx, c.w.as(c.member), { user_group_id: 'x' }), 'user_group_id is not an integer');
+    expectError(await doDeactivateUserGroup(c.w.ctx, { realm: c.w.realm, user: null }, { user_group_id: top }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect((await groupById(c, used))!.deactivated).toBe(false);
     expect(c.drain()).toEqual([]);
   });

@@ -13,13 +13,13 @@ beforeEach(async () => {
 
 type Group = Record<string, unknown> & { id: number; members: number[] };
 const create = async (name: string, members: number[] = [], user = c.member, description = 'A team') =>
-  (must(await doCreateUserGroup(c.w.ctx, c.w.as(user), { name, description, members: JSON.stringify(members) })) as { group_id: number }).group_id;
+  (must(await doCreateUserGroup(c.w.ctx, c.w.as(user), { name, description, members: members }))).group_id;
 // The realm's own groups: the system groups (IDs 1-8) come first and have their own tests.
-const list = async (user = c.member) => (must(await getUserGroups(c.w.ctx, c.w.as(user), {})) as { user_groups: Group[] }).user_groups.filter((g) => g.id > 8);
+const list = async (user = c.member) => (must(await getUserGroups(c.w.ctx, c.w.as(user), {}))).user_groups.filter((g) => g.id > 8);
 const realmGroups = (snapshot: Record<string, unknown>) => (snapshot.realm_user_groups as Group[]).filter((g) => g.id > 8);
 const members = (groupId: number, change: { add?: number[]; delete?: number[] }, user = c.member) =>
-  doUpdateUserGroupMembers(c.w.ctx, c.w.as(user), {
-    user_group_id: String(groupId),
+  doUpdateUserGroupMembers.fromTransport(c.w.ctx, c.w.as(user), {
+    user_group_id: groupId,
     ...(change.add ? { add: JSON.stringify(change.add) } : {}),
     ...(change.delete ? { delete: JSON.stringify(change.delete) } : {}),
   });
@@ -68,7 +68,7 @@ describe('creating and listing', () => {
     c.drain();
     const as = c.w.as(c.member);
     const attempt = (name: string, memberIds: number[] = [], user = c.member) =>
-      doCreateUserGroup(c.w.ctx, c.w.as(user), { name, description: '', members: JSON.stringify(memberIds) });
+      doCreateUserGroup(c.w.ctx, c.w.as(user), { name, description: '', members: memberIds });
     expectBadRequest(await attempt('team', [], c.guest), 'Insufficient permission');
     expectBadRequest(await attempt('backend'), "User group 'backend' already exists.");
     expectBadRequest(await attempt('BackEnd'), "User group 'BackEnd' already exists.");
@@ -78,21 +78,21 @@ describe('creating and listing', () => {
     expectBadRequest(await attempt('@team'), "User group name cannot start with '@'.");
     for (const bad of [9999, other.owner.id, deactivated.id]) expectBadRequest(await attempt('team', [c.other.id, bad]), `Invalid user ID: ${bad}`);
     const missing = (r: Parameters<typeof expectError>[0], name: string) => expectError(r, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name });
-    missing(await doCreateUserGroup(c.w.ctx, as, { description: '', members: '[]' }), 'name');
-    missing(await doCreateUserGroup(c.w.ctx, as, { name: 'team', members: '[]' }), 'description');
-    missing(await doCreateUserGroup(c.w.ctx, as, { name: 'team', description: '' }), 'members');
-    expectBadRequest(await doCreateUserGroup(c.w.ctx, as, { name: 'team', description: '', members: '[' }), 'members is not valid JSON');
-    expectBadRequest(await doCreateUserGroup(c.w.ctx, as, { name: 'team', description: '', members: '["a"]' }), 'members[0] is not an integer');
-    expectBadRequest(await getUserGroups(c.w.ctx, as, { include_deactivated_groups: 'maybe' }), 'include_deactivated_groups is not valid JSON');
+    missing(await doCreateUserGroup.fromTransport(c.w.ctx, as, { description: '', members: [] }), 'name');
+    missing(await doCreateUserGroup.fromTransport(c.w.ctx, as, { name: 'team', members: [] }), 'description');
+    missing(await doCreateUserGroup.fromTransport(c.w.ctx, as, { name: 'team', description: '' }), 'members');
+    expectBadRequest(await doCreateUserGroup.fromTransport(c.w.ctx, as, { name: 'team', description: '', members: '[' }), 'members is not valid JSON');
+    expectBadRequest(await doCreateUserGroup.fromTransport(c.w.ctx, as, { name: 'team', description: '', members: ["a"] }), 'members[0] is not an integer');
+    expectBadRequest(await getUserGroups.fromTransport(c.w.ctx, as, { include_deactivated_groups: 'maybe' }), 'include_deactivated_groups is not valid JSON');
     const anonymous = { realm: c.w.realm, user: null };
     const notLoggedIn = 'Not logged in: API authentication or user session required';
     expectError(await getUserGroups(c.w.ctx, anonymous, {}), 'UNAUTHORIZED', notLoggedIn, 401);
-    expectError(await doCreateUserGroup(c.w.ctx, anonymous, { name: 'team', description: '', members: '[]' }), 'UNAUTHORIZED', notLoggedIn, 401);
+    expectError(await doCreateUserGroup(c.w.ctx, anonymous, { name: 'team', description: '', members: [] }), 'UNAUTHORIZED', notLoggedIn, 401);
     expect((await list()).map((g) => g.name)).toEqual(['backend']);
     expect(c.drain()).toEqual([]);
     // Another realm has its own names and sees none of this realm's groups.
-    must(await doCreateUserGroup(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'backend', description: '', members: '[]' }));
-    expect((must(await getUserGroups(c.w.ctx, { realm: other.realm, user: other.owner }, {})) as { user_groups: Group[] }).user_groups.filter((g) => g.id > 8).map((g) => g.name)).toEqual(['backend']);
+    must(await doCreateUserGroup(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'backend', description: '', members: [] }));
+    expect((must(await getUserGroups(c.w.ctx, { realm: other.realm, user: other.owner }, {}))).user_groups.filter((g) => g.id > 8).map((g) => g.name)).toEqual(['backend']);
   });
 });
 
@@ -117,7 +117,7 @@ describe('members', () => {
   it('errors: unknown and other realms\' groups, nothing to do, not the manager, existing and absent members, bad users; nothing changes', async () => {
     const id = await create('backend', [c.member.id]);
     const other = await secondRealm(c.w.ctx);
-    const theirs = (must(await doCreateUserGroup(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'x', description: '', members: '[]' })) as { group_id: number }).group_id;
+    const theirs = (must(await doCreateUserGroup(c.w.ctx, { realm: other.realm, user: other.owner }, { name: 'x', description: '', members: [] }))).group_id;
     c.drain();
     for (const unknown of [theirs, 9999]) expectBadRequest(await members(unknown, { add: [c.other.id] }), 'Invalid user group');
     // System groups follow roles: the API never changes them.
@@ -129,10 +129,10 @@ describe('members', () => {
     expectBadRequest(await members(id, { delete: [9999] }), 'Invalid user ID: 9999');
     for (const bad of [9999, other.owner.id]) expectBadRequest(await members(id, { add: [bad] }), `Invalid user ID: ${bad}`);
     const as = c.w.as(c.member);
-    expectBadRequest(await doUpdateUserGroupMembers(c.w.ctx, as, { user_group_id: 'abc', add: '[1]' }), 'user_group_id is not an integer');
-    expectBadRequest(await doUpdateUserGroupMembers(c.w.ctx, as, { user_group_id: String(id), add: '[' }), 'add is not valid JSON');
-    expectBadRequest(await doUpdateUserGroupMembers(c.w.ctx, as, { user_group_id: String(id), delete: '"x"' }), 'delete is not a list');
-    expectError(await doUpdateUserGroupMembers(c.w.ctx, { realm: c.w.realm, user: null }, { user_group_id: String(id), add: '[1]' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectBadRequest(await doUpdateUserGroupMembers.fromTransport(c.w.ctx, as, { user_group_id: 'abc', add: '[1]' }), 'user_group_id is not an integer');
+    expectBadRequest(await doUpdateUserGroupMembers.fromTransport(c.w.ctx, as, { user_group_id: String(id), add: '[' }), 'add is not valid JSON');
+    expectBadRequest(await doUpdateUserGroupMembers.fromTransport(c.w.ctx, as, { user_group_id: String(id), delete: '"x"' }), 'delete is not a list');
+    expectError(await doUpdateUserGroupMembers(c.w.ctx, { realm: c.w.realm, user: null }, { user_group_id: id, add: [1] }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
     expect((await list())[0]!.members).toEqual([c.member.id]);
     expect(c.drain()).toEqual([]);
   });
@@ -144,7 +144,7 @@ describe('members', () => {
     must(await members(first, { add: [c.other.id, c.guest.id], delete: [c.member.id] }));
     must(await members(second, { add: [c.member.id] }));
     let state = structuredClone(realmGroups(before));
-    for (const event of (await queued(c.w, c.guest, before.queue_id)) as QueuedEvent[]) {
+    for (const event of (await queued(c.w, c.guest, before.queue_id))) {
       if (event.op === 'add') state.push(event.group as Group);
       const group = state.find((g) => g.id === event.group_id);
       if (event.op === 'add_members') group!.members = [...group!.members, ...(event.user_ids as number[])].sort((a, b) => a - b);
@@ -163,9 +163,9 @@ describe('group mentions', () => {
     await subscribe(c.w, c.moderator, ['general']);
   });
   const send = async (content: string) =>
-    (must(await doSendMessage(c.w.ctx, c.w.as(c.w.owner), { type: 'stream', to: 'general', topic: 'hi', content })) as { id: number }).id;
+    (must(await doSendMessage(c.w.ctx, c.w.as(c.w.owner), { type: 'stream', to: 'general', topic: 'hi', content }))).id;
   const read = async (id: number, user = c.member) =>
-    (must(await getMessage(c.w.ctx, c.w.as(user), { message_id: String(id) })) as unknown as { message: { content: string; flags: string[] } }).message;
+    (must(await getMessage(c.w.ctx, c.w.as(user), { message_id: id })) as { message: { content: string; flags: string[] } }).message;
 
   it('@*group* renders a user-group-mention and flags its members (not others) as mentioned, also after an edit', async () => {
     const id = await create('Backend Team', [c.member.id]);
@@ -180,10 +180,10 @@ describe('group mentions', () => {
 
     must(await members(id, { add: [c.other.id] }));
     const edited = await send('plain');
-    must(await doUpdateMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: String(edited), content: 'now @*Backend Team*' }));
+    must(await doUpdateMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: edited, content: 'now @*Backend Team*' }));
     expect((await read(edited, c.other)).flags).toContain('mentioned');
     expect((await read(edited, c.moderator)).flags).not.toContain('mentioned');
-    must(await doUpdateMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: String(edited), content: 'gone' }));
+    must(await doUpdateMessage(c.w.ctx, c.w.as(c.w.owner), { message_id: edited, content: 'gone' }));
     expect((await read(edited, c.other)).flags).not.toContain('mentioned');
   });
 });

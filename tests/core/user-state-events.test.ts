@@ -15,7 +15,7 @@ type State = { user_status: Record<string, Status>; muted_users: unknown[] };
 function apply(state: State, events: readonly QueuedEvent[]): State {
   const next: State = structuredClone(state);
   for (const event of events) {
-    if (event.type === 'muted_users') next.muted_users = event.muted_users as unknown[];
+    if (event.type === 'muted_users') next.muted_users = event.muted_users;
     if (event.type !== 'user_status') continue;
     const key = String(event.user_id);
     const status: Status = next.user_status[key] ?? {};
@@ -46,24 +46,24 @@ describe('applying user_status and muted_users events', () => {
     const c = await channelWorld();
     const viewer = c.member;
     const { queue_id: queue, ...first } = await register(c.w, viewer, FETCH);
-    let state = first as unknown as State;
+    let state = first as State;
     let lastEventId = -1;
     /** The events queued since the last poll (the poll acknowledges the earlier ones). */
     const poll = async () => {
-      const { events } = must(await getEvents(c.w.ctx, c.w.as(viewer), { queue_id: queue, last_event_id: String(lastEventId), dont_block: 'true' }));
+      const { events } = must(await getEvents(c.w.ctx, c.w.as(viewer), { queue_id: queue, last_event_id: lastEventId, dont_block: true }));
       lastEventId = events.at(-1)?.id ?? lastEventId;
       return events;
     };
     const steps: Array<(c: ChannelWorld) => Promise<{ isOk(): boolean }>> = [
       (c) => doUpdateOwnStatus(c.w.ctx, c.w.as(c.other), { status_text: 'lunch' }),
       (c) => doUpdateOwnStatus(c.w.ctx, c.w.as(c.other), { emoji_name: 'car' }),
-      (c) => doUpdateOwnStatus(c.w.ctx, c.w.as(c.member), { away: 'true' }),
-      (c) => doUpdateOwnStatus(c.w.ctx, c.w.as(c.member), { away: 'false', status_text: 'back' }),
+      (c) => doUpdateOwnStatus(c.w.ctx, c.w.as(c.member), { away: true }),
+      (c) => doUpdateOwnStatus(c.w.ctx, c.w.as(c.member), { away: false, status_text: 'back' }),
       (c) => doUpdateOwnStatus(c.w.ctx, c.w.as(c.other), { status_text: '' }),
-      (c) => doUpdateUserStatus(c.w.ctx, c.w.as(c.admin), { user_id: String(c.other.id), emoji_name: '' }),
-      (c) => doMuteUser(c.w.ctx, c.w.as(c.member), { muted_user_id: String(c.other.id) }),
-      (c) => doMuteUser(c.w.ctx, c.w.as(c.member), { muted_user_id: String(c.admin.id) }),
-      (c) => doUnmuteUser(c.w.ctx, c.w.as(c.member), { muted_user_id: String(c.other.id) }),
+      (c) => doUpdateUserStatus(c.w.ctx, c.w.as(c.admin), { user_id: c.other.id, emoji_name: '' }),
+      (c) => doMuteUser(c.w.ctx, c.w.as(c.member), { muted_user_id: c.other.id }),
+      (c) => doMuteUser(c.w.ctx, c.w.as(c.member), { muted_user_id: c.admin.id }),
+      (c) => doUnmuteUser(c.w.ctx, c.w.as(c.member), { muted_user_id: c.other.id }),
     ];
     for (const step of steps) {
       must(await step(c));

@@ -9,20 +9,20 @@ import { type ChannelWorld, channelWorld } from './channel-helpers.js';
 import { expectBadRequest, reload, secondRealm, setUser } from './fixtures.js';
 import { accessWorld, as, setAccessGroup } from './user-access-helpers.js';
 
-const statusOf = (c: ChannelWorld, viewer: User, target: number | string) => getUserStatus(c.w.ctx, c.w.as(viewer), { user_id: String(target) });
+const statusOf = (c: ChannelWorld, viewer: User, target: number | string) => getUserStatus.fromTransport(c.w.ctx, c.w.as(viewer), { user_id: target });
 const setFor = (c: ChannelWorld, admin: User, target: number, input: Record<string, unknown>) =>
-  doUpdateUserStatus(c.w.ctx, c.w.as(admin), { user_id: String(target), ...input });
+  doUpdateUserStatus(c.w.ctx, c.w.as(admin), { user_id: target, ...input });
 
 describe('GET /users/{user_id}/status', () => {
   it('answers {} for a user without a status, and the set parts of a status, away included', async () => {
     const c = await channelWorld();
     expect(must(await statusOf(c, c.other, c.member.id))).toEqual({ status: {} });
-    must(await doUpdateOwnStatus(c.w.ctx, c.w.as(c.member), { status_text: 'on vacation', emoji_name: 'car', away: 'true' }));
+    must(await doUpdateOwnStatus(c.w.ctx, c.w.as(c.member), { status_text: 'on vacation', emoji_name: 'car', away: true }));
     expect(must(await statusOf(c, c.other, c.member.id))).toEqual({
       status: { away: true, status_text: 'on vacation', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' },
     });
     // A cleared status of a user who is not away reads as {} (the row stays).
-    must(await doUpdateOwnStatus(c.w.ctx, c.w.as(c.member), { status_text: '', emoji_name: '', away: 'false' }));
+    must(await doUpdateOwnStatus(c.w.ctx, c.w.as(c.member), { status_text: '', emoji_name: '', away: false }));
     expect(must(await statusOf(c, c.member, c.member.id))).toEqual({ status: {} });
   });
 
@@ -79,11 +79,11 @@ describe('statuses under can_access_all_users_group', () => {
     expect(toStranger!.userIds).not.toContain(guest.id);
     expect(toStranger!.userIds).toContain(channelmate.id);
 
-    const state = must(await doRegister(w.ctx, await as(w, guest), { fetch_event_types: '["user_status"]' })) as { user_status: unknown };
+    const state = must(await doRegister(w.ctx, await as(w, guest), { fetch_event_types: ["user_status"] }));
     expect(state.user_status).toEqual({ [String(channelmate.id)]: { status_text: 'Cam Channelmate here' } });
-    expect(must(await getUserStatus(w.ctx, await as(w, guest), { user_id: String(channelmate.id) }))).toEqual({
+    expect(must(await getUserStatus(w.ctx, await as(w, guest), { user_id: channelmate.id }))).toEqual({
       status: { status_text: 'Cam Channelmate here' },
     });
-    expectBadRequest(await getUserStatus(w.ctx, await as(w, guest), { user_id: String(stranger.id) }), 'Insufficient permission');
+    expectBadRequest(await getUserStatus(w.ctx, await as(w, guest), { user_id: stranger.id }), 'Insufficient permission');
   });
 });

@@ -126,7 +126,7 @@ describe('POST /users/me/status', () => {
     must(await setStatus(c, c.member, { status_text: 'here' }));
     must(await updateRealmAsOperator(c.w.ctx, c.w.realm, { webPublicAccessEnabled: true }));
     const realm = { ...c.w.realm, webPublicAccessEnabled: true };
-    const spectator = must(await doRegister(c.w.ctx, { realm, user: null }, { fetch_event_types: '["user_status"]' })) as { user_status: unknown };
+    const spectator = must(await doRegister(c.w.ctx, { realm, user: null }, { fetch_event_types: ["user_status"] }));
     expect(spectator.user_status).toEqual({});
   });
 });

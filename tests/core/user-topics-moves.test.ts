@@ -6,9 +6,9 @@ import { editWorld, ofType } from './message-edit-helpers.js';
 
 type E = Awaited<ReturnType<typeof editWorld>>;
 const setPolicy = async (e: E, user: User, streamId: number, topic: string, policy: number) =>
-  must(await doUpdateUserTopic(e.w.ctx, e.w.as(user), { stream_id: String(streamId), topic, visibility_policy: String(policy) }));
+  must(await doUpdateUserTopic(e.w.ctx, e.w.as(user), { stream_id: streamId, topic, visibility_policy: policy }));
 const move = async (e: E, id: number, input: Record<string, string>) =>
-  must(await doUpdateMessage(e.w.ctx, e.w.as(e.owner), { message_id: String(id), ...input }));
+  must(await doUpdateMessage(e.w.ctx, e.w.as(e.owner), { message_id: id, ...input }));
 const policies = (e: E, user: User) =>
   e.w.ctx.storage.read(async (tx) => (await tx.userTopics.list(e.w.realm.id, user.id)).map((r) => [r.streamId, r.topic, r.visibilityPolicy]));
 

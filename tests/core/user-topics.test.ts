@@ -8,7 +8,7 @@ import { messageWorld } from './message-helpers.js';
 
 const NOW = Math.floor(T0 / 1000);
 const setPolicy = (m: Awaited<ReturnType<typeof messageWorld>>, user: Parameters<typeof m.w.as>[0], input: Record<string, unknown>) =>
-  doUpdateUserTopic(m.w.ctx, m.w.as(user), input);
+  doUpdateUserTopic.fromTransport(m.w.ctx, m.w.as(user), input);
 
 describe('POST /user_topics', () => {
   it('sets, changes and removes a policy; sends user_topic and muted_topics to the user only; register lists them', async () => {
@@ -78,7 +78,7 @@ describe('POST /user_topics', () => {
     const m = await messageWorld();
     const { w, member, other, guest } = m;
     const far = await secondRealm(w.ctx);
-    must(await doSubscribe(w.ctx, { realm: far.realm, user: far.owner }, { subscriptions: names('far away') }));
+    must(await doSubscribe.fromTransport(w.ctx, { realm: far.realm, user: far.owner }, { subscriptions: names('far away') }));
     const farId = (await w.ctx.storage.read((tx) => tx.streams.byName(far.realm.id, 'far away')))!.id;
     m.drain();
     const base = { topic: 'lunch', visibility_policy: '1' };
@@ -95,7 +95,7 @@ describe('POST /user_topics', () => {
     expectError(await setPolicy(m, member, { topic: 'lunch', visibility_policy: '1' }), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_id' argument", 400, { var_name: 'stream_id' });
     expectError(await setPolicy(m, member, { stream_id: String(m.general.id), visibility_policy: '1' }), 'REQUEST_VARIABLE_MISSING', "Missing 'topic' argument", 400, { var_name: 'topic' });
     expectError(await setPolicy(m, null, { ...base, stream_id: String(m.general.id) }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
-    must(await doArchiveStream(w.ctx, w.as(w.owner), { stream_id: String(m.secret.id) }));
+    must(await doArchiveStream(w.ctx, w.as(w.owner), { stream_id: m.secret.id }));
     m.drain();
     expectBadRequest(await setPolicy(m, member, { ...base, stream_id: String(m.secret.id) }), 'Invalid channel ID');
     expect(m.drain()).toEqual([]);
@@ -124,7 +124,7 @@ describe('POST /user_topics', () => {
 
 describe('PATCH /users/me/subscriptions/muted_topics (legacy)', () => {
   const mute = (m: Awaited<ReturnType<typeof messageWorld>>, user: Parameters<typeof m.w.as>[0], input: Record<string, unknown>) =>
-    doUpdateMutedTopic(m.w.ctx, m.w.as(user), input);
+    doUpdateMutedTopic.fromTransport(m.w.ctx, m.w.as(user), input);
 
   it('mutes by channel name or ID and unmutes; idempotent since FL 170', async () => {
     const m = await messageWorld();

@@ -114,9 +114,9 @@ describe('POST /users: bad input', () => {
   it('names the first missing parameter, in the reference order', async () => {
     const w = await makeWorld();
     const missing = (name: string) => ['REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name }] as const;
-    expectError(await doCreateUser(w.ctx, w.as(w.owner), {}), ...missing('email'));
-    expectError(await doCreateUser(w.ctx, w.as(w.owner), { email: 'a@example.com' }), ...missing('password'));
-    expectError(await doCreateUser(w.ctx, w.as(w.owner), { email: 'a@example.com', password: 'secret123' }), ...missing('full_name'));
+    expectError(await doCreateUser.fromTransport(w.ctx, w.as(w.owner), {}), ...missing('email'));
+    expectError(await doCreateUser.fromTransport(w.ctx, w.as(w.owner), { email: 'a@example.com' }), ...missing('password'));
+    expectError(await doCreateUser.fromTransport(w.ctx, w.as(w.owner), { email: 'a@example.com', password: 'secret123' }), ...missing('full_name'));
   });
 
   it('rejects values that are not strings (in-process callers)', async () => {

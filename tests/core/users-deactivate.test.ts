@@ -20,7 +20,7 @@ const isActive = async (w: World, user: User) => (await reload(w.ctx, user)).isA
 describe('DELETE /users/{id}: deactivation', () => {
   it('deactivates the user and answers with an empty body', async () => {
     const { w, admin, member } = await world();
-    expect(must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: String(member.id) }))).toEqual({});
+    expect(must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: member.id }))).toEqual({});
     expect(await reload(w.ctx, member)).toEqual({ ...member, isActive: false });
   });
 
@@ -35,14 +35,14 @@ describe('DELETE /users/{id}: deactivation', () => {
 
   it('keeps names and avatars without actions', async () => {
     const { w, admin, member, botA } = await world();
-    must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: member.id, actions: '{}' }));
+    must(await doDeactivateUser.fromTransport(w.ctx, w.as(admin), { user_id: member.id, actions: '{}' }));
     expect((await reload(w.ctx, member)).fullName).toBe('Mel Member');
     expect((await reload(w.ctx, botA)).fullName).toBe('Bot A');
   });
 
   it('applies delete_profile to the bots and to the user', async () => {
     const { w, admin, member, botA, botB, adminBot } = await world();
-    must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: member.id, actions: '{"delete_profile": true}' }));
+    must(await doDeactivateUser.fromTransport(w.ctx, w.as(admin), { user_id: member.id, actions: '{"delete_profile": true}' }));
     for (const user of [member, botA, botB]) {
       expect(await reload(w.ctx, user)).toEqual({
         ...user,
@@ -66,7 +66,7 @@ describe('DELETE /users/{id}: deactivation', () => {
   it('accepts the message-deleting actions (nothing to delete before messages exist)', async () => {
     const { w, admin, member } = await world();
     const actions = { delete_public_channel_messages: true, delete_private_channel_messages: true, delete_direct_messages: false };
-    must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: member.id, actions: JSON.stringify(actions) }));
+    must(await doDeactivateUser.fromTransport(w.ctx, w.as(admin), { user_id: member.id, actions: JSON.stringify(actions) }));
     expect((await reload(w.ctx, member)).fullName).toBe('Mel Member');
   });
 
@@ -231,7 +231,7 @@ describe('DELETE /users/{id}: errors', () => {
 
   it('validates actions', async () => {
     const { w, admin, member } = await world();
-    const del = (actions: unknown) => doDeactivateUser(w.ctx, w.as(admin), { user_id: member.id, actions });
+    const del = (actions: unknown) => doDeactivateUser.fromTransport(w.ctx, w.as(admin), { user_id: member.id, actions });
     expectBadRequest(await del('{'), 'actions is not valid JSON');
     expectBadRequest(await del('[]'), 'actions is not a dict');
     expectBadRequest(await del('{"delete_profile": "yes"}'), 'actions["delete_profile"] is not a boolean');
@@ -242,7 +242,7 @@ describe('DELETE /users/{id}: errors', () => {
   it('is UNAUTHORIZED for spectators and needs user_id', async () => {
     const { w, admin, member } = await world();
     expectError(await doDeactivateUser(w.ctx, w.as(null), { user_id: member.id }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
-    expectError(await doDeactivateUser(w.ctx, w.as(admin), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'user_id' argument", 400, { var_name: 'user_id' });
+    expectError(await doDeactivateUser.fromTransport(w.ctx, w.as(admin), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'user_id' argument", 400, { var_name: 'user_id' });
   });
 });
 
@@ -250,7 +250,7 @@ describe('reactivation', () => {
   it('reactivates a deactivated user, whose key works again', async () => {
     const { w, admin, member } = await world();
     must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: member.id }));
-    expect(must(await doReactivateUser(w.ctx, w.as(admin), { user_id: String(member.id) }))).toEqual({});
+    expect(must(await doReactivateUser(w.ctx, w.as(admin), { user_id: member.id }))).toEqual({});
     expect(await reload(w.ctx, member)).toEqual(member);
     expect(must(await authenticateApiKey(w.ctx, w.realm, member.deliveryEmail, member.apiKey)).id).toBe(member.id);
   });

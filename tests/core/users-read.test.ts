@@ -31,7 +31,7 @@ async function populated() {
 }
 
 const members = async (w: World, viewer: User | null, input: Record<string, unknown> = {}) =>
-  must(await getUsers(w.ctx, w.as(viewer), input)).members as Record<string, unknown>[];
+  must(await getUsers(w.ctx, w.as(viewer), input)).members;
 
 describe('GET /users: the user record (API.md 2.2)', () => {
   it('has every field of a human user, and nothing else', async () => {
@@ -231,7 +231,7 @@ describe('GET /users: user_ids', () => {
 
   it('names the first unknown ID', async () => {
     const { w } = await populated();
-    expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { user_ids: '[1,500,600]' }), 'Invalid user ID: 500');
+    expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { user_ids: [1,500,600] }), 'Invalid user ID: 500');
   });
 
   it('treats another realm’s users as unknown', async () => {
@@ -242,18 +242,18 @@ describe('GET /users: user_ids', () => {
 
   it('rejects malformed lists', async () => {
     const { w } = await populated();
-    expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { user_ids: '[1,' }), 'user_ids is not valid JSON');
-    expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { user_ids: '5' }), 'user_ids is not a list');
-    expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { user_ids: '[1,"2"]' }), 'user_ids[1] is not an integer');
-    expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { user_ids: '[1.5]' }), 'user_ids[0] is not an integer');
+    expectBadRequest(await getUsers.fromTransport(w.ctx, w.as(w.owner), { user_ids: '[1,' }), 'user_ids is not valid JSON');
+    expectBadRequest(await getUsers.fromTransport(w.ctx, w.as(w.owner), { user_ids: 5 }), 'user_ids is not a list');
+    expectBadRequest(await getUsers.fromTransport(w.ctx, w.as(w.owner), { user_ids: [1,"2"] }), 'user_ids[1] is not an integer');
+    expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { user_ids: [1.5] }), 'user_ids[0] is not an integer');
   });
 
   it('rejects malformed booleans', async () => {
     const { w } = await populated();
-    expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { client_gravatar: 'True' }), 'client_gravatar is not valid JSON');
-    expectBadRequest(await getUsers(w.ctx, w.as(w.owner), { client_gravatar: '1' }), 'client_gravatar is not a boolean');
+    expectBadRequest(await getUsers.fromTransport(w.ctx, w.as(w.owner), { client_gravatar: 'True' }), 'client_gravatar is not valid JSON');
+    expectBadRequest(await getUsers.fromTransport(w.ctx, w.as(w.owner), { client_gravatar: 1 }), 'client_gravatar is not a boolean');
     expectBadRequest(
-      await getUsers(w.ctx, w.as(w.owner), { include_custom_profile_fields: '"true"' }),
+      await getUsers.fromTransport(w.ctx, w.as(w.owner), { include_custom_profile_fields: '"true"' }),
       'include_custom_profile_fields is not a boolean',
     );
   });
@@ -269,7 +269,7 @@ describe('GET /users: spectators (FL 387)', () => {
     const { w, member } = await populated();
     await setUser(w.ctx, member, { timezone: 'Asia/Tokyo' });
     const realm = must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true }));
-    const all = must(await getUsers(w.ctx, { realm, user: null }, {})).members as Record<string, unknown>[];
+    const all = must(await getUsers(w.ctx, { realm, user: null }, {})).members;
     expect(all).toHaveLength(6);
     const record = all.find((u) => u.user_id === member.id)!;
     // Documented choice, from the reference: spectators get no time zone and only the day joined.
@@ -284,16 +284,16 @@ describe('GET /users: spectators (FL 387)', () => {
   it('honours user_ids for spectators too', async () => {
     const { w } = await populated();
     const realm = must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true }));
-    const some = must(await getUsers(w.ctx, { realm, user: null }, { user_ids: '[2]' })).members as unknown[];
+    const some = must(await getUsers(w.ctx, { realm, user: null }, { user_ids: [2] })).members;
     expect(some).toHaveLength(1);
-    expectBadRequest(await getUsers(w.ctx, { realm, user: null }, { user_ids: '[99]' }), 'Invalid user ID: 99');
+    expectBadRequest(await getUsers(w.ctx, { realm, user: null }, { user_ids: [99] }), 'Invalid user ID: 99');
   });
 
   it('does not leak another realm’s users to its spectators', async () => {
     const { w } = await populated();
     const other = await secondRealm(w.ctx);
     const realm = must(await updateRealmAsOperator(w.ctx, other.realm, { webPublicAccessEnabled: true }));
-    const all = must(await getUsers(w.ctx, { realm, user: null }, {})).members as Record<string, unknown>[];
+    const all = must(await getUsers(w.ctx, { realm, user: null }, {})).members;
     expect(all.map((u) => u.user_id)).toEqual([other.owner.id]);
   });
 });
@@ -315,12 +315,12 @@ describe('GET /users/{user_id} and GET /users/{email}', () => {
 
   it('honours client_gravatar and include_custom_profile_fields', async () => {
     const { w, member } = await populated();
-    const plain = must(await getUser(w.ctx, w.as(member), { user_id: '1' })).user as Record<string, unknown>;
+    const plain = must(await getUser(w.ctx, w.as(member), { user_id: '1' })).user;
     expect(plain.avatar_url).toBeNull();
     expect(plain).not.toHaveProperty('profile_data');
     const full = must(
-      await getUser(w.ctx, w.as(member), { user_id: '1', client_gravatar: 'false', include_custom_profile_fields: 'true' }),
-    ).user as Record<string, unknown>;
+      await getUser(w.ctx, w.as(member), { user_id: '1', client_gravatar: false, include_custom_profile_fields: true }),
+    ).user;
     expect(full.avatar_url).toBe(gravatar('owner@example.com'));
     expect(full.profile_data).toEqual({});
   });
@@ -369,7 +369,7 @@ describe('GET /users/{user_id} and GET /users/{email}', () => {
 
   it('needs the path parameter', async () => {
     const { w } = await populated();
-    expectError(await getUser(w.ctx, w.as(w.owner), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'user_id' argument", 400, { var_name: 'user_id' });
+    expectError(await getUser.fromTransport(w.ctx, w.as(w.owner), {}), 'REQUEST_VARIABLE_MISSING', "Missing 'user_id' argument", 400, { var_name: 'user_id' });
   });
 });
 

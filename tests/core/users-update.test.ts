@@ -19,7 +19,7 @@ const ONLY_OWNER = 'The owner permission cannot be removed from the only organiz
 describe('PATCH /users/{id}: full_name', () => {
   it('renames the user and answers with an empty body', async () => {
     const { w, admin, member } = await world();
-    expect(must(await doUpdateUser(w.ctx, w.as(admin), { user_id: String(member.id), full_name: '  Melanie Member ' }))).toEqual({});
+    expect(must(await doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, full_name: '  Melanie Member ' }))).toEqual({});
     expect((await reload(w.ctx, member)).fullName).toBe('Melanie Member');
   });
 
@@ -57,8 +57,8 @@ describe('PATCH /users/{id}: full_name', () => {
 describe('PATCH /users/{id}: role', () => {
   it('lets an administrator move users between non-owner roles', async () => {
     const { w, admin, member, moderator } = await world();
-    for (const role of [300, 600, 400, 200] as Role[]) {
-      must(await doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, role: String(role) }));
+    for (const role of [300, 600, 400, 200]) {
+      must(await doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, role: role }));
       expect((await reload(w.ctx, member)).role).toBe(role);
     }
     must(await doUpdateUser(w.ctx, w.as(admin), { user_id: moderator.id, role: 400 }));
@@ -137,7 +137,7 @@ describe('PATCH /users/{id}: role', () => {
 
   it('validates the role as JSON in form text', async () => {
     const { w, admin, member } = await world();
-    const patch = (role: unknown) => doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, role });
+    const patch = (role: unknown) => doUpdateUser.fromTransport(w.ctx, w.as(admin), { user_id: member.id, role });
     expectBadRequest(await patch('abc'), 'role is not valid JSON');
     expectBadRequest(await patch(''), 'role is not valid JSON');
     expectBadRequest(await patch('"200"'), 'role is not an integer');
@@ -152,19 +152,19 @@ describe('PATCH /users/{id}: role', () => {
 describe('PATCH /users/{id}: profile_data', () => {
   it('names an unknown field (no custom profile fields exist yet)', async () => {
     const { w, admin, member } = await world();
-    expectBadRequest(await doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, profile_data: '[{"id": 7, "value": "x"}]' }), 'Field id 7 not found.');
+    expectBadRequest(await doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, profile_data: [{"id":7,"value":"x"}] }), 'Field id 7 not found.');
     expectBadRequest(await doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, profile_data: [{ id: 3, value: null }] }), 'Field id 3 not found.');
     expectBadRequest(await doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, profile_data: [{ id: 4, value: [1, 2] }] }), 'Field id 4 not found.');
   });
 
   it('accepts an empty list', async () => {
     const { w, admin, member } = await world();
-    expect(must(await doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, profile_data: '[]' }))).toEqual({});
+    expect(must(await doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, profile_data: [] }))).toEqual({});
   });
 
   it('validates the shape of the list', async () => {
     const { w, admin, member } = await world();
-    const patch = (profile_data: unknown) => doUpdateUser(w.ctx, w.as(admin), { user_id: member.id, profile_data });
+    const patch = (profile_data: unknown) => doUpdateUser.fromTransport(w.ctx, w.as(admin), { user_id: member.id, profile_data });
     expectBadRequest(await patch('[{'), 'profile_data is not valid JSON');
     expectBadRequest(await patch('{"id": 1}'), 'profile_data is not a list');
     expectBadRequest(await patch('[5]'), 'profile_data[0] is not a dict');
@@ -263,10 +263,10 @@ describe('PATCH /users/{id}: access', () => {
 
   it('needs a numeric user_id', async () => {
     const { w, admin } = await world();
-    expectError(await doUpdateUser(w.ctx, w.as(admin), { full_name: 'No Target' }), 'REQUEST_VARIABLE_MISSING', "Missing 'user_id' argument", 400, {
+    expectError(await doUpdateUser.fromTransport(w.ctx, w.as(admin), { full_name: 'No Target' }), 'REQUEST_VARIABLE_MISSING', "Missing 'user_id' argument", 400, {
       var_name: 'user_id',
     });
-    expectBadRequest(await doUpdateUser(w.ctx, w.as(admin), { user_id: 'abc' }), 'user_id is not an integer');
+    expectBadRequest(await doUpdateUser.fromTransport(w.ctx, w.as(admin), { user_id: 'abc' }), 'user_id is not an integer');
   });
 });
 
@@ -288,7 +288,7 @@ describe('PATCH /users/{id}: all or nothing', () => {
   it('applies every part of a successful request together', async () => {
     const { w, member } = await world();
     const owner = must(await changeUserAsOperator(w.ctx, w.realm, 'owner@example.com', { canChangeUserEmails: true }));
-    must(await doUpdateUser(w.ctx, w.as(owner), { user_id: member.id, role: '300', full_name: 'Mel Moderator', new_email: 'mel@example.com' }));
+    must(await doUpdateUser(w.ctx, w.as(owner), { user_id: member.id, role: 300, full_name: 'Mel Moderator', new_email: 'mel@example.com' }));
     expect(await reload(w.ctx, member)).toMatchObject({ role: 300, fullName: 'Mel Moderator', deliveryEmail: 'mel@example.com' });
   });
 });

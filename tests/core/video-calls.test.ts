@@ -21,14 +21,14 @@ function tokenProvider(linked: Set<number>, outcome: 'ok' | 'invalid_token' | 'f
 
 async function eventsOf(world: Awaited<ReturnType<typeof makeWorld>>, user: User, queueId: string) {
   const { events } = must(await getEvents(world.ctx, world.as(user), { queue_id: queueId, dont_block: true }));
-  return (events as { id: number; type: string }[]).map(({ id: _id, ...e }) => e);
+  return (events).map(({ id: _id, ...e }) => e);
 }
 
 describe('POST /calls/videoprovider/create (core)', () => {
   it('builds a meeting URL from the configured base and a random room', async () => {
     const world = await makeWorld({ config: { timers: false }, videoCalls: createLinkVideoCallProvider('https://meet.example.com/rooms/', fixedBytes) });
     expect(must(await doCreateVideoCall(world.ctx, world.as(world.owner), {}))).toEqual({ url: `https://meet.example.com/rooms/${'ab'.repeat(12)}` });
-    expect(must(await doCreateVideoCall(world.ctx, world.as(world.owner), { is_video_call: 'false' }))).toEqual({ url: `https://meet.example.com/rooms/${'ab'.repeat(12)}` });
+    expect(must(await doCreateVideoCall(world.ctx, world.as(world.owner), { is_video_call: false }))).toEqual({ url: `https://meet.example.com/rooms/${'ab'.repeat(12)}` });
   });
 
   it('gives a fresh room for each call with real randomness', async () => {
@@ -57,8 +57,8 @@ describe('POST /calls/videoprovider/create (core)', () => {
     expect(must(await doCreateVideoCall(world.ctx, world.as(world.owner), {}))).toEqual({ url: `https://video.example.com/${world.owner.id}?video=true` });
     expect(must(await doCreateVideoCall(world.ctx, world.as(world.owner), { is_video_call: false }))).toEqual({ url: `https://video.example.com/${world.owner.id}?video=false` });
     expectError(await doCreateVideoCall(world.ctx, world.as(member), {}), 'INVALID_VIDEOPROVIDER_TOKEN', 'Invalid video call provider access token');
-    expectError(await doCreateVideoCall(world.ctx, world.as(world.owner), { is_video_call: 'maybe' }), 'BAD_REQUEST', 'is_video_call is not valid JSON');
-    expectError(await doCreateVideoCall(world.ctx, world.as(world.owner), { is_video_call: 1 }), 'BAD_REQUEST', 'is_video_call is not a boolean');
+    expectError(await doCreateVideoCall.fromTransport(world.ctx, world.as(world.owner), { is_video_call: 'maybe' }), 'BAD_REQUEST', 'is_video_call is not valid JSON');
+    expectError(await doCreateVideoCall.fromTransport(world.ctx, world.as(world.owner), { is_video_call: 1 }), 'BAD_REQUEST', 'is_video_call is not a boolean');
     expectError(await doCreateVideoCall(world.ctx, { realm: world.realm, user: null }, {}), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 
@@ -84,7 +84,7 @@ describe('POST /calls/videoprovider/create (core)', () => {
     const world = await makeWorld({ config: { timers: false } });
     const member = await world.addUser({ email: 'mel@example.com' });
     const section = async (user: User) =>
-      must(await doRegister(world.ctx, world.as(user), { fetch_event_types: '["video_calls"]', event_types: '["has_videoprovider_token"]' }));
+      must(await doRegister(world.ctx, world.as(user), { fetch_event_types: ["video_calls"], event_types: ["has_videoprovider_token"] }));
     expect((await section(world.owner)).has_videoprovider_token).toBe(false);
 
     const linked = new Set<number>();

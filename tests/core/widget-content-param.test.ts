@@ -16,7 +16,7 @@ const sendWith = (widgetContent: string, content = 'choose') =>
   doSendMessage(c.w.ctx, c.w.as(c.bot), { type: 'stream', to: 'general', topic: 'menu', content, widget_content: widgetContent });
 
 it('a zform becomes the message’s first submessage, and wins over a widget the content asks for', async () => {
-  const { id } = must(await sendWith(JSON.stringify({ widget_type: 'zform', extra_data: ZFORM }), '/poll ignored?')) as { id: number };
+  const { id } = must(await sendWith(JSON.stringify({ widget_type: 'zform', extra_data: ZFORM }), '/poll ignored?'));
   const [widget, ...rest] = await submessagesOf(c.w, c.member, id);
   expect(rest).toEqual([]);
   expect(widget).toMatchObject({ message_id: id, sender_id: c.bot.id, msg_type: 'widget' });

@@ -99,7 +99,7 @@ const common = {
     { weight: 6, arbitrary: fc.constantFrom<Actor>('owner', 'admin', 'member', 'member') },
     { weight: 1, arbitrary: fc.constantFrom(...ACTORS) },
   ),
-  placement: fc.constantFrom('query', 'form', 'form', 'multipart', 'json', 'split') as fc.Arbitrary<FuzzRequest['placement']>,
+  placement: fc.constantFrom('query', 'form', 'form', 'multipart', 'json', 'split'),
   contentType: fc.option(fc.constantFrom('text/plain', 'application/json', 'multipart/form-data', 'multipart/form-data; boundary=', 'application/x-www-form-urlencoded; charset=latin1'), { freq: 8 }),
 };
 

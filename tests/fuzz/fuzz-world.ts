@@ -56,10 +56,10 @@ export async function makeFuzzWorld(): Promise<FuzzWorld> {
   const bot = await world.addUser({ email: 'bot-bot@example.com', bot: true, botOwnerId: member.id });
   const gone = await world.addUser({ email: 'gone@example.com', role: 400 });
   const as = world.as(owner);
-  must(await doSubscribe(ctx, as, { subscriptions: '[{"name":"general"}]', principals: `[${owner.id},${admin.id},${member.id},${guest.id}]` }));
-  must(await doSubscribe(ctx, as, { subscriptions: '[{"name":"secret"}]', invite_only: 'true', principals: `[${admin.id}]` }));
+  must(await doSubscribe(ctx, as, { subscriptions: [{"name":"general"}], principals: [owner.id,admin.id,member.id,guest.id] }));
+  must(await doSubscribe(ctx, as, { subscriptions: [{"name":"secret"}], invite_only: true, principals: [admin.id] }));
   for (const [topic, content] of [['hello', 'hi **all**'], ['hello', 'second'], ['other', '@**member**']]) {
-    must(await doSendMessage(ctx, as, { type: 'stream', to: 'general', topic, content }));
+    must(await doSendMessage.fromTransport(ctx, as, { type: 'stream', to: 'general', topic, content }));
   }
   must(await doSendMessage(ctx, world.as(admin), { type: 'stream', to: 'secret', topic: 'hidden', content: 'private' }));
   must(await doSendMessage(ctx, world.as(member), { type: 'direct', to: `[${guest.id}]`, content: 'psst' }));
@@ -74,7 +74,7 @@ export async function makeFuzzWorld(): Promise<FuzzWorld> {
     }),
   );
   const otherAs = { realm: other.realm, user: other.owner };
-  must(await doSubscribe(ctx, otherAs, { subscriptions: '[{"name":"elsewhere"}]' }));
+  must(await doSubscribe(ctx, otherAs, { subscriptions: [{"name":"elsewhere"}] }));
   must(await doSendMessage(ctx, otherAs, { type: 'stream', to: 'elsewhere', topic: 'theirs', content: 'not yours' }));
 
   const files = await realFiles(ctx, { realm, user: member }, otherAs);
@@ -113,12 +113,12 @@ export async function makeFuzzWorld(): Promise<FuzzWorld> {
 /** Uploads a file, a custom emoji and an avatar, and returns the paths they are served at. */
 async function realFiles(ctx: Ctx, as: { realm: Realm; user: User }, otherAs: { realm: Realm; user: User }): Promise<string[]> {
   const bytes = new TextEncoder().encode('hello');
-  const upload = must(await doUploadFile(ctx, as, { file: { filename: 'notes.txt', contentType: 'text/plain', bytes } })) as { url: string };
+  const upload = must(await doUploadFile(ctx, as, { file: { filename: 'notes.txt', contentType: 'text/plain', bytes } }));
   const [realmId, ...rest] = upload.url.slice('/user_uploads/'.length).split('/');
-  const temporary = must(await getFileTemporaryUrl(ctx, as, { realm_id: realmId, filename: rest.join('/') })) as { url: string };
+  const temporary = must(await getFileTemporaryUrl.fromTransport(ctx, as, { realm_id: realmId, filename: rest.join('/') }));
   const image = { filename: 'emoji.png', contentType: 'image/png', bytes: png(8, 8) };
-  must(await doAddRealmEmoji(ctx, as, { emoji_name: 'fuzz', file: image }));
-  const avatar = must(await doUploadAvatar(ctx, as, { file: { ...image, filename: 'me.png' } })) as { avatar_url: string };
-  const theirs = must(await doUploadFile(ctx, otherAs, { file: { filename: 'theirs.txt', contentType: 'text/plain', bytes } })) as { url: string };
+  must(await doAddRealmEmoji.fromTransport(ctx, as, { emoji_name: 'fuzz', file: image }));
+  const avatar = must(await doUploadAvatar(ctx, as, { file: { ...image, filename: 'me.png' } }));
+  const theirs = must(await doUploadFile(ctx, otherAs, { file: { filename: 'theirs.txt', contentType: 'text/plain', bytes } }));
   return [upload.url, temporary.url, `/user_avatars/${as.realm.id}/emoji/images/1.png`, new URL(avatar.avatar_url, 'http://x').pathname, theirs.url, `/avatar/${as.user.id}`];
 }

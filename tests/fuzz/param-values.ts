@@ -136,7 +136,7 @@ function typedValue(struct: ParamStruct): fc.Arbitrary<string> {
     case 'url':
       return anyText;
     case 'enum': {
-      const values = Object.values((struct.schema ?? {}) as Record<string, unknown>).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+      const values = Object.values((struct.schema ?? {})).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
       return values.length > 0 ? fc.oneof(fc.constantFrom(...values), fc.constantFrom(...values).map((v) => JSON.stringify(v))) : anyText;
     }
     case 'array':

@@ -252,7 +252,7 @@ describe('delete_topic (3, 4.9)', () => {
     expectSuccess(await call(r.server, 'POST', `/streams/${r.general}/delete_topic`, { auth: r.owner, body: form({ topic_name: 'general chat' }) }));
     expectError(await call(r.server, 'GET', `/messages/${id}`, { auth: r.owner }), 400, 'BAD_REQUEST', 'Invalid message(s)');
     expectSuccess(await call(r.server, 'GET', `/messages/${other}`, { auth: r.owner }));
-    const moderator = await r.world.addUser({ email: 'mod@example.com', role: 300 } as never);
+    const moderator = await r.world.addUser({ email: 'mod@example.com', role: 300 });
     expectError(await call(r.server, 'POST', `/streams/${r.general}/delete_topic`, { auth: moderator, body: form({ topic_name: 'other' }) }), 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     expectError(await call(r.server, 'POST', `/streams/${r.general}/delete_topic`, { body: form({ topic_name: 'other' }) }), 401, 'UNAUTHORIZED', /Not logged in/);
     expectError(await call(r.server, 'POST', '/streams/abc/delete_topic', { auth: r.owner, body: form({ topic_name: 'other' }) }), 400, 'BAD_REQUEST', /stream_id/);

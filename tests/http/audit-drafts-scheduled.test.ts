@@ -14,10 +14,10 @@ afterEach(closeServers);
 async function setup() {
   const a = await auditWorld();
   const { world, owner, member, guest } = a;
-  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"general"}]', principals: `[${owner.id},${member.id}]` }));
-  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true', principals: `[${owner.id}]` }));
+  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"general"}], principals: [owner.id,member.id] }));
+  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"secret"}], invite_only: true, principals: [owner.id] }));
   const streamId = async (name: string) => (await world.ctx.storage.read((tx) => tx.streams.byName(world.realm.id, name)))!.id;
-  must(await doSubscribe(world.ctx, a.other, { subscriptions: '[{"name":"elsewhere"}]' }));
+  must(await doSubscribe(world.ctx, a.other, { subscriptions: [{"name":"elsewhere"}] }));
   const elsewhere = (await world.ctx.storage.read((tx) => tx.streams.byName(a.other.realm.id, 'elsewhere')))!.id;
   return { ...a, general: await streamId('general'), secret: await streamId('secret'), elsewhere, guest };
 }

@@ -12,7 +12,7 @@ afterEach(closeServers);
 async function setup(now?: () => number) {
   const world = await makeWorld({ config: { timers: false }, ...(now ? { clock: { now } } : {}) });
   const member = await world.addUser({ email: 'member@example.com', fullName: 'Mia Member' });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"general"}]', principals: `[${world.owner.id},${member.id}]` }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}], principals: [world.owner.id,member.id] }));
   const server = await startServer(world);
   const general = (await world.ctx.storage.read((tx) => tx.streams.byName(world.realm.id, 'general')))!.id;
   return { world, server, member, general };

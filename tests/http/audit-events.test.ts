@@ -32,7 +32,7 @@ async function setup(): Promise<{ world: World; server: TestServer; member: User
   const world = await makeWorld({ config: { heartbeatSeconds: 1, heartbeatJitterSeconds: 0 } });
   const member = await world.addUser({ email: 'member@example.com', fullName: 'Mia Member' });
   const admin = await world.addUser({ email: 'admin@example.com', fullName: 'Ada Admin', role: 200 });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"general"}]', principals: `[${world.owner.id},${member.id},${admin.id}]` }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}], principals: [world.owner.id,member.id,admin.id] }));
   return { world, server: await startServer(world), member, admin };
 }
 
@@ -214,7 +214,7 @@ describe('6 events', () => {
     ]) {
       expect(types, type).toContain(type);
     }
-    const realmEvent = events.find((e) => e.type === 'realm') as Event & { data: Record<string, unknown> };
+    const realmEvent = events.find((e) => e.type === 'realm');
     expect(realmEvent).toMatchObject({ op: 'update_dict', property: 'default', data: { description: '<p>New <strong>description</strong></p>' } });
     const settingsEvent = events.find((e) => e.type === 'user_settings');
     expect(settingsEvent).toEqual({ id: expect.any(Number), type: 'user_settings', op: 'update', property: 'default_language', value: 'de', language_name: 'Deutsch' });

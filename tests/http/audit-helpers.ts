@@ -11,7 +11,7 @@ export async function auditRealm() {
   const owner = world.owner;
   const bob = await world.addUser({ email: 'bob@example.com', fullName: 'Bob' });
   const eve = await world.addUser({ email: 'eve@example.com', fullName: 'Eve' });
-  const guest = await world.addUser({ email: 'guest@example.com', fullName: 'Guest', role: 600 } as never);
+  const guest = await world.addUser({ email: 'guest@example.com', fullName: 'Guest', role: 600 });
   const server = await startServer(world);
   const channel = async (name: string, principals: number[], extra: Record<string, string> = {}) => {
     const body = form({ subscriptions: JSON.stringify([{ name }]), principals: JSON.stringify(principals), ...extra });

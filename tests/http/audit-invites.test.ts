@@ -14,11 +14,11 @@ afterEach(closeServers);
 async function setup() {
   const a = await auditWorld();
   const { world, owner } = a;
-  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"general"},{"name":"lounge"}]', principals: `[${owner.id},${a.member.id}]` }));
-  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true', principals: `[${owner.id}]` }));
+  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"general"},{"name":"lounge"}], principals: [owner.id,a.member.id] }));
+  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"secret"}], invite_only: true, principals: [owner.id] }));
   const streamId = async (name: string) => (await world.ctx.storage.read((tx) => tx.streams.byName(world.realm.id, name)))!.id;
   const general = await streamId('general');
-  must(await doAddDefaultStream(world.ctx, world.as(owner), { stream_id: String(general) }));
+  must(await doAddDefaultStream(world.ctx, world.as(owner), { stream_id: general }));
   const invite = (values: Record<string, string>, user: User = a.member) =>
     call(a.server, 'POST', '/invites', { auth: user, body: form({ stream_ids: '[]', ...values }) });
   const multiuse = (values: Record<string, string>, user: User = a.admin) => call(a.server, 'POST', '/invites/multiuse', { auth: user, body: form(values) });
@@ -120,7 +120,7 @@ describe('POST /invites (API.md 4.5)', () => {
 
   it('INVITATION_FAILED carries errors, sent_invitations, license_limit_reached and daily_limit_reached', async () => {
     const { world, owner, admin, member, guest, invite, invites } = await setup();
-    must(await doDeactivateUser(world.ctx, world.as(owner), { user_id: String(guest.id) }));
+    must(await doDeactivateUser(world.ctx, world.as(owner), { user_id: guest.id }));
     expectError(await invite({ invitee_emails: `new@example.com, ${member.deliveryEmail}, ${guest.deliveryEmail}` }, admin), 400, 'INVITATION_FAILED', /We did send invitations to everyone else!$/, {
       errors: [
         [member.deliveryEmail, 'Already has an account.', false],

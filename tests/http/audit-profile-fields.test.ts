@@ -89,7 +89,7 @@ describe('PATCH /realm/profile_fields/{field_id} (API.md 4.7)', () => {
     expectError(await call(server, 'PATCH', `/realm/profile_fields/${ids.short}`, { body: form({ name: 'X' }) }), 401, 'UNAUTHORIZED', UNAUTH);
     expectSuccess(await patch(ids.short, { name: 'By owner' }, owner));
     expectError(await patch(999, { name: 'X' }), 400, 'BAD_REQUEST', 'Field id 999 not found.');
-    const foreign = must(await doCreateProfileField(world.ctx, other, { name: 'Foreign', field_type: '1' })).id;
+    const foreign = must(await doCreateProfileField(world.ctx, other, { name: 'Foreign', field_type: 1 })).id;
     expectError(await patch(foreign, { name: 'X' }), 400, 'BAD_REQUEST', `Field id ${foreign} not found.`);
     expect((await fields(server, owner)).map((f) => f.name)).not.toContain('X');
   });
@@ -222,7 +222,7 @@ describe('PATCH /users/me/profile_data (API.md 4.12)', () => {
 
   it('unknown and other realms’ field IDs are BAD_REQUEST and nothing of the request is written', async () => {
     const { world, server, owner, member, other, ids } = await setup();
-    const foreign = must(await doCreateProfileField(world.ctx, other, { name: 'Foreign', field_type: '1' })).id;
+    const foreign = must(await doCreateProfileField(world.ctx, other, { name: 'Foreign', field_type: 1 })).id;
     const send = (data: unknown) => call(server, 'PATCH', '/users/me/profile_data', { auth: member, body: form({ data: JSON.stringify(data) }) });
     expectError(await send([{ id: 999, value: 'x' }]), 400, 'BAD_REQUEST', 'Field id 999 not found.');
     expectError(await send([{ id: foreign, value: 'x' }]), 400, 'BAD_REQUEST', `Field id ${foreign} not found.`);

@@ -16,7 +16,7 @@ const ISSUES = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://x.example/{i
 describe('PATCH /realm/filters/{filter_id} (API.md 4.17)', () => {
   async function setup() {
     const a = await auditWorld();
-    const foreign = (must(await doAddLinkifier(a.world.ctx, a.other, { pattern: 'Z(?P<n>[0-9]+)', url_template: 'https://z/{n}' })) as { id: number }).id;
+    const foreign = (must(await doAddLinkifier(a.world.ctx, a.other, { pattern: 'Z(?P<n>[0-9]+)', url_template: 'https://z/{n}' }))).id;
     const id = expectSuccess(await call(a.server, 'POST', '/realm/filters', { auth: a.admin, body: form(ISSUES) })).id as number;
     const patch = (values: Record<string, string>, user: User = a.admin, filterId: number | string = id) =>
       call(a.server, 'PATCH', `/realm/filters/${filterId}`, { auth: user, body: form(values) });
@@ -112,7 +112,7 @@ describe('PATCH /navigation_views/{fragment} (API.md 4.18)', () => {
 describe('attachments (API.md 2.12, 4.20)', () => {
   it('records have an id, message_ids and create_time in seconds; DELETE sends remove; others’ and unknown IDs are BAD_REQUEST', async () => {
     const { world, server, owner, member } = await auditWorld();
-    must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"general"}]', principals: `[${owner.id},${member.id}]` }));
+    must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"general"}], principals: [owner.id,member.id] }));
     const events = await listen(server, member, ['attachment']);
     const before = Math.floor(Date.now() / 1000);
     const uploaded = expectSuccess(await call(server, 'POST', '/user_uploads', { auth: member, body: multipart({ file: new File(['hello'], 'notes.txt', { type: 'text/plain' }) }) }));
@@ -150,8 +150,8 @@ describe('POST /calls/videoprovider/create (API.md 4.21)', () => {
 describe('reminders and saved snippets (reference OpenAPI)', () => {
   it('reminders: add and remove events to the owner; unknown, others’ and inaccessible IDs refused', async () => {
     const { world, server, owner, member, guest } = await auditWorld();
-    must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"general"}]', principals: `[${owner.id},${member.id}]` }));
-    const { id: messageId } = must(await doSendMessage(world.ctx, world.as(owner), { type: 'stream', to: 'general', topic: 't', content: 'hi' })) as { id: number };
+    must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"general"}], principals: [owner.id,member.id] }));
+    const { id: messageId } = must(await doSendMessage(world.ctx, world.as(owner), { type: 'stream', to: 'general', topic: 't', content: 'hi' }));
     const events = await listen(server, member, ['reminders']);
     const ownerEvents = await listen(server, owner, ['reminders']);
     const when = String(Math.floor(Date.now() / 1000) + 600);

@@ -235,7 +235,7 @@ describe('4.14 DELETE /users/{user_id}', () => {
     const world = await makeWorld();
     const member = await world.addUser({ email: 'member@example.com', fullName: 'Mia Member' });
     const bot = must(await createUserAsOperator(world.ctx, world.realm, { email: 'mbot@example.com', fullName: 'Mia Bot', bot: true, botOwnerId: member.id }));
-    must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"general"}]', principals: `[${world.owner.id},${member.id},${bot.id}]` }));
+    must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}], principals: [world.owner.id,member.id,bot.id] }));
     const server = await startServer(world);
     const fromMember = expectSuccess(await call(server, 'POST', '/messages', { auth: member, body: form({ type: 'stream', to: 'general', topic: 't', content: 'mine' }) })).id;
     const fromBot = expectSuccess(await call(server, 'POST', '/messages', { auth: bot, body: form({ type: 'stream', to: 'general', topic: 't', content: 'bot' }) })).id;

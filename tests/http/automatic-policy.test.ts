@@ -9,7 +9,7 @@ afterEach(closeServers);
 it('answers automatic_new_visibility_policy only when sending changed the topic policy; bad setting values are 400', async () => {
   const world = await makeWorld({ config: { timers: false } });
   const bob = await world.addUser({ email: 'bob@example.com', fullName: 'Bob Builder' });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"general"}]', principals: `[${world.owner.id},${bob.id}]` }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}], principals: [world.owner.id,bob.id] }));
   const server = await startServer(world);
   const post = (topic: string) => call(server, 'POST', '/messages', { auth: bob, body: form({ type: 'stream', to: 'general', topic, content: 'hi' }) });
 

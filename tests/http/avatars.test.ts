@@ -104,7 +104,7 @@ describe('avatars over HTTP', () => {
 
   it('refuses members when avatar changes are disabled in the realm, over HTTP too', async () => {
     const { server, world, member } = await setup();
-    must(await doUpdateRealm(world.ctx, world.as(world.owner), { avatar_changes_disabled: 'true' }));
+    must(await doUpdateRealm(world.ctx, world.as(world.owner), { avatar_changes_disabled: true }));
     expectError(await call(server, 'POST', '/users/me/avatar', { auth: member, body: withImage(png(4, 4)) }), 400, 'BAD_REQUEST', 'Avatar changes are disabled in this organization.');
     expectSuccess(await call(server, 'POST', '/users/me/avatar', { auth: world.owner, body: withImage(png(4, 4)) }));
   });
@@ -125,7 +125,7 @@ describe('avatars over HTTP', () => {
   it('serves spectators of a realm with spectator access, without credentials', async () => {
     const { server, world, member } = await setup();
     const uploaded = expectSuccess(await call(server, 'POST', '/users/me/avatar', { auth: member, body: withImage(png(8, 8)) }));
-    must(await doUpdateRealm(world.ctx, world.as(world.owner), { enable_spectator_access: 'true' }));
+    must(await doUpdateRealm(world.ctx, world.as(world.owner), { enable_spectator_access: true }));
     expect((await fetchRaw(server, pathOf(uploaded.avatar_url))).response.status).toBe(200);
     const redirect = await fetchRaw(server, `/avatar/${member.id}`);
     expect(redirect.response.status).toBe(302);

@@ -104,7 +104,7 @@ describe('hostile inputs are bounded', () => {
 
 /** A channel of `count` messages by `author` with a few words each, written straight through storage. */
 async function seedHistory(world: Awaited<ReturnType<typeof makeWorld>>, author: User, readers: User[], count: number) {
-  must(await doSubscribe(world.ctx, world.as(author), { subscriptions: JSON.stringify([{ name: 'history' }]), principals: JSON.stringify(readers.map((u) => u.id)) }));
+  must(await doSubscribe(world.ctx, world.as(author), { subscriptions: [{ name: 'history' }], principals: readers.map((u) => u.id) }));
   const stream = await world.ctx.storage.read((tx) => tx.streams.byName(world.realm.id, 'history'));
   const now = Math.floor(Date.now() / 1000);
   await world.ctx.storage.transaction(async (tx) => {

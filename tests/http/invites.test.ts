@@ -12,9 +12,9 @@ async function setup() {
   const admin = await world.addUser({ email: 'ada@example.com', fullName: 'Ada Admin', role: 200 });
   const member = await world.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
   const guest = await world.addUser({ email: 'gus@example.com', fullName: 'Gus Guest', role: 600 });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"general"}]' }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}] }));
   const general = (await world.ctx.storage.read((tx) => tx.streams.byName(world.realm.id, 'general')))!.id;
-  must(await doAddDefaultStream(world.ctx, world.as(world.owner), { stream_id: String(general) }));
+  must(await doAddDefaultStream(world.ctx, world.as(world.owner), { stream_id: general }));
   const server = await startServer(world);
   return { world, admin, member, guest, general, server, mail };
 }

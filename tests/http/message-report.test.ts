@@ -10,11 +10,11 @@ afterEach(closeServers);
 async function setup({ configured = true } = {}) {
   const a = await auditWorld();
   const { world, owner, moderator, member, guest } = a;
-  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"general"}]', principals: JSON.stringify([owner.id, member.id, guest.id]) }));
-  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"reports"}]', invite_only: 'true', principals: JSON.stringify([owner.id, moderator.id]) }));
-  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true' }));
+  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"general"}], principals: [owner.id, member.id, guest.id] }));
+  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"reports"}], invite_only: true, principals: [owner.id, moderator.id] }));
+  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"secret"}], invite_only: true }));
   const reports = (await world.ctx.storage.read((tx) => tx.streams.byName(world.realm.id, 'reports')))!.id;
-  if (configured) must(await doUpdateRealm(world.ctx, world.as(owner), { moderation_request_channel_id: String(reports) }));
+  if (configured) must(await doUpdateRealm(world.ctx, world.as(owner), { moderation_request_channel_id: reports }));
   const send = async (user: typeof owner, to: string, content: string) =>
     expectSuccess(await call(a.server, 'POST', '/messages', { auth: user, body: form({ type: 'stream', to, topic: 'chat', content }) })).id as number;
   const reported = await send(member, 'general', 'rude words');
@@ -54,8 +54,8 @@ describe('POST /messages/{message_id}/report', () => {
     expectError(await report(a, a.member, a.secret, { report_type: 'spam' }), 400, 'BAD_REQUEST', 'Invalid message(s)');
     expectError(await report(a, a.member, 424242, { report_type: 'spam' }), 400, 'BAD_REQUEST', 'Invalid message(s)');
     expectError(await report(a, a.member, 'abc', { report_type: 'spam' }), 400, 'BAD_REQUEST', 'message_id is not an integer');
-    must(await doSubscribe(a.world.ctx, a.other, { subscriptions: '[{"name":"theirs"}]' }));
-    const theirs = must(await doSendMessage(a.world.ctx, a.other, { type: 'stream', to: 'theirs', topic: 't', content: 'x' })) as { id: number };
+    must(await doSubscribe(a.world.ctx, a.other, { subscriptions: [{"name":"theirs"}] }));
+    const theirs = must(await doSendMessage(a.world.ctx, a.other, { type: 'stream', to: 'theirs', topic: 't', content: 'x' }));
     expectError(await report(a, a.member, theirs.id, { report_type: 'spam' }), 400, 'BAD_REQUEST', 'Invalid message(s)');
     expectError(await call(a.server, 'POST', `/messages/${a.reported}/report`, { body: form({ report_type: 'spam' }) }), 401, 'UNAUTHORIZED', 'Not logged in: API authentication or user session required');
     // Nothing was posted by any of these.

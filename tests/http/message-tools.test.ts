@@ -13,8 +13,8 @@ const setup = async () => {
   const world = await makeWorld({ config: { timers: false } });
   const bob = await world.addUser({ email: 'bob@example.com', fullName: 'Bob Builder' });
   const eve = await world.addUser({ email: 'eve@example.com', fullName: 'Eve' });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"general"}]', principals: `[${world.owner.id},${bob.id},${eve.id}]` }));
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true', principals: `[${bob.id}]` }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}], principals: [world.owner.id,bob.id,eve.id] }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"secret"}], invite_only: true, principals: [bob.id] }));
   const server = await startServer(world);
   const streamId = async (name: string) => (await world.ctx.storage.read((tx) => tx.streams.byName(world.realm.id, name)))!.id;
   return { world, bob, eve, server, streamId };

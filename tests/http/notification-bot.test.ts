@@ -9,7 +9,7 @@ afterEach(closeServers);
 
 it('announces a new channel, leaves breadcrumbs on a move, lists the bot in cross_realm_bots, and refuses its key', async () => {
   const world = await makeWorld({ config: { timers: false } });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"announcements"}]' }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"announcements"}] }));
   await setRealmSettings(world, { new_stream_announcements_stream_id: 1 });
   const server = await startServer(world);
   const owner = world.owner;

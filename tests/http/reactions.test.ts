@@ -10,8 +10,8 @@ async function setup() {
   const world = await makeWorld();
   const member = await world.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
   const outsider = await world.addUser({ email: 'otto@example.com', fullName: 'Otto Other' });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"general"}]', principals: `[${world.owner.id},${member.id}]` }));
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true' }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}], principals: [world.owner.id,member.id] }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"secret"}], invite_only: true }));
   const server = await startServer(world);
   const sent = expectSuccess(await call(server, 'POST', '/messages', { auth: world.owner, body: form({ type: 'stream', to: 'general', topic: 't', content: 'hi' }) }));
   const secret = expectSuccess(await call(server, 'POST', '/messages', { auth: world.owner, body: form({ type: 'stream', to: 'secret', topic: 't', content: 'shh' }) }));

@@ -9,8 +9,8 @@ afterEach(closeServers);
 it('creates, lists and deletes reminders; bad input, unknown IDs and no credentials are refused', async () => {
   const world = await makeWorld({ config: { timers: false } });
   const bob = await world.addUser({ email: 'bob@example.com', fullName: 'Bob Builder' });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"general"}]', principals: `[${world.owner.id},${bob.id}]` }));
-  const { id: messageId } = must(await doSendMessage(world.ctx, world.as(world.owner), { type: 'stream', to: 'general', topic: 't', content: 'hi' })) as { id: number };
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}], principals: [world.owner.id,bob.id] }));
+  const { id: messageId } = must(await doSendMessage(world.ctx, world.as(world.owner), { type: 'stream', to: 'general', topic: 't', content: 'hi' }));
   const server = await startServer(world);
   const when = Math.trunc(world.ctx.clock.now() / 1000) + 600;
   const created = expectSuccess(

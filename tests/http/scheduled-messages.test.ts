@@ -9,7 +9,7 @@ afterEach(closeServers);
 it('creates, lists, edits and deletes scheduled messages; unknown ones are 404', async () => {
   const world = await makeWorld({ config: { timers: false } });
   const bob = await world.addUser({ email: 'bob@example.com', fullName: 'Bob Builder' });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name":"general"}]', principals: `[${world.owner.id},${bob.id}]` }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}], principals: [world.owner.id,bob.id] }));
   const general = (await world.ctx.storage.read((tx) => tx.streams.byName(world.realm.id, 'general')))!.id;
   const server = await startServer(world);
   const when = Math.trunc(world.ctx.clock.now() / 1000) + 600;

@@ -10,8 +10,8 @@ afterEach(closeServers);
 async function setup() {
   const a = await auditWorld();
   const { world, owner, member, guest } = a;
-  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"general"}]', principals: JSON.stringify([owner.id, member.id, guest.id]) }));
-  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: '[{"name":"secret"}]', invite_only: 'true' }));
+  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"general"}], principals: [owner.id, member.id, guest.id] }));
+  must(await doSubscribe(world.ctx, world.as(owner), { subscriptions: [{"name":"secret"}], invite_only: true }));
   const poll = expectSuccess(await call(a.server, 'POST', '/messages', { auth: member, body: form({ type: 'stream', to: 'general', topic: 'lunch', content: '/poll Lunch?\n- Pizza\n- Soup' }) })).id as number;
   const secret = expectSuccess(await call(a.server, 'POST', '/messages', { auth: owner, body: form({ type: 'stream', to: 'secret', topic: 't', content: '/poll Hidden?' }) })).id as number;
   return { ...a, poll, secret };
@@ -50,7 +50,7 @@ describe('POST /submessage', () => {
 
   it('errors with their codes and statuses; nothing is stored by a refusal', async () => {
     const a = await setup();
-    const plain = must(await doSendMessage(a.world.ctx, a.world.as(a.owner), { type: 'stream', to: 'general', topic: 't', content: 'plain' })) as { id: number };
+    const plain = must(await doSendMessage(a.world.ctx, a.world.as(a.owner), { type: 'stream', to: 'general', topic: 't', content: 'plain' }));
     expectError(await submit(a, a.member, plain.id, '{}'), 400, 'BAD_REQUEST', 'You cannot attach a submessage to this message.');
     expectError(await submit(a, a.owner, a.poll, 'not json'), 400, 'BAD_REQUEST', 'Invalid json for submessage');
     expectError(await submit(a, a.owner, a.poll, '{"type":"vote","key":"k","vote":3}'), 400, 'BAD_REQUEST', 'Invalid poll data["vote"]');
@@ -58,8 +58,8 @@ describe('POST /submessage', () => {
     expectError(await submit(a, a.member, a.secret, '{}'), 400, 'BAD_REQUEST', 'Invalid message(s)');
     expectError(await submit(a, a.member, 424242, '{}'), 400, 'BAD_REQUEST', 'Invalid message(s)');
     // Another realm's message, by ID.
-    must(await doSubscribe(a.world.ctx, a.other, { subscriptions: '[{"name":"theirs"}]' }));
-    const theirs = must(await doSendMessage(a.world.ctx, a.other, { type: 'stream', to: 'theirs', topic: 't', content: '/poll Theirs?' })) as { id: number };
+    must(await doSubscribe(a.world.ctx, a.other, { subscriptions: [{"name":"theirs"}] }));
+    const theirs = must(await doSendMessage(a.world.ctx, a.other, { type: 'stream', to: 'theirs', topic: 't', content: '/poll Theirs?' }));
     expectError(await submit(a, a.owner, theirs.id, '{"type":"vote","key":"k","vote":1}'), 400, 'BAD_REQUEST', 'Invalid message(s)');
     expectError(await call(a.server, 'POST', '/submessage', { auth: a.owner, body: form({ msg_type: 'widget', content: '{}' }) }), 400, 'REQUEST_VARIABLE_MISSING', "Missing 'message_id' argument", { var_name: 'message_id' });
     expectError(await call(a.server, 'POST', '/submessage', { auth: a.owner, body: form({ message_id: String(a.poll), msg_type: 'widget' }) }), 400, 'REQUEST_VARIABLE_MISSING', "Missing 'content' argument", { var_name: 'content' });

@@ -82,7 +82,7 @@ describe('uploads over HTTP', () => {
 
   it('a channel message shares the file with the channel; deleting the message deletes the file', async () => {
     const { server, world, member, other, blobs } = await setup();
-    must(await doSubscribe(world.ctx, world.as(member), { subscriptions: JSON.stringify([{ name: 'general' }]) }));
+    must(await doSubscribe(world.ctx, world.as(member), { subscriptions: [{ name: 'general' }] }));
     const up = expectSuccess(await call(server, 'POST', '/user_uploads', { auth: member, body: withFile('data', 'data.csv', 'text/csv') }));
     const sent = expectSuccess(await call(server, 'POST', '/messages', { auth: member, body: new URLSearchParams({ type: 'stream', to: 'general', topic: 't', content: `[data](${up.url})` }) }));
     expect((await fetchFile(server, up.url, other)).response.status).toBe(200);

@@ -13,7 +13,7 @@ async function setup() {
   const other = await world.addUser({ email: 'otto@example.com', fullName: 'Otto Other' });
   const bot = await world.addUser({ email: 'mel-bot@example.com', fullName: 'Mel Bot', bot: true, botOwnerId: member.id });
   const everyone = JSON.stringify([world.owner.id, admin.id, member.id, other.id]);
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name": "general"}]', principals: everyone }));
+  must(await doSubscribe.fromTransport(world.ctx, world.as(world.owner), { subscriptions: '[{"name": "general"}]', principals: everyone }));
   const server = await startServer(world);
   return { server, world, admin, member, other, bot };
 }

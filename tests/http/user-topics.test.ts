@@ -9,7 +9,7 @@ afterEach(closeServers);
 async function setup() {
   const world = await makeWorld({ config: { timers: false } });
   const member = await world.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
-  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: '[{"name": "general"}]', principals: JSON.stringify([world.owner.id, member.id]) }));
+  must(await doSubscribe(world.ctx, world.as(world.owner), { subscriptions: [{"name":"general"}], principals: [world.owner.id, member.id] }));
   const general = (await world.ctx.storage.read((tx) => tx.streams.byName(world.realm.id, 'general')))!;
   const server = await startServer(world);
   return { server, world, member, general };

@@ -41,7 +41,7 @@ describe('permission matrix: files and redirects beside the API', () => {
       victim: { ...w.alpha.victim, user: { ...w.alpha.victim.user, id: 987_654 } },
       emojiImagePath: w.bravo.emojiImagePath.replace(/[^/]+$/, '987654.png'),
       avatarImagePath: w.bravo.avatarImagePath.replace(/[^/]+$/, 'nosuchnosuch.png'),
-    } as RealmIds;
+    };
     unknown.users = { ...w.alpha.users, member: { ...w.alpha.users.member, uploadPath: `${w.bravo.realmId}/00/nosuchnosuch/none.txt` } };
     const bravoHashes = [w.bravo.victim.user, ...Object.values(w.bravo.users).map((o) => o.user)].map((u) => md5(u.deliveryEmail));
     const problems: string[] = [];

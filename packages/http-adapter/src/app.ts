@@ -95,7 +95,7 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutM
     if (atOwner) return atOwner;
   }
   const input = { ...params.value, ...pathParams };
-  const result = await operation(ctx, caller.value, input);
+  const result = await operation.fromTransport(ctx, caller.value, input);
   if (result.isErr()) return failure(result.error);
   const ignored = ignoredParameters(params.value, operation);
   // Served by node:http (not app.fetch, not HTTP/2): the answer goes straight to node's
@@ -127,7 +127,7 @@ async function dispatchStreamed(
   if (form.isErr()) return unread(request, failure(form.error));
   try {
     for (const [name, value] of Object.entries(pathParams)) setParam(form.value.params, name, value);
-    const result = await operation(ctx, caller, form.value.params);
+    const result = await operation.fromTransport(ctx, caller, form.value.params);
     // The transport's own failure (too large, malformed, cut off) explains whatever the operation saw.
     const transportFailure = form.value.failure();
     if (transportFailure) return unread(request, failure(transportFailure));

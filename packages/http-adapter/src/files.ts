@@ -20,7 +20,7 @@ async function runGet<R>(ctx: Ctx, route: FileRoute | RedirectRoute, event: H3Ev
   if (caller.isErr()) return failure(caller.error);
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries((event.context.params ?? {}) as Record<string, string>)) params[name] = decodeURIComponent(value);
-  const result = await route.operation(ctx, caller.value, params);
+  const result = await route.operation.fromTransport(ctx, caller.value, params);
   return result.isErr() ? failure(result.error) : (result.value as R);
 }
 

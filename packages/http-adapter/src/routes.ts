@@ -172,7 +172,7 @@ import {
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 // biome-ignore lint/suspicious/noExplicitAny: the table holds operations of every parameter and result type.
-export type AnyOperation = Operation<any, any>;
+export type AnyOperation = Operation<any, any, any>;
 
 export interface Route {
   path: string;

@@ -24,11 +24,26 @@ import { applyUserChange } from '../users/changes.js';
 
 type UpdateBotInput = (typeof UpdateBotParams)['TYPE'];
 
+/** PATCH /bots/{bot_id}'s answer: the bot as it now is. */
+export interface UpdatedBot {
+  full_name: string;
+  avatar_url: string | null;
+  service_interface?: number;
+  service_payload_url: string | null;
+  config_data: Record<string, string> | null;
+  /** Channel names; null when unset. */
+  default_sending_stream: string | null;
+  default_events_register_stream: string | null;
+  default_all_public_streams: boolean;
+  /** The owner's API email, when the bot has an owner. */
+  bot_owner?: string;
+}
+
 /** Applies the given changes in the reference's order; answers the bot as it now is. */
 export const doUpdateBot = userOperation(UpdateBotParams, async (ctx, requester: Actor, params) => {
   const member = checkMemberOrAdmin(requester.user);
   if (member.isErr()) return err(member.error);
-  return transactionAs(ctx, requester, async (tx, actor): Promise<Result<Record<string, unknown>, ApiError>> => {
+  return transactionAs(ctx, requester, async (tx, actor): Promise<Result<UpdatedBot, ApiError>> => {
     const access = await accessBotById(tx, actor, params.bot_id);
     if (access.isErr()) return err(access.error);
     const changed = await changeBotUser(ctx, tx, actor, access.value, params);

@@ -7,13 +7,14 @@ import type { EventQueue } from '../events/queue.js';
 import { CLIENT_CAPABILITIES, type ClientCapability, type QueuedEvent, type QueueOptions } from '../events/types.js';
 import { type Actor, type Caller, spectatorOperation, userOperation } from '../operation.js';
 import { DeleteQueueParams, GetEventsParams, RegisterParams } from '../schemas/events.js';
+import type { InitialState, RegisterQueueFields, RegisterResponse } from '../state/register-response.js';
 import { fetchInitialState, type StateOptions } from '../state/sections.js';
 import { botQueueDefaults } from '../bots/queue-defaults.js';
 
 type RegisterInput = (typeof RegisterParams)['TYPE'];
 
 /** The version and limit keys every register response carries, whatever was fetched. */
-function alwaysPresent(ctx: Ctx): Record<string, unknown> {
+function alwaysPresent(ctx: Ctx): Omit<RegisterQueueFields, 'queue_id' | 'last_event_id' | 'idle_queue_timeout_secs'> {
   const { config } = ctx;
   return {
     service_feature_level: config.featureLevel,
@@ -62,7 +63,7 @@ function queueOptions(ctx: Ctx, params: RegisterInput, clientGravatar: boolean):
  * in the step its snapshot is taken, and a commit publishes its events in the step of the
  * commit (see `Storage.read` and `Tx.afterCommit`).
  */
-async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promise<Result<Record<string, unknown>, ApiError>> {
+async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promise<Result<RegisterResponse, ApiError>> {
   const clientGravatar = params.client_gravatar ?? caller.user !== null;
   if (!caller.user) {
     if (!caller.realm.webPublicAccessEnabled) return err(unauthorized());
@@ -85,8 +86,9 @@ async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promis
   return ctx.storage.read(async (tx) => {
     if (options.allPublicStreams && caller.user && isGuest(caller.user)) return err(badRequest('User not authorized for this query'));
     const queue = caller.user ? ctx.queues.create(caller.realm.id, caller.user.id, options) : null;
-    const state = await fetchInitialState(ctx, tx, caller, fetchTypes ? new Set(fetchTypes) : null, stateOptions);
-    return ok({
+    // The sections are assembled from a table of fetchers; InitialState names what they give.
+    const state = (await fetchInitialState(ctx, tx, caller, fetchTypes ? new Set(fetchTypes) : null, stateOptions)) as InitialState;
+    return ok<RegisterResponse>({
       queue_id: queue?.id ?? null,
       last_event_id: queue ? queue.lastEventId : -1,
       ...(queue ? { idle_queue_timeout_secs: options.idleTimeoutSecs } : {}),
@@ -108,7 +110,7 @@ export const getEvents = userOperation(GetEventsParams, async (ctx, actor: Actor
     // Only the queue is answered, never a snapshot: fetch no section rather than all of them.
     const registered = await register(ctx, actor, { ...params, fetch_event_types: [] });
     if (registered.isErr()) return err(registered.error);
-    const queueId = registered.value.queue_id as string;
+    const queueId = registered.value.queue_id!;
     // Another registration of the same user may have ended it already (maxQueuesPerUser).
     const queue = ctx.queues.get(queueId, actor.user.id);
     if (queue.isErr()) return err(queue.error);

@@ -125,7 +125,20 @@ async function checkRequest(ctx: Ctx, tx: Tx, { user, realm }: Actor, target: Me
   return ok(request);
 }
 
-async function applyEdit(ctx: Ctx, tx: Tx, actor: Actor, target: Message, params: Params, request: EditRequest, now: number): Promise<Result<object, ApiError>> {
+/** PATCH /messages/{id}'s answer: the uploads whose last link a content edit removed (SHAPES.md 6.3). */
+export interface UpdateMessageResponse {
+  detached_uploads: AttachmentRecord[];
+}
+
+async function applyEdit(
+  ctx: Ctx,
+  tx: Tx,
+  actor: Actor,
+  target: Message,
+  params: Params,
+  request: EditRequest,
+  now: number,
+): Promise<Result<UpdateMessageResponse, ApiError>> {
   const { realm, user } = actor;
   const moving = request.topic !== undefined || request.stream !== undefined;
   const readable = await readableBy(tx, user);

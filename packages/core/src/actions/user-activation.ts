@@ -21,7 +21,7 @@ type DeactivationActions = NonNullable<(typeof DeactivateUserParams)['TYPE']['ac
  * optional `actions` apply to those bots first, then to the user.
  */
 export const doDeactivateUser = userOperation(DeactivateUserParams, async (ctx, requester: Actor, params) => {
-  const result = await transactionAs(ctx, requester, async (tx, actor): Promise<Result<object, ApiError>> => {
+  const result = await transactionAs(ctx, requester, async (tx, actor): Promise<Result<Record<string, never>, ApiError>> => {
     const access = await accessUserById(tx, actor, params.user_id, { forAdmin: true });
     if (access.isErr()) return err(access.error);
     const target = access.value;

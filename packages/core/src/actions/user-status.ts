@@ -45,7 +45,7 @@ export const doUpdateUserStatus = userOperation(UpdateUserStatusParams, async (c
   });
 });
 
-async function updateStatus(ctx: Ctx, tx: Tx, actor: Actor, target: User, request: StatusRequest): Promise<Result<object, ApiError>> {
+async function updateStatus(ctx: Ctx, tx: Tx, actor: Actor, target: User, request: StatusRequest): Promise<Result<Record<string, never>, ApiError>> {
   const { realm } = actor;
   const checked = checkStatusChange(request, realmEmojiLookup(realmEmojiRefs(await tx.realmEmoji.list(realm.id))));
   if (checked.isErr()) return err(checked.error);

@@ -19,8 +19,21 @@ export interface DraftInput {
   timestamp?: number | null;
 }
 
+/** A draft as GET /drafts, register's `drafts` and draft events carry it (SHAPES.md 4.8). */
+export interface ApiDraft {
+  id: number;
+  /** "" for a draft with no addressee yet. */
+  type: DraftType;
+  /** User IDs of a direct message, or the channel's ID (one item) for a channel message. */
+  to: number[];
+  topic: string;
+  content: string;
+  /** Last edit, in whole UNIX seconds. */
+  timestamp: number;
+}
+
 /** The draft object of responses and events (SHAPES.md 4.8): timestamp in whole seconds. */
-export const formatDraft = (draft: Draft) => ({
+export const formatDraft = (draft: Draft): ApiDraft => ({
   id: draft.id,
   type: draft.type,
   to: draft.to,

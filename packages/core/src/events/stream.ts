@@ -2,7 +2,8 @@ import { err, ok, type Result } from 'neverthrow';
 import { doRegister } from '../actions/events.js';
 import type { Ctx } from '../context.js';
 import { type ApiError, badRequest } from '../errors.js';
-import type { Caller } from '../operation.js';
+import type { Caller, InputOf } from '../operation.js';
+import type { RegisterResponse } from '../state/register-response.js';
 import { badEventQueueId } from './queues.js';
 import type { QueuedEvent } from './types.js';
 import type { HeartbeatEvent } from './union/realm.js';
@@ -14,7 +15,7 @@ export type StreamedEvent = Exclude<QueuedEvent, HeartbeatEvent & { id: number }
 export interface EventStream extends AsyncIterable<StreamedEvent> {
   queueId: string;
   /** The POST /register response the stream started from. */
-  state: Record<string, unknown>;
+  state: RegisterResponse;
   /**
    * Why the iteration ended, when it was not `close()` or shutdown: BAD_EVENT_QUEUE_ID when the
    * queue was ended (over its bounds, or the user registered too many). Events may have been
@@ -41,11 +42,15 @@ export interface EventStream extends AsyncIterable<StreamedEvent> {
  * // Here the stream was closed, the server shut down, or opened.value.error says why it ended.
  * ```
  */
-export async function openEventStream(ctx: Ctx, caller: Caller, params: Record<string, unknown> = {}): Promise<Result<EventStream, ApiError>> {
+export async function openEventStream(
+  ctx: Ctx,
+  caller: Caller,
+  params: InputOf<typeof doRegister> = {},
+): Promise<Result<EventStream, ApiError>> {
   const registered = await doRegister(ctx, caller, params);
   if (registered.isErr()) return err(registered.error);
   const state = registered.value;
-  const queueId = state.queue_id as string | null;
+  const queueId = state.queue_id;
   if (!queueId || !caller.user) return err(badRequest('An event stream needs a logged-in user'));
   // Another registration of the same user may have ended it already (maxQueuesPerUser).
   const found = ctx.queues.get(queueId, caller.user.id);

@@ -3,7 +3,9 @@
  * GET /users/me/subscriptions, the register snapshot and stream/subscription events.
  */
 import { CHANNEL_GROUP_SETTINGS, channelGroup, streamPostPolicy } from '../access/channel-rules.js';
-import { groupSettingForApi } from '../access/system-groups.js';
+import { type ApiAnonymousGroup, groupSettingForApi } from '../access/system-groups.js';
+import type { ChannelGroupSetting } from '../access/channel-rules.js';
+import type { TopicsPolicy } from '../storage/channel-types.js';
 import { userSetting } from '../settings/user-settings.js';
 import type { Realm, Stream, Subscription, User } from '../storage/types.js';
 import { renderMessage } from '../markdown/index.js';
@@ -18,10 +20,78 @@ import { renderContextFor } from '../messages/render-context.js';
 export const renderChannelDescription = (realm: Realm, description: string, now: Date) =>
   renderMessage(description, renderContextFor(realm, [], [], now)).html;
 
+/** A group setting's value: a named group's ID, or an anonymous set of members and subgroups. */
+export type ApiGroupSettingValue = number | ApiAnonymousGroup;
+
+/**
+ * A channel (SHAPES.md 5.3) as GET /streams, GET /streams/{id}, register's `streams` and
+ * stream events carry it. The `can_*_group` settings say who may do what in the channel.
+ */
+export interface ApiStream extends Record<ChannelGroupSetting, ApiGroupSettingValue> {
+  stream_id: number;
+  name: string;
+  /** Markdown source. */
+  description: string;
+  rendered_description: string;
+  /** UNIX seconds. */
+  date_created: number;
+  creator_id: number | null;
+  invite_only: boolean;
+  is_web_public: boolean;
+  is_archived: boolean;
+  history_public_to_subscribers: boolean;
+  /** null: the realm's policy; -1: forever. */
+  message_retention_days: number | null;
+  /** null while the channel has no messages. */
+  first_message_id: number | null;
+  folder_id: number | null;
+  topics_policy: TopicsPolicy;
+  is_recently_active: boolean;
+  /** Always null: no traffic statistics are kept. */
+  stream_weekly_traffic: number | null;
+  subscriber_count: number;
+  /** Legacy: 1 anyone, 2 administrators only, 3 full members, 4 moderators. */
+  stream_post_policy: number;
+  is_announcement_only: boolean;
+  default_push_notifications: boolean;
+  /** GET /streams with `include_default`: whether new users join the channel. */
+  is_default?: boolean;
+}
+
+/** The personal part of a subscription: how the user shows and is notified of the channel. */
+export interface ApiSubscriptionFields {
+  /** `#rrggbb`. */
+  color: string;
+  is_muted: boolean;
+  /** Legacy inverse of `is_muted`. */
+  in_home_view: boolean;
+  pin_to_top: boolean;
+  /** The five notification settings: null inherits the user's own default. */
+  desktop_notifications: boolean | null;
+  audible_notifications: boolean | null;
+  push_notifications: boolean | null;
+  email_notifications: boolean | null;
+  wildcard_mentions_notify: boolean | null;
+}
+
+/**
+ * A subscription (SHAPES.md 5.4): the channel's fields and the user's own, as
+ * GET /users/me/subscriptions and register's `subscriptions` carry it. Some callers add
+ * `subscribers` (the user IDs) when asked to.
+ */
+export interface ApiSubscription extends ApiStream, ApiSubscriptionFields {
+  subscribers?: number[];
+  /** Instead of `subscribers` for a large channel when the client asked for `partial`. */
+  partial_subscribers?: number[];
+}
+
 /** The channel object; `subscriberCount` counts active subscribers who are active users. */
-export function formatStream(stream: Stream, subscriberCount: number): Record<string, unknown> {
+export function formatStream(stream: Stream, subscriberCount: number): ApiStream {
   const policy = streamPostPolicy(stream);
-  const groups = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((name) => [name, groupSettingForApi(channelGroup(stream, name))]));
+  const groups = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((name) => [name, groupSettingForApi(channelGroup(stream, name))])) as Record<
+    ChannelGroupSetting,
+    ApiGroupSettingValue
+  >;
   return {
     stream_id: stream.id,
     name: stream.name,
@@ -69,7 +139,7 @@ export const NOTIFICATION_FIELDS: Record<NotificationSetting, keyof Subscription
 };
 
 /** The personal fields of a subscription object. */
-export function subscriptionFields(subscription: Subscription): Record<string, unknown> {
+export function subscriptionFields(subscription: Subscription): ApiSubscriptionFields {
   return {
     color: subscription.color,
     is_muted: subscription.isMuted,
@@ -84,7 +154,7 @@ export function subscriptionFields(subscription: Subscription): Record<string, u
 }
 
 /** The subscription object: the channel's fields and the user's. */
-export function formatSubscription(stream: Stream, subscription: Subscription, subscriberCount: number): Record<string, unknown> {
+export function formatSubscription(stream: Stream, subscription: Subscription, subscriberCount: number): ApiSubscription {
   return { ...formatStream(stream, subscriberCount), ...subscriptionFields(subscription) };
 }
 
@@ -92,10 +162,10 @@ export function formatSubscription(stream: Stream, subscription: Subscription, s
  * For clients without the `notification_settings_null` capability: the subscription object
  * with each inherited (null) notification setting replaced by the user's own default.
  */
-export function withNotificationDefaults(user: User, object: Record<string, unknown>): Record<string, unknown> {
+export function withNotificationDefaults<T extends Partial<ApiSubscriptionFields>>(user: User, object: T): T {
   const out = { ...object };
-  for (const [name, setting] of Object.entries(NOTIFICATION_SETTINGS)) {
-    if (out[name] === null) out[name] = userSetting(user, setting);
+  for (const [name, setting] of Object.entries(NOTIFICATION_SETTINGS) as [NotificationSetting, (typeof NOTIFICATION_SETTINGS)[NotificationSetting]][]) {
+    if (out[name] === null) out[name] = userSetting(user, setting) as boolean;
   }
   return out;
 }

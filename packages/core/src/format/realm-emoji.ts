@@ -12,8 +12,21 @@ export const realmEmojiFileName = (emoji: Pick<RealmEmoji, 'id' | 'contentType'>
 export const realmEmojiUrl = (emoji: Pick<RealmEmoji, 'id' | 'realmId' | 'contentType'>) =>
   `/user_avatars/${emoji.realmId}/emoji/images/${realmEmojiFileName(emoji)}`;
 
+/** A custom emoji (SHAPES.md 5.14). */
+export interface ApiRealmEmoji {
+  /** The emoji's ID, as a string. */
+  id: string;
+  name: string;
+  /** The image's path, relative to the realm's URL. */
+  source_url: string;
+  /** Always null: no still images of animated emoji are made. */
+  still_url: string | null;
+  deactivated: boolean;
+  author_id: number | null;
+}
+
 /** A custom emoji as the API shows it (SHAPES.md 5.14). No still images are made, so `still_url` is null. */
-export function formatRealmEmoji(emoji: RealmEmoji): Record<string, unknown> {
+export function formatRealmEmoji(emoji: RealmEmoji): ApiRealmEmoji {
   return {
     id: String(emoji.id),
     name: emoji.name,
@@ -25,7 +38,7 @@ export function formatRealmEmoji(emoji: RealmEmoji): Record<string, unknown> {
 }
 
 /** The realm's emoji keyed by ID string: GET /realm/emoji, register and the legacy event. */
-export function realmEmojiDict(emoji: readonly RealmEmoji[]): Record<string, Record<string, unknown>> {
+export function realmEmojiDict(emoji: readonly RealmEmoji[]): Record<string, ApiRealmEmoji> {
   return Object.fromEntries(emoji.map((e) => [String(e.id), formatRealmEmoji(e)]));
 }
 

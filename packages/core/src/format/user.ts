@@ -20,9 +20,43 @@ export function apiEmail(realm: Realm, user: User): string {
   return `user${user.id}@${realmHostname(realm.url)}`;
 }
 
+/**
+ * A user as the API describes one (API.md 2.2): GET /users, GET /users/{id}, register's
+ * realm_users, realm_user events. Spectators see no `timezone` and only the day of `date_joined`.
+ */
+export interface ApiUser {
+  user_id: number;
+  /** The real address when the user's email visibility lets everyone see it, else a dummy one. */
+  email: string;
+  /** The real address, or null when the viewer may not see it. */
+  delivery_email: string | null;
+  full_name: string;
+  /** null when the client computes Gravatar URLs itself (`client_gravatar`). */
+  avatar_url: string | null;
+  avatar_version: number;
+  date_joined: string;
+  timezone?: string;
+  /** 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
+  role: number;
+  is_active: boolean;
+  is_owner: boolean;
+  is_admin: boolean;
+  is_guest: boolean;
+  is_bot: boolean;
+  /** Absent on the "Unknown user" placeholder. */
+  bot_type?: number | null;
+  is_imported_stub: boolean;
+  /** Bots only. */
+  bot_owner_id?: number | null;
+  /** Present (true) only for the server's own bots. */
+  is_system_bot?: true;
+  /** Present when custom profile fields were asked for; keyed by field ID. */
+  profile_data?: ProfileData;
+}
+
 /** The user record of API.md 2.2, as `viewer` may see it. */
-export function formatUser(realm: Realm, user: User, view: UserView): Record<string, unknown> {
-  const record: Record<string, unknown> = {
+export function formatUser(realm: Realm, user: User, view: UserView): ApiUser {
+  const record: ApiUser = {
     user_id: user.id,
     email: apiEmail(realm, user),
     delivery_email: canSeeDeliveryEmail(view.viewer, user) ? user.deliveryEmail : null,
@@ -51,7 +85,7 @@ export function formatUser(realm: Realm, user: User, view: UserView): Record<str
  * Spectators get no time zone and only the day of date_joined, as in the reference: neither
  * helps someone who is not logged in, and both say something about a person.
  */
-function hidePersonalDetails(record: Record<string, unknown>): void {
+function hidePersonalDetails(record: ApiUser): void {
   delete record.timezone;
   record.date_joined = String(record.date_joined).slice(0, 10);
 }
@@ -64,7 +98,7 @@ export const INACCESSIBLE_USER_NAME = 'Unknown user';
  * access (can_access_all_users_group): only the user ID is real. An active member who joined
  * at the UNIX epoch, with the dummy email and the server's unknown-user avatar.
  */
-export function formatInaccessibleUser(realm: Realm, userId: number): Record<string, unknown> {
+export function formatInaccessibleUser(realm: Realm, userId: number): ApiUser {
   return {
     user_id: userId,
     email: `user${userId}@${realmHostname(realm.url)}`,

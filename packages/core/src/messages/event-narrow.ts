@@ -5,7 +5,7 @@
  * is:followed, is:muted) let the message through, negated or not, erring towards delivering, as
  * a client filters again.
  */
-import type { MessageEvent } from '../events/union/messages.js';
+import type { MessageEvent, MessageRecord } from '../events/union/messages.js';
 import { directMentionMarkup } from '../storage/types.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from './normalize.js';
 
@@ -23,7 +23,7 @@ export function messageMatchesNarrow(narrow: readonly Pair[], event: MessageEven
 }
 
 /** Whether the term matches; undefined when that cannot be told from the event. */
-function termMatches(operator: string, operand: string, message: Record<string, unknown>, flags: string[]): boolean | undefined {
+function termMatches(operator: string, operand: string, message: MessageRecord, flags: string[]): boolean | undefined {
   const isStream = message.type === 'stream';
   const lower = operand.toLowerCase();
   switch (operator) {

@@ -1,5 +1,6 @@
 import { avatarUrl } from '../format/avatar.js';
 import { apiEmail } from '../format/user.js';
+import type { EditHistoryEntry } from '../storage/message-types.js';
 import type { Message, Reaction, Realm, Submessage, User } from '../storage/types.js';
 import { editHistoryPolicy, visibleEditHistory } from './edit-history.js';
 import { flagNames } from './flags.js';
@@ -20,6 +21,77 @@ export interface MessageView {
   topicLinks(topic: string): Array<{ text: string; url: string }>;
 }
 
+/** A participant of a direct message, as `display_recipient` lists them. */
+export interface ApiDisplayRecipient {
+  id: number;
+  email: string;
+  full_name: string;
+  is_mirror_dummy: boolean;
+}
+
+/** One emoji reaction on a message. */
+export interface ApiReaction {
+  emoji_name: string;
+  emoji_code: string;
+  /** `unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`. */
+  reaction_type: string;
+  user_id: number;
+}
+
+/** A submessage (widget state, such as a poll's votes) attached to a message. */
+export interface ApiSubmessage {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  /** JSON text, as the widget sent it. */
+  content: string;
+}
+
+/** A link the realm's linkifiers find in a topic name. */
+export interface ApiTopicLink {
+  text: string;
+  url: string;
+}
+
+/**
+ * A message as GET /messages, GET /messages/{id} and `message` events carry it (SHAPES.md 5.1).
+ * Channel messages have `stream_id` and a topic in `subject`; direct messages list their
+ * participants in `display_recipient`.
+ */
+export interface ApiMessage {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  sender_realm_str: string;
+  type: 'stream' | 'private';
+  /** Channel messages only. */
+  stream_id?: number;
+  /** The channel's name, or the participants of a direct message. */
+  display_recipient: string | ApiDisplayRecipient[];
+  /** The topic; "" for direct messages. */
+  subject: string;
+  topic_links: ApiTopicLink[];
+  recipient_id: number;
+  /** UNIX seconds. */
+  timestamp: number;
+  client: string;
+  /** HTML, or the Markdown source when the client asked for it (`apply_markdown` false). */
+  content: string;
+  content_type: 'text/html' | 'text/x-markdown';
+  is_me_message: boolean;
+  avatar_url: string | null;
+  reactions: ApiReaction[];
+  submessages: ApiSubmessage[];
+  /** The viewer's flags (`read`, `starred`, …); GET /messages only. */
+  flags?: string[];
+  last_edit_timestamp?: number;
+  last_moved_timestamp?: number;
+  /** Present when the message was edited or moved and the realm shows edit history. */
+  edit_history?: EditHistoryEntry[];
+}
+
 /**
  * A message record (SHAPES.md 5.1) with its reactions and submessages (in ID order). `flags`
  * is included when given (GET /messages).
@@ -30,16 +102,16 @@ export function formatMessage(
   reactions: readonly Reaction[],
   submessages: readonly Submessage[],
   flags?: number,
-): Record<string, unknown> {
+): ApiMessage {
   const sender = view.users.get(message.senderId);
-  const record: Record<string, unknown> = {
+  const record: ApiMessage = {
     id: message.id,
     sender_id: message.senderId,
     sender_full_name: sender?.fullName ?? '',
     sender_email: sender ? apiEmail(view.realm, sender) : '',
     sender_realm_str: view.realm.subdomain,
     type: message.type,
-    ...(message.type === 'stream' ? { stream_id: message.streamId } : {}),
+    ...(message.type === 'stream' ? { stream_id: message.streamId! } : {}),
     display_recipient: displayRecipient(message, view),
     subject: message.type === 'stream' ? topicForClient(message.topic, view.emptyTopicName) : '',
     topic_links: message.type === 'stream' ? view.topicLinks(message.topic) : [],
@@ -74,18 +146,18 @@ export function formatMessage(
  * one record with these fields put over it. Computed here, beside the record they vary, so the
  * two cannot drift; a field added to the record that depends on an option belongs here too.
  */
-export function optionDependentFields(message: Message, view: MessageView, record: Readonly<Record<string, unknown>>) {
+export function optionDependentFields(message: Message, view: MessageView, record: Readonly<ApiMessage>) {
   const sender = view.users.get(message.senderId);
-  const emptyTopicName: Record<string, unknown> = { subject: message.type === 'stream' ? topicForClient(message.topic, true) : '' };
-  if ('edit_history' in record) emptyTopicName.edit_history = visibleEditHistory(message.editHistory, editHistoryPolicy(view.realm), true);
+  const emptyTopicName: Partial<ApiMessage> = { subject: message.type === 'stream' ? topicForClient(message.topic, true) : '' };
+  if ('edit_history' in record) emptyTopicName.edit_history = visibleEditHistory(message.editHistory, editHistoryPolicy(view.realm), true) ?? undefined;
   return {
-    rawMarkdown: { content: message.content, content_type: 'text/x-markdown' },
+    rawMarkdown: { content: message.content, content_type: 'text/x-markdown' as const },
     clientGravatar: { avatar_url: sender ? avatarUrl(view.realm, sender, true) : null },
     emptyTopicName,
   };
 }
 
-function displayRecipient(message: Message, view: MessageView): unknown {
+function displayRecipient(message: Message, view: MessageView): string | ApiDisplayRecipient[] {
   if (message.type === 'stream') return view.streamNames.get(message.streamId!) ?? '';
   return (message.dmKey ?? '')
     .split(',')
@@ -103,6 +175,6 @@ function displayRecipient(message: Message, view: MessageView): unknown {
 
 
 /** A submessage as messages and `submessage` events carry it (the reference's get_raw_db_rows). */
-export function formatSubmessage(s: Submessage): Record<string, unknown> {
+export function formatSubmessage(s: Submessage): ApiSubmessage {
   return { id: s.id, message_id: s.messageId, sender_id: s.senderId, msg_type: s.msgType, content: s.content };
 }

@@ -10,7 +10,7 @@ import { unixSeconds } from '../clock.js';
 import { apiEmail } from '../format/user.js';
 import { realmSetting } from '../settings/realm-settings.js';
 import type { Realm, Tx, User, UserPresence } from '../storage/types.js';
-import { legacyPresence, modernPresence } from './format.js';
+import { type LegacyPresence, legacyPresence, type ModernPresence, modernPresence } from './format.js';
 import { realmPresence } from './memory.js';
 
 /** The reference's window when the client names none. */
@@ -25,8 +25,12 @@ export interface PresenceQuery {
   historyLimitDays?: number;
 }
 
+/** One user's presence: the modern shape keyed by user ID, or the legacy one keyed by API email. */
+export type ApiPresence = ModernPresence | LegacyPresence;
+
+/** The realm's presence as GET /realm/presence, POST /users/me/presence and register carry it. */
 export interface PresenceAnswer {
-  presences: Record<string, unknown>;
+  presences: Record<string, ApiPresence>;
   /** The newest change returned, the client's own value when nothing is newer, else -1. */
   presence_last_update_id: number;
   /** Seconds, with a fraction, as the reference's time.time(). */
@@ -60,7 +64,7 @@ export async function presenceForViewer(ctx: Ctx, tx: Tx, realm: Realm, viewer: 
   const accessible = users.length === 0 ? null : await accessibleUserIds(tx, realm, viewer);
   const shown = new Map<number, User>();
   for (const user of users) if (user.isActive && !user.isBot && isAccessible(accessible, user)) shown.set(user.id, user);
-  const presences: Record<string, unknown> = {};
+  const presences: Record<string, ApiPresence> = {};
   let newest = -1;
   for (const entry of entries) {
     const user = shown.get(entry.userId);

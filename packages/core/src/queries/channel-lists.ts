@@ -4,7 +4,7 @@
  */
 import { canSeeSubscribers, hasContentAccess, hasMetadataAccess } from '../access/channel-rules.js';
 import { CHANNEL_COLORS } from '../channels/subscription-records.js';
-import { formatStream, formatSubscription } from '../format/channel.js';
+import { type ApiStream, type ApiSubscription, formatStream, formatSubscription } from '../format/channel.js';
 import type { Realm, Stream, Subscription, Tx, User } from '../storage/types.js';
 import { isGuest } from '../access/roles.js';
 
@@ -24,17 +24,27 @@ const byName = (a: { name?: unknown }, b: { name?: unknown }) => {
 };
 
 /** Adds `subscribers` (or `partial_subscribers`) to a channel object when asked for. */
-function withSubscribers(object: Record<string, unknown>, subscribers: readonly number[], visible: boolean, include: IncludeSubscribers) {
+function withSubscribers<T extends ApiStream>(object: T, subscribers: readonly number[], visible: boolean, include: IncludeSubscribers): T & ChannelSubscribers {
   if (include === false) return object;
   const ids = visible ? [...subscribers] : [];
-  const key = include === 'partial' && ids.length >= PARTIAL_SUBSCRIBERS_THRESHOLD ? 'partial_subscribers' : 'subscribers';
-  return { ...object, [key]: ids };
+  return include === 'partial' && ids.length >= PARTIAL_SUBSCRIBERS_THRESHOLD ? { ...object, partial_subscribers: ids } : { ...object, subscribers: ids };
 }
 
+/** A channel's subscribers, when the request asked for them (`include_subscribers`). */
+export interface ChannelSubscribers {
+  subscribers?: number[];
+  /** Instead of `subscribers` for a large channel when the client asked for `partial`. */
+  partial_subscribers?: number[];
+}
+
+/** A channel the user can see but never joined, as register's `never_subscribed` lists it. */
+export interface ApiNeverSubscribed extends ApiStream, ChannelSubscribers {}
+
+/** Register's three channel lists (and GET /users/me/subscriptions' first). */
 export interface SubscriptionLists {
-  subscriptions: Record<string, unknown>[];
-  unsubscribed: Record<string, unknown>[];
-  never_subscribed: Record<string, unknown>[];
+  subscriptions: ApiSubscription[];
+  unsubscribed: ApiSubscription[];
+  never_subscribed: ApiNeverSubscribed[];
 }
 
 /**
@@ -56,9 +66,13 @@ export async function gatherSubscriptions(
     const subscribed = row?.active === true;
     if (!subscribed && !hasMetadataAccess(user, stream, false)) continue;
     const ids = subscribers.get(stream.id)!;
-    const object = row ? formatSubscription(stream, row, ids.length) : formatStream(stream, ids.length);
-    const list = subscribed ? lists.subscriptions : row ? lists.unsubscribed : lists.never_subscribed;
-    list.push(withSubscribers(object, ids, canSeeSubscribers(user, stream, subscribed), options.includeSubscribers));
+    const visible = canSeeSubscribers(user, stream, subscribed);
+    if (row) {
+      const list = subscribed ? lists.subscriptions : lists.unsubscribed;
+      list.push(withSubscribers(formatSubscription(stream, row, ids.length), ids, visible, options.includeSubscribers));
+    } else {
+      lists.never_subscribed.push(withSubscribers(formatStream(stream, ids.length), ids, visible, options.includeSubscribers));
+    }
   }
   lists.subscriptions.sort(byName);
   lists.unsubscribed.sort(byName);
@@ -131,7 +145,7 @@ export async function streamsForUser(tx: Tx, realm: Realm, user: User, filter: S
 }
 
 /** Channel objects sorted by name, with subscriber counts. */
-export async function formatStreams(tx: Tx, realm: Realm, streams: readonly Stream[]): Promise<Record<string, unknown>[]> {
+export async function formatStreams(tx: Tx, realm: Realm, streams: readonly Stream[]): Promise<ApiStream[]> {
   const counts = await tx.subscriptions.subscribersByStream(realm.id, streams.map((s) => s.id));
   return streams.map((stream) => formatStream(stream, counts.get(stream.id)!.length)).sort(byName);
 }

@@ -31,7 +31,7 @@ export const getStreams = userOperation(GetStreamsParams, async (ctx, actor: Act
     const objects = await formatStreams(tx, actor.realm, streams);
     if (params.include_default) {
       const defaults = new Set(await tx.defaultStreams.list(actor.realm.id));
-      for (const object of objects) object.is_default = defaults.has(object.stream_id as number);
+      for (const object of objects) object.is_default = defaults.has(object.stream_id);
     }
     return ok({ streams: objects });
   }),

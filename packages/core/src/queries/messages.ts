@@ -4,7 +4,7 @@ import { type ApiError, badRequest, incompatibleParameters, missingArgument } fr
 import { resolveAnchor } from '../messages/anchor.js';
 import { accessMessage } from '../messages/access.js';
 import { editHistoryPolicy, editSnapshots } from '../messages/edit-history.js';
-import { formatMessage } from '../messages/format.js';
+import { type ApiMessage, formatMessage } from '../messages/format.js';
 import { highlightHtml, highlightTopic, searchWords } from '../messages/highlight.js';
 import { topicForClient } from '../messages/normalize.js';
 import { canonicalNarrow, type NarrowTerm } from '../messages/narrow.js';
@@ -27,7 +27,7 @@ export async function formatForViewer(
   messages: readonly Message[],
   streams: readonly Stream[],
   options: { applyMarkdown: boolean; clientGravatar: boolean; emptyTopicName: boolean },
-): Promise<Record<string, unknown>[]> {
+): Promise<ApiMessage[]> {
   const ids = messages.map((m) => m.id);
   const flags = await tx.messages.flagsOf(viewer.id, ids);
   // The page's reactions grouped by message once (they arrive in ID order), not filtered per message.
@@ -90,7 +90,7 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     if (narrowed.isErr()) return err(narrowed.error);
     const { readable, conditions, terms } = narrowed.value;
     const words = searchWords(terms);
-    const format = async (messages: Message[]): Promise<Record<string, unknown>[]> => {
+    const format = async (messages: Message[]): Promise<ApiMessage[]> => {
       const records = await formatForViewer(tx, actor.realm, actor.user, messages, readable.allStreams, {
         applyMarkdown: params.apply_markdown,
         clientGravatar: params.client_gravatar,

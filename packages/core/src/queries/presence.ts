@@ -6,7 +6,7 @@ import { unixSeconds } from '../clock.js';
 import { type ApiError, badRequest, noSuchUser } from '../errors.js';
 import { apiEmail } from '../format/user.js';
 import { type Actor, userOperation } from '../operation.js';
-import { legacyPresence, modernPresence } from '../presence/format.js';
+import { legacyPresence, type ModernPresence, modernPresence } from '../presence/format.js';
 import { realmPresence } from '../presence/memory.js';
 import { presenceForViewer } from '../presence/read.js';
 import { GetRealmPresenceParams, GetUserPresenceParams } from '../schemas/presence.js';
@@ -38,8 +38,20 @@ async function activeUserByIdOrEmail(tx: Tx, realm: Realm, key: string): Promise
   return user?.isActive && !user.isSystemBot ? user : undefined;
 }
 
+/** GET /users/{user_id_or_email}/presence's record in the legacy shape: no client names, offline once stale. */
+export interface ApiUserPresence {
+  aggregated: { status: 'active' | 'idle' | 'offline'; timestamp: number };
+  website: { status: 'active' | 'idle'; timestamp: number };
+}
+
 /** What the per-user endpoint answers: the legacy shape without client names, offline once stale. */
-async function userPresenceRecord(ctx: Ctx, realm: Realm, user: User, slim: boolean, key: string): Promise<Result<unknown, ApiError>> {
+async function userPresenceRecord(
+  ctx: Ctx,
+  realm: Realm,
+  user: User,
+  slim: boolean,
+  key: string,
+): Promise<Result<ModernPresence | ApiUserPresence, ApiError>> {
   const entry = (await realmPresence(ctx, realm.id)).entries.get(user.id);
   // A realm that disabled presence shows nobody's, here as everywhere else.
   if (!entry || realmSetting(realm, 'presence_disabled')) return err(badRequest(`No presence data for ${key}`));

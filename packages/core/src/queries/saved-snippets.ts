@@ -4,7 +4,16 @@ import { type Actor, userOperation } from '../operation.js';
 import type { SavedSnippet } from '../storage/types.js';
 
 /** A snippet as the API shows it (the reference's SavedSnippet.to_api_dict). */
-export const formatSavedSnippet = (snippet: SavedSnippet) => ({
+/** A saved snippet (reusable message text) as the API shows it. */
+export interface ApiSavedSnippet {
+  id: number;
+  title: string;
+  content: string;
+  /** UNIX seconds. */
+  date_created: number;
+}
+
+export const formatSavedSnippet = (snippet: SavedSnippet): ApiSavedSnippet => ({
   id: snippet.id,
   title: snippet.title,
   content: snippet.content,

@@ -12,8 +12,24 @@ import type { Realm, ScheduledMessage, ScheduledMessageFields, Tx, User } from '
 
 export const notInFuture = () => badRequest('Scheduled delivery time must be in the future.');
 
+/** A message scheduled to be sent later, as GET /scheduled_messages and its events carry it. */
+export interface ApiScheduledMessage {
+  scheduled_message_id: number;
+  type: 'stream' | 'private';
+  /** The channel's ID, or the recipients' user IDs. */
+  to: number | number[];
+  /** Channel messages only. */
+  topic?: string;
+  content: string;
+  rendered_content: string;
+  /** UNIX seconds. */
+  scheduled_delivery_timestamp: number;
+  /** Whether sending it at its time failed (it stays, for the user to fix). */
+  failed: boolean;
+}
+
 /** The record of responses, events and the register section: `topic` only for channel messages. */
-export function formatScheduledMessage(m: ScheduledMessage) {
+export function formatScheduledMessage(m: ScheduledMessage): ApiScheduledMessage {
   return {
     scheduled_message_id: m.id,
     type: m.type,

@@ -5,8 +5,22 @@
 import type { Message, ScheduledMessage, Tx } from '../storage/types.js';
 import type { ReminderSubject } from './reminder-content.js';
 
+/** A reminder about a message, as GET /reminders and its events carry it. */
+export interface ApiReminder {
+  reminder_id: number;
+  /** Reminders are direct messages to oneself. */
+  type: 'private';
+  to: number[];
+  content: string;
+  rendered_content: string;
+  /** UNIX seconds. */
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+  reminder_target_message_id: number;
+}
+
 /** The Reminder record: always a direct message to its owner. */
-export function formatReminder(m: ScheduledMessage) {
+export function formatReminder(m: ScheduledMessage): ApiReminder {
   return {
     reminder_id: m.id,
     type: 'private' as const,

@@ -50,13 +50,13 @@ export function startScheduledDelivery(ctx: Ctx): ScheduledDelivery {
   const unsubscribe = ctx.events.subscribe(({ event }) => {
     // A new reminder is a scheduled row too: it moves the timer earlier the same way.
     if (event.type === 'reminders' && event.op === 'add') {
-      for (const reminder of (event.reminders as Array<Record<string, unknown>>) ?? []) arm(Number(reminder.scheduled_delivery_timestamp) * 1000);
+      for (const reminder of event.reminders) arm(reminder.scheduled_delivery_timestamp * 1000);
       return;
     }
     if (event.type !== 'scheduled_messages' || (event.op !== 'add' && event.op !== 'update')) return;
-    const changed = (event.op === 'add' ? (event.scheduled_messages as Array<Record<string, unknown>>) : [event.scheduled_message as Record<string, unknown>]) ?? [];
+    const changed = event.op === 'add' ? event.scheduled_messages : [event.scheduled_message];
     for (const message of changed) {
-      if (!message.failed) arm(Number(message.scheduled_delivery_timestamp) * 1000);
+      if (!message.failed) arm(message.scheduled_delivery_timestamp * 1000);
     }
   });
 

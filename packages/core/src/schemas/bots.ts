@@ -1,7 +1,7 @@
 /** Input of the bot endpoints (the reference's add_bot_backend, patch_bot_backend and friends). */
-import { define, defaulted, optional, record, type } from 'superstruct';
+import { define, optional, record, type } from 'superstruct';
 import { ROLES } from '../storage/types.js';
-import { Int, IntOneOf, json, JsonBool, JsonInt, PathInt, Str } from './wire.js';
+import { defaulted, Int, IntOneOf, json, JsonBool, JsonInt, PathInt, Str } from './wire.js';
 
 /** Django's URLValidator limit: longer texts are "not a URL" in the reference too. */
 export const MAX_URL_LENGTH = 2048;

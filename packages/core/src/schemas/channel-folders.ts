@@ -1,6 +1,6 @@
 /** Input of the channel-folder endpoints (openapi /channel_folders, FL 389 and 414). */
-import { defaulted, type } from 'superstruct';
-import { Int, JsonBool, List, optional, PathInt, Text } from './wire.js';
+import { type } from 'superstruct';
+import { defaulted, Int, JsonBool, List, optional, PathInt, Text } from './wire.js';
 
 /** The reference's limits (ChannelFolder.MAX_NAME_LENGTH, MAX_DESCRIPTION_LENGTH), also in register. */
 export const MAX_CHANNEL_FOLDER_NAME_LENGTH = 60;

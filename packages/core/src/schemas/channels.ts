@@ -1,10 +1,10 @@
 /** Input of the channel and subscription endpoints (SHAPES.md 6.8–6.10; the OpenAPI's parameters). */
-import { defaulted, object, optional, type, union } from 'superstruct';
+import { object, optional, type, union } from 'superstruct';
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../access/channel-rules.js';
 import type { TopicsPolicy } from '../storage/types.js';
 import { GroupSettingChangeParam, GroupSettingValueParam } from './group-setting.js';
 import { IncludeSubscribers } from './events.js';
-import { array, Bool, fromText, Int, json, JsonBool, JsonInt, List, nullable, OneOf, PathInt, Str, Text } from './wire.js';
+import { array, Bool, defaulted, fromText, Int, json, JsonBool, JsonInt, List, nullable, OneOf, PathInt, Str, Text } from './wire.js';
 
 /** The reference's limit on channel descriptions (max_stream_description_length). */
 export const MAX_DESCRIPTION_LENGTH = 1024;

@@ -1,8 +1,8 @@
 /** Input of POST /register, GET /events and DELETE /events (API.md 4.2, SHAPES.md 2.1, 3.1). */
-import { defaulted, define, nullable, optional, tuple, type, object } from 'superstruct';
+import { define, nullable, optional, tuple, type, object } from 'superstruct';
 import { CLIENT_CAPABILITIES } from '../events/types.js';
 import { MAX_NARROW_CHARS, MAX_NARROW_TERMS, NarrowOperand } from '../messages/narrow.js';
-import { array, Bool, fromText, Int, INVALID_JSON, json, JsonBool, JsonInt, List, OversizedJson, Str, unionBy } from './wire.js';
+import { array, Bool, defaulted, fromText, Int, INVALID_JSON, json, JsonBool, JsonInt, List, OversizedJson, Str, unionBy } from './wire.js';
 
 /** These parameters are a word or a number: longer text is refused before it is parsed. */
 const MAX_SCALAR_CHARS = 1000;

@@ -1,7 +1,7 @@
 /** Input of the invitation endpoints (API.md 4.5, 4.6; FACTS.md 6.4; SHAPES.md 6.16). */
-import { defaulted, nullable, optional, type } from 'superstruct';
+import { nullable, optional, type } from 'superstruct';
 import { ROLES } from '../storage/types.js';
-import { array, Int, IntOneOf, IntRange, json, JsonBool, List, PathInt, Str, Text } from './wire.js';
+import { array, defaulted, Int, IntOneOf, IntRange, json, JsonBool, List, PathInt, Str, Text } from './wire.js';
 
 /** The reference's Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH (API.md 8). */
 export const WELCOME_MESSAGE_CUSTOM_TEXT_MAX = 8000;

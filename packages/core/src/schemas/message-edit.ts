@@ -1,6 +1,6 @@
 /** Input of the message edit, delete and topic endpoints (SHAPES.md 6.3, 6.4; API.md 4.9). */
-import { defaulted, optional, type } from 'superstruct';
-import { JsonBool, JsonInt, OneOf, PathInt, Str } from './wire.js';
+import { optional, type } from 'superstruct';
+import { defaulted, JsonBool, JsonInt, OneOf, PathInt, Str } from './wire.js';
 
 export const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'] as const;
 export type PropagateMode = (typeof PROPAGATE_MODES)[number];

@@ -1,7 +1,7 @@
 /** Input of the flag endpoints (API.md 4.13, 4.16; SHAPES.md 6.6, 6.7). */
-import { defaulted, type } from 'superstruct';
+import { type } from 'superstruct';
 import { NarrowParam } from '../messages/narrow.js';
-import { IdList, IntRange, JsonBool, JsonInt, Str, json } from './wire.js';
+import { defaulted, IdList, IntRange, json, JsonBool, JsonInt, Str } from './wire.js';
 
 /**
  * The most message IDs one flag request lists. The reference sets none; its clients send

@@ -1,6 +1,6 @@
 /** Input of POST /messages/{message_id}/report (FL 382; the reference's views/message_report.py). */
-import { defaulted, type } from 'superstruct';
-import { OneOf, PathInt, Text } from './wire.js';
+import { type } from 'superstruct';
+import { defaulted, OneOf, PathInt, Text } from './wire.js';
 
 /** The reasons a report may give, with the label the report message shows (Realm.REPORT_MESSAGE_REASONS). */
 export const REPORT_TYPES = {

@@ -1,7 +1,7 @@
 /** Input of the message endpoints (SHAPES.md 6.1–6.5). */
-import { defaulted, optional, type } from 'superstruct';
+import { optional, type } from 'superstruct';
 import { NarrowParam } from '../messages/narrow.js';
-import { IdList, IntRange, JsonBool, OneOf, PathInt, Str, Text, json } from './wire.js';
+import { defaulted, IdList, IntRange, json, JsonBool, OneOf, PathInt, Str, Text } from './wire.js';
 import { SUBMESSAGE_CONTENT_MAX } from './submessages.js';
 
 /** The most messages one fetch returns (the reference's MAX_MESSAGES_PER_FETCH); ID lists share it. */

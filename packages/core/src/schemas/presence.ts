@@ -1,7 +1,7 @@
 /** Input of POST /users/me/presence, GET /realm/presence and GET /users/{user_id_or_email}/presence. */
-import { defaulted, define, optional, type } from 'superstruct';
+import { define, optional, type } from 'superstruct';
 import type { PresenceStatus } from '../presence/record.js';
-import { JsonBool, JsonInt, Str } from './wire.js';
+import { defaulted, JsonBool, JsonInt, Str } from './wire.js';
 
 /** A status the error may quote: long input is cut, so the answer never grows with it. */
 const quoted = (value: string) => (value.length > 60 ? `${value.slice(0, 60)}…` : value);

@@ -1,6 +1,6 @@
 /** Input of the reaction and custom emoji endpoints (API.md 2.11, 4.15; FACTS.md 9). */
-import { defaulted, optional, type } from 'superstruct';
-import { PathInt, Str } from './wire.js';
+import { optional, type } from 'superstruct';
+import { defaulted, PathInt, Str } from './wire.js';
 
 /** POST /messages/{message_id}/reactions: a missing code or type is derived from the name. */
 export const AddReactionParams = type({

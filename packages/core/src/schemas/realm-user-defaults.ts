@@ -2,12 +2,13 @@
 import { optional, type Struct, type } from 'superstruct';
 import { REALM_DEFAULTABLE_SETTINGS, type RealmDefaultableSetting } from '../settings/realm-user-defaults.js';
 import { USER_SETTINGS, type UserSettingValues } from '../settings/user-settings.js';
+import type { FieldStruct } from './wire.js';
 
 export type UpdateRealmUserDefaultsInput = { [K in RealmDefaultableSetting]?: UserSettingValues[K] };
 
 /** Checked in alphabetical order, as the reference's view declares them. */
 export const UpdateRealmUserDefaultsParams = type(
   Object.fromEntries(
-    [...REALM_DEFAULTABLE_SETTINGS].sort().map((name) => [name, optional(USER_SETTINGS[name].param as Struct<any, any>)]),
+    [...REALM_DEFAULTABLE_SETTINGS].sort().map((name) => [name, optional(USER_SETTINGS[name].param as FieldStruct)]),
   ),
-) as unknown as Struct<UpdateRealmUserDefaultsInput, Record<string, Struct<any, any>>>;
+) as unknown as Struct<UpdateRealmUserDefaultsInput, Record<string, FieldStruct>>;

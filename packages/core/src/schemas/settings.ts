@@ -6,7 +6,7 @@ import {
   USER_SETTINGS,
   type UserSettingValues,
 } from '../settings/user-settings.js';
-import { Str } from './wire.js';
+import { type FieldStruct, Str } from './wire.js';
 
 /** The account parameters that travel with the settings; raw strings. */
 const ACCOUNT_PARAMS = { full_name: Str, email: Str, old_password: Str, new_password: Str };
@@ -21,11 +21,11 @@ export type UpdateSettingsInput = { [K in keyof typeof ACCOUNT_PARAMS]?: string 
  * first error.
  */
 export const UpdateSettingsParams = (() => {
-  const entries: [string, Struct<any, any>][] = [
+  const entries: [string, FieldStruct][] = [
     ...Object.entries(ACCOUNT_PARAMS),
-    ...SETTABLE_SETTINGS.map((name) => [name, USER_SETTINGS[name].param] as [string, Struct<any, any>]),
+    ...SETTABLE_SETTINGS.map((name) => [name, USER_SETTINGS[name].param] as [string, FieldStruct]),
   ];
   entries.sort(([a], [b]) => (a < b ? -1 : 1));
   const schema = Object.fromEntries(entries.map(([name, struct]) => [name, optional(struct)]));
-  return type(schema) as unknown as Struct<UpdateSettingsInput, Record<string, Struct<any, any>>>;
+  return type(schema) as unknown as Struct<UpdateSettingsInput, Record<string, FieldStruct>>;
 })();

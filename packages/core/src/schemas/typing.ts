@@ -1,6 +1,6 @@
 /** Input of POST /typing (API.md 4.1, FACTS.md 6.1). */
-import { defaulted, optional, type } from 'superstruct';
-import { Int, JsonInt, List, OneOf, Str } from './wire.js';
+import { optional, type } from 'superstruct';
+import { defaulted, Int, JsonInt, List, OneOf, Str } from './wire.js';
 
 export const TypingParams = type({
   type: defaulted(OneOf(['direct', 'stream', 'channel'] as const), 'direct'),

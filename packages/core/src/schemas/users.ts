@@ -1,7 +1,7 @@
 /** Input of the user endpoints (API.md 4.4, 4.8, 4.14, 4.19; FACTS.md 6.5). */
-import { defaulted, nullable, object, optional, type, union } from 'superstruct';
+import { nullable, object, optional, type, union } from 'superstruct';
 import { ROLES } from '../storage/types.js';
-import { array, Bool, Int, IntOneOf, json, JsonBool, List, PathInt, Str, Text } from './wire.js';
+import { array, Bool, defaulted, Int, IntOneOf, json, JsonBool, List, PathInt, Str, Text } from './wire.js';
 
 export const GetUsersParams = type({
   client_gravatar: defaulted(JsonBool, true),

@@ -8,6 +8,7 @@
  */
 import {
   array as unboundedArray,
+  defaulted as fillDefault,
   define,
   enums,
   nullable,
@@ -15,6 +16,7 @@ import {
   optional,
   record,
   Struct,
+  type type,
   union,
 } from 'superstruct';
 import { exceedsCodePoints } from '../text/length.js';
@@ -207,6 +209,30 @@ export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boole
 
 /** Integer path parameter (`/users/{user_id}`): the router gives text. */
 export const PathInt = fromText(Int, (s) => (/^[0-9]+$/.test(s) ? Number(s) : s));
+
+/**
+ * A field's struct of any value type, as superstruct's object schemas hold them: the value type
+ * is both read and written by a struct, so no narrower type admits every field.
+ */
+export type FieldStruct = Parameters<typeof type>[0][string];
+
+declare const FILLED_WHEN_ABSENT: unique symbol;
+
+/**
+ * A struct that fills in its value when the parameter is absent: the parsed value is always
+ * there, but callers may leave it out. The mark exists only in the type (see `InputOf`).
+ */
+export type Defaulted<T, S> = Struct<T, S> & FilledWhenAbsent;
+
+/** The type-only mark of a `Defaulted` struct. */
+export interface FilledWhenAbsent {
+  readonly [FILLED_WHEN_ABSENT]: true;
+}
+
+/** superstruct's `defaulted`, marked so that the parameter is optional in the operation's input type. */
+export function defaulted<T, S>(struct: Struct<T, S>, fallback: T | (() => T)): Defaulted<T, S> {
+  return fillDefault(struct, fallback) as Defaulted<T, S>;
+}
 
 export { define, nullable, object, optional, record, union, enums };
 /** Exported for tests that compare a struct of this file with superstruct's own. */

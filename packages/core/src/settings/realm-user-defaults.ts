@@ -4,7 +4,7 @@
  * A realm stores only the defaults it changed; a new user starts with them.
  */
 import type { EmailVisibility, Realm, StoredSettings } from '../storage/types.js';
-import { SETTABLE_SETTINGS, type SettableSettingName, type SettingDefinition, USER_SETTINGS, type UserSettingName } from './user-settings.js';
+import { SETTABLE_SETTINGS, type SettableSettingName, settingFacts, USER_SETTINGS, type UserSettingName } from './user-settings.js';
 
 const ALL = Object.keys(USER_SETTINGS) as UserSettingName[];
 
@@ -19,7 +19,7 @@ export type RealmDefaultableSetting = (typeof REALM_DEFAULTABLE_SETTINGS)[number
 /** The realm's default for one setting. */
 export function realmUserDefault(realm: Pick<Realm, 'userSettingsDefaults'>, name: UserSettingName): unknown {
   const stored = realm.userSettingsDefaults[name];
-  return stored === undefined ? (USER_SETTINGS[name] as SettingDefinition<any>).default : stored;
+  return stored === undefined ? settingFacts(name).default : stored;
 }
 
 /** The `realm_user_settings_defaults` object of register. */

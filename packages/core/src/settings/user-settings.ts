@@ -61,7 +61,7 @@ export interface SettingDefinition<T extends SettingValue | readonly unknown[]> 
   /** The value of a user who never changed the setting; for read-only settings, the value. */
   default: T;
   /** Parses the PATCH /settings parameter; null for the read-only settings. */
-  param: Struct<T, any> | null;
+  param: Struct<T> | null;
   /**
    * A check of the parsed value that the reference makes only after every parameter parsed
    * (its `check_settings_values`): the error message, or null when the value is fine.
@@ -76,14 +76,22 @@ export interface SettingDefinition<T extends SettingValue | readonly unknown[]> 
   legacy?: true;
 }
 
+/** What every setting's definition tells, whatever its value type. */
+export interface SettingFacts {
+  readonly default: unknown;
+  readonly param: unknown;
+  readonly field?: SettingDefinition<SettingValue>['field'];
+  readonly legacy?: true;
+}
+
 type Extra<T extends SettingValue | readonly unknown[]> = Omit<SettingDefinition<T>, 'default' | 'param'>;
 
 /** A setting users may change. */
 const setting = <T extends SettingValue>(
   defaultValue: T,
-  param: Struct<T, any>,
+  param: Struct<T>,
   extra: Extra<T> = {},
-): SettingDefinition<T> & { param: Struct<T, any> } => ({ default: defaultValue, param, ...extra });
+): SettingDefinition<T> & { param: Struct<T> } => ({ default: defaultValue, param, ...extra });
 
 /** A setting only the server sets (the lists of choices). */
 const readOnly = <T extends readonly unknown[]>(value: T, extra: Extra<T> = {}): SettingDefinition<T> & { param: null } => ({
@@ -101,7 +109,7 @@ const MAX_BATCHING_PERIOD_SECONDS = 7 * 24 * 60 * 60;
 /** Every setting of SHAPES.md 2.9, in that order. */
 export const USER_SETTINGS = {
   // Settable as a boolean only; null ("the locale's default", FL 408) cannot be set (SHAPES 2.9).
-  twenty_four_hour_time: setting<boolean | null>(false, JsonBool as Struct<boolean | null, any>, legacy),
+  twenty_four_hour_time: setting<boolean | null>(false, JsonBool as Struct<boolean | null>, legacy),
   web_mark_read_on_scroll_policy: setting(1, intChoice([1, 2, 3])),
   // 3 "list of topics" (FL 383) and 4 "top unread topic" (FL 401) included.
   web_channel_default_view: setting(1, intChoice([1, 2, 3, 4])),
@@ -190,11 +198,11 @@ export const USER_SETTINGS = {
   send_stream_typing_notifications: bool(true),
   send_read_receipts: bool(true),
   allow_private_data_export: bool(false),
-  email_address_visibility: setting<EmailVisibility>(1, intChoice([1, 2, 3, 4, 5]) as Struct<EmailVisibility, any>, {
+  email_address_visibility: setting<EmailVisibility>(1, intChoice([1, 2, 3, 4, 5]) as Struct<EmailVisibility>, {
     field: 'emailAddressVisibility',
   }),
   web_navigate_to_sent_message: bool(true),
-} satisfies Record<string, SettingDefinition<any>>;
+} satisfies Record<string, SettingFacts>;
 
 export type UserSettingName = keyof typeof USER_SETTINGS;
 
@@ -215,8 +223,8 @@ export const SETTABLE_SETTINGS = NAMES.filter((name) => USER_SETTINGS[name].para
 
 /** A user's value of one setting: their own choice, or the default. */
 export function userSetting<K extends UserSettingName>(user: User | null, name: K): UserSettingValues[K] {
-  const definition: SettingDefinition<any> = USER_SETTINGS[name];
-  if (!user) return definition.default;
+  const definition: SettingFacts = USER_SETTINGS[name];
+  if (!user) return definition.default as UserSettingValues[K];
   if (definition.field) return user[definition.field] as UserSettingValues[K];
   const stored = user.settings[name];
   return (stored === undefined ? definition.default : stored) as UserSettingValues[K];
@@ -233,7 +241,10 @@ export function formatUserSettings(user: User | null): UserSettingValues {
 }
 
 /** The settings the register response repeats at the top level for pre-FL 89 clients. */
-export const LEGACY_TOP_LEVEL_SETTINGS = NAMES.filter((name) => (USER_SETTINGS[name] as SettingDefinition<any>).legacy);
+/** A setting's definition, seen without its value type. */
+export const settingFacts = (name: UserSettingName): SettingFacts => USER_SETTINGS[name];
+
+export const LEGACY_TOP_LEVEL_SETTINGS = NAMES.filter((name) => settingFacts(name).legacy);
 
 /**
  * The stored settings object after setting `name` to `value`: only values that differ from the
