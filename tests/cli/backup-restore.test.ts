@@ -151,7 +151,12 @@ describe('teamchat backup and restore', () => {
     expect(refused.stderr).toMatch(/is in use by `teamchat serve` \(pid \d+/);
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     expect((await api(original, 'GET', `/messages/${linking}`)).status).toBe(200);
+    // Nor does a second server start on it: the lock is the same.
+    const second = await cli('serve', '--data', dir, '--port', '0');
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/is in use by `teamchat serve`/);
     await stop(original);
+    expect(existsSync(join(dir, 'teamchat.pid'))).toBe(false);
 
     const restoredDir = freshDir();
     const restore = await cli('restore', '--archive', archive, '--data', restoredDir);
@@ -186,6 +191,8 @@ describe('teamchat backup and restore', () => {
 
     // A server on the restored directory serves the messages and the uploaded file.
     const copy = await serveProcess(restoredDir);
+    // Migrated and answering: the probe a supervisor would wait on after a restore.
+    expect((await fetch(`${copy.url}/ready`)).status).toBe(200);
     const sample = [sorted[0]!, sorted[Math.floor(k / 2)]!, sorted[k - 1]!];
     for (const id of sample) {
       const got = await api(copy, 'GET', `/messages/${id}?apply_markdown=false`);

@@ -5,6 +5,7 @@ import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLarge
 import { startStreamedForm } from './streamed-form.js';
 import { failure, fastResponse, success } from './respond.js';
 import { serveFile, serveRedirect } from './files.js';
+import { addHealthRoutes } from './health.js';
 import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -55,6 +56,7 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
   for (const route of REDIRECT_ROUTES) {
     app.all(routerPath(route.path), (event) => serveRedirect(ctx, route, event).catch(answerInternalError));
   }
+  addHealthRoutes(app, ctx);
   app.all('/**', () => failure(notFound()));
   return app;
 }
