@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+import { BACKUP_USAGE, backupCommand } from './commands/backup.js';
 import { CHANGE_USER_USAGE, changeUserCommand } from './commands/change-user.js';
 import { CREATE_USER_USAGE, createUserCommand } from './commands/create-user.js';
 import { INIT_USAGE, initCommand } from './commands/init.js';
 import { MIGRATE_USAGE, migrateCommand } from './commands/migrate.js';
+import { RESTORE_USAGE, restoreCommand } from './commands/restore.js';
 import { SERVE_USAGE, serveCommand } from './commands/serve.js';
 import { CliError } from './data-dir.js';
 
@@ -12,9 +14,14 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   'create-user': createUserCommand,
   'change-user': changeUserCommand,
   migrate: migrateCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 };
 
-const USAGE = ['Usage:', ...[SERVE_USAGE, INIT_USAGE, CREATE_USER_USAGE, CHANGE_USER_USAGE, MIGRATE_USAGE].map((u) => `  ${u}`)].join('\n');
+const USAGE = [
+  'Usage:',
+  ...[SERVE_USAGE, INIT_USAGE, CREATE_USER_USAGE, CHANGE_USER_USAGE, MIGRATE_USAGE, BACKUP_USAGE, RESTORE_USAGE].map((u) => `  ${u}`),
+].join('\n');
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;

@@ -26,6 +26,7 @@
 // ── Context and lifecycle ─────────────────────────────────────────────────────────────────
 export { type ContextOptions, type Ctx, closeContext, createContext } from './context.js';
 export { startBackgroundWork, type BackgroundWork } from './jobs/background.js';
+export { checkReadiness, type Readiness } from './health/readiness.js';
 export { flushPresence } from './presence/memory.js';
 export { DEFAULT_CONFIG, USER_LIMITS, type ServerConfig } from './config.js';
 export { type Clock, systemClock } from './clock.js';

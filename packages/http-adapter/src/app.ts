@@ -7,6 +7,7 @@ import { startStreamedForm } from './streamed-form.js';
 import { failure, fastResponse, success, successBody, WRITTEN, writeSuccess } from './respond.js';
 import { serveFile, serveRedirect } from './files.js';
 import { answerAtQueueOwner } from './forward.js';
+import { addHealthRoutes } from './health.js';
 import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -57,6 +58,7 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
   for (const route of REDIRECT_ROUTES) {
     app.all(routerPath(route.path), (event) => serveRedirect(ctx, route, event).catch(answerInternalError));
   }
+  addHealthRoutes(app, ctx);
   app.all('/**', () => failure(notFound()));
   return app;
 }

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { consoleLogger, type Logger, type Storage, type Stores, type Tx } from '@teamchat/core';
 import type { Result } from 'neverthrow';
 import postgres, { type Sql, type TransactionSql } from 'postgres';
-import { Mutex, scopeTx, storesOver, type TxScope } from '../../core/src/storage/sql-kit.js';
+import { Mutex, scopeTx, storesOver, type TxScope } from '@teamchat/core/internal';
 import type { PostgresEventTransport } from './cluster/transport.js';
 import { CommitOrder } from './commit-order.js';
 import { columnTypes, migrate } from './schema.js';

@@ -5,7 +5,7 @@
  * together apply each once.
  */
 import type { Sql } from 'postgres';
-import { MIGRATIONS } from '../../core/src/storage/sql-kit.js';
+import { MIGRATIONS } from '@teamchat/core/internal';
 import { type ColumnTypes, quoteUserTable } from './translate.js';
 
 /**

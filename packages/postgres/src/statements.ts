@@ -4,7 +4,7 @@
  * by the same compiled decoders as SQLite's.
  */
 import type { TransactionSql } from 'postgres';
-import { type RunResult, rowDecoder, type Statements, type TableMap } from '../../core/src/storage/sql-kit.js';
+import { type RunResult, rowDecoder, type Statements, type TableMap } from '@teamchat/core/internal';
 import { arrayLiteral, type ColumnTypes, ftsToTsquery, type Translated, translateStatement } from './translate.js';
 
 interface Entry extends Translated {

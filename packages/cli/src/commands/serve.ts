@@ -6,6 +6,7 @@ import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findR
 import { serve } from '@teamchat/http-adapter';
 import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
 import { databaseUrl, displayUrl, postgresStorage } from '../database.js';
+import { holdDataDirLock } from '../data-dir-lock.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
 import { joinCluster } from '../cluster.js';
@@ -48,6 +49,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
   const notifierModule = values['push-notifier'];
   const pushNotifier = notifierModule === undefined ? null : await loadPushNotifier(notifierModule, values.data);
+  // Held for the life of the process: `teamchat restore` refuses a directory a server uses.
+  holdDataDirLock(values.data, 'serve');
   // The server's operations never nest storage calls (the test suite runs them with the check
   // on), so the check's process-wide promise hook is not paid for on every request.
   const database = databaseUrl(values.database);
