@@ -18,6 +18,9 @@ import {
   doRegister,
   doSendMessage,
   doSendTyping,
+  doSubscribe,
+  doUpdateUser,
+  ROLE,
   getEvents,
   nodeOfQueue,
   type PublishedEvent,
@@ -141,6 +144,23 @@ describe('a cluster of contexts on one storage', () => {
       const polled = await getEvents.fromTransport(ctx, w.as(bob), { queue_id: queueId, dont_block: 'true' });
       expect(polled.isErr() && polled.error.code).toBe('BAD_EVENT_QUEUE_ID');
     }
+  });
+
+  it('stops public channels reaching a user’s all_public_streams queue on every node once the user is a guest', async () => {
+    const { w, a, b, alice, bob } = await twoNodes();
+    must(await doSubscribe(b, w.as(alice), { subscriptions: [{ name: 'lobby' }] }));
+    const { queue_id } = must(await doRegister(a, w.as(bob), { event_types: ['message'], all_public_streams: true, fetch_event_types: [] }));
+    const post = async (content: string) =>
+      must(await doSendMessage(b, w.as(alice), { type: 'stream', to: 'lobby', topic: 'news', content })).id;
+    const asMember = await post('while a member');
+    must(await doUpdateUser(b, w.as(w.owner), { user_id: bob.id, role: ROLE.guest }));
+    await post('while a guest');
+    must(await doUpdateUser(b, w.as(w.owner), { user_id: bob.id, role: ROLE.member }));
+    const asMemberAgain = await post('a member again');
+    await settle();
+    const polled = must(await getEvents(a, w.as(bob), { queue_id: queue_id!, dont_block: true }));
+    const received = polled.events.flatMap((e) => (e.type === 'message' ? [e.message.id] : []));
+    expect(received).toEqual([asMember, asMemberAgain]);
   });
 
   it('gives a queue registered while its node lags exactly the events its snapshot does not hold', async () => {
