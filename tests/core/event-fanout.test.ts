@@ -10,6 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { type Ctx, doRegister, doSendMessage, type EventQueue, type ServerConfig, silentLogger, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, must, type World } from '../helpers/core.js';
+import { TEST_DRIVER } from '../helpers/storage.js';
 import { subscribe } from './channel-helpers.js';
 import { fakeClock } from './fixtures.js';
 import { QUEUE_OPTIONS, type LooseQueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
@@ -55,7 +56,9 @@ describe('large fan-out', () => {
     must(await other);
     await Promise.all([sending, delivered]);
     expect(order.indexOf('other answered')).toBeLessThan(order.indexOf('fan-out done'));
-    expect(copiesWhenAnswered).toBeGreaterThanOrEqual(500);
+    // On SQLite the other request waits for the send's transaction, then is answered between
+    // fan-out batches; on PostgreSQL it reads beside the transaction and may be answered first.
+    if (TEST_DRIVER === 'sqlite') expect(copiesWhenAnswered).toBeGreaterThanOrEqual(500);
     expect(copiesWhenAnswered).toBeLessThan(3200);
     // In the end every queue has the message exactly once.
     expect(queues.map((queue) => queue.pending().filter((e) => e.type === 'message').length)).toEqual(queues.map(() => 1));

@@ -5,7 +5,7 @@
  */
 import type { TransactionSql } from 'postgres';
 import { type RunResult, rowDecoder, type Statements, type TableMap } from '@teamchat/core/internal';
-import { arrayLiteral, type ColumnTypes, ftsToTsquery, type Translated, translateStatement } from './translate.js';
+import { arrayLiteral, type ColumnTypes, ftsToTsquery, storableScalar, type Translated, translateStatement } from './translate.js';
 
 interface Entry extends Translated {
   decode?: (values: readonly unknown[]) => unknown;
@@ -30,7 +30,7 @@ function parameters(entry: Entry, params: readonly unknown[]): unknown[] {
     if (kind === 'array') return arrayLiteral(typeof value === 'string' ? (JSON.parse(value) as unknown[]) : (value as unknown[]));
     if (kind === 'fts') return ftsToTsquery(String(value));
     if (typeof value === 'boolean') return value ? 1 : 0;
-    return value;
+    return storableScalar(value);
   });
 }
 

@@ -159,8 +159,32 @@ function numberParameters(text: string): Translated {
 
 /** A JavaScript array as a PostgreSQL array literal (elements quoted, so text and numbers both parse). */
 export function arrayLiteral(values: readonly unknown[]): string {
-  const quote = (value: unknown) => (value === null ? 'NULL' : `"${String(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
+  const quote = (value: unknown) => {
+    if (value === null) return 'NULL';
+    return `"${String(storableScalar(value)).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  };
   return `{${values.map(quote).join(',')}}`;
+}
+
+const INT8_MAX = 9223372036854775807n;
+const INT8_MIN = -9223372036854775808n;
+
+/**
+ * A parameter value PostgreSQL can take where SQLite took it as it is. Text cannot hold NUL
+ * (U+0000), so it becomes U+FFFD, which no lookup of stored text then matches by accident; an
+ * integer past bigint's range (a JSON ID such as 1e23, or an infinity) is clamped to the range, which no stored
+ * ID reaches, so a lookup finds nothing instead of failing the statement.
+ */
+export function storableScalar(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    return Number.isNaN(value) ? null : String(value > 0 ? INT8_MAX : INT8_MIN);
+  }
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    const big = BigInt(value);
+    return String(big > INT8_MAX ? INT8_MAX : big < INT8_MIN ? INT8_MIN : big);
+  }
+  return value;
 }
 
 /**

@@ -49,11 +49,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
   const notifierModule = values['push-notifier'];
   const pushNotifier = notifierModule === undefined ? null : await loadPushNotifier(notifierModule, values.data);
-  // Held for the life of the process: `teamchat restore` refuses a directory a server uses.
-  holdDataDirLock(values.data, 'serve');
   // The server's operations never nest storage calls (the test suite runs them with the check
   // on), so the check's process-wide promise hook is not paid for on every request.
   const database = databaseUrl(values.database);
+  // Held for the life of the process: `teamchat restore` refuses a directory whose SQLite file a
+  // server uses. On PostgreSQL the directory holds uploads only, shared by every node.
+  if (database === undefined) holdDataDirLock(values.data, 'serve');
   const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id']);
   const storage = database === undefined ? undefined : postgresStorage(database, undefined, cluster?.events);
   const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, sqlite: { detectNestedCalls: false } });

@@ -11,11 +11,13 @@ import type { User, UserPresence } from '../storage/types.js';
  */
 const LEGACY_ACTIVITY_OFFSET_SECONDS = 70;
 
+/** A user's presence in the modern format: when they were last active and last connected (idle), in seconds. */
 export interface ModernPresence {
   active_timestamp: number;
   idle_timestamp: number;
 }
 
+/** One client's entry of the legacy presence format (the server reports its single `website` client). */
 export interface LegacyClientPresence {
   client: 'website';
   status: 'active' | 'idle';
@@ -23,6 +25,7 @@ export interface LegacyClientPresence {
   pushable: false;
 }
 
+/** A user's presence in the legacy format: the aggregate and the `website` client's entry. */
 export type LegacyPresence = { aggregated: Omit<LegacyClientPresence, 'pushable'>; website: LegacyClientPresence };
 
 /** The two times of an entry; a time never reported reads as the user's join date, as in the reference. */

@@ -184,8 +184,11 @@ export function messageStore(q: Statements): MessageStore {
     async topics(realmId, streamId) {
       return await q.all(
         TOPIC,
-        `SELECT topic AS name, max(id) AS max_id FROM message WHERE stream_id = ? AND realm_id = ?
-         GROUP BY topic COLLATE NOCASE ORDER BY max_id DESC`,
+        // Each topic (case-insensitively) once, named as its newest message spells it.
+        `SELECT m.topic AS name, m.id AS max_id FROM message m
+         JOIN (SELECT max(id) AS id FROM message WHERE stream_id = ? AND realm_id = ? GROUP BY topic COLLATE NOCASE) newest
+           ON newest.id = m.id
+         ORDER BY m.id DESC`,
         streamId,
         realmId,
       );
