@@ -16,6 +16,7 @@
  * the SQLite process is the baseline of every ratio. Sample sizes are smaller than the SQLite
  * groups': RUNS runs of SECONDS per throughput figure, FANOUT_ROUNDS rounds per fan-out figure.
  */
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { closeContext } from '@teamchat/core';
 import { postgresStorage } from '../packages/cli/src/database.js';
@@ -50,6 +51,8 @@ interface Measured {
   readP50s: number[];
   readP99s: number[];
   readRates: number[];
+  /** The 1-minute load average at each measurement's start and at the end. */
+  load: number[];
 }
 
 /** `total` connections split as evenly as possible over `count` processes. */
@@ -149,20 +152,26 @@ async function measureReads(nodes: Nodes, history: History, into: Measured): Pro
 
 /** Runs the three measurements on servers started by `start` (the world's, then the history's). */
 async function measure(label: string, start: (dataset: 'world' | 'history') => Promise<Nodes>, world: World, history: History): Promise<Measured> {
-  const into: Measured = { label, sendRuns: [], sendLatencies: [], fanoutRounds: [], senderMs: [], readP50s: [], readP99s: [], readRates: [] };
+  const into: Measured = { label, sendRuns: [], sendLatencies: [], fanoutRounds: [], senderMs: [], readP50s: [], readP99s: [], readRates: [], load: [] };
+  const sampleLoad = () => into.load.push(loadavg()[0]!);
   const worldNodes = await start('world');
   try {
+    sampleLoad();
     await measureSends(worldNodes, world, into);
+    sampleLoad();
     await measureFanout(worldNodes, world, into);
   } finally {
     await worldNodes.stop();
   }
   const historyNodes = await start('history');
   try {
+    sampleLoad();
     await measureReads(historyNodes, history, into);
+    sampleLoad();
   } finally {
     await historyNodes.stop();
   }
+  progress(`cluster, ${label}: done; load average (1 min) ${into.load.map((l) => l.toFixed(1)).join(' → ')}`);
   return into;
 }
 
@@ -217,7 +226,7 @@ function figuresOf(baseline: Measured, clusters: readonly Measured[], pgSeedSeco
       `POST /messages, ${FIFTY} subscribers (concurrency ${SEND_CONNECTIONS} in all)`,
       'msg/s',
       (m) => median(m.sendRuns),
-      (m) => `runs: ${listRuns(m.sendRuns, 'msg/s')}; p50/p99 ms per process and run: ${m.sendLatencies.join('; ')}`,
+      (m) => `runs: ${listRuns(m.sendRuns, 'msg/s')}; p50/p99 ms per process and run: ${m.sendLatencies.join('; ')}; load average (1 min) over the configuration: ${m.load.map((l) => l.toFixed(1)).join(' → ')}`,
     ),
     ...figure(
       `one message to ${MEMBERS.toLocaleString('en-US')} long-polls, send → last poll`,
