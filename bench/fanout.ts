@@ -20,7 +20,7 @@ const ROUND_TIMEOUT_MS = 60_000;
 /** Rounds per measured turn (the turn's value is their median). */
 const ROUNDS = 3;
 
-interface Round {
+export interface Round {
   /** Send start until the last poll answer, ms. */
   lastPollMs: number;
   /** Send start until the sender's own answer, ms. */
@@ -30,7 +30,7 @@ interface Round {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface RoundSteps {
+export interface RoundSteps {
   startPolls(): Promise<Answer>[];
   /** Resolves once the server has every poll waiting. */
   ready(): Promise<void>;
@@ -38,7 +38,7 @@ interface RoundSteps {
 }
 
 /** Starts every poll, waits until they wait at the server, triggers the release and times both sides. */
-async function round({ startPolls, ready, trigger }: RoundSteps): Promise<Round> {
+export async function round({ startPolls, ready, trigger }: RoundSteps): Promise<Round> {
   const polls = startPolls();
   let lastPoll = 0;
   let answered = 0;

@@ -17,8 +17,8 @@ export interface Figure {
   value: number;
   /** The baseline's median, when the figure has one. */
   baseline?: number;
-  /** "ratio >= 0.6", "value <= 25": what the target compares. */
-  target: { of: 'ratio' | 'value'; atMost?: number; atLeast?: number };
+  /** "ratio >= 0.6", "value <= 25": what the target compares; none for a figure that only informs (the cluster group). */
+  target?: { of: 'ratio' | 'value'; atMost?: number; atLeast?: number };
   /** Extra context printed under the table (the runs, latencies, what the baseline is). */
   notes: string[];
 }
@@ -102,12 +102,14 @@ const format = (value: number, unit: string) => {
 /** Whether the figure meets its target, and the ratio it is judged by (if it has a baseline). */
 export function judge(figure: Figure): { ratio?: number; met: boolean } {
   const ratio = figure.baseline === undefined ? undefined : figure.value / figure.baseline;
+  if (!figure.target) return { ratio, met: true };
   const judged = figure.target.of === 'ratio' ? ratio! : figure.value;
   const met = (figure.target.atMost === undefined || judged <= figure.target.atMost) && (figure.target.atLeast === undefined || judged >= figure.target.atLeast);
   return { ratio, met };
 }
 
 const describeTarget = ({ target, unit }: Figure) => {
+  if (!target) return '–';
   const what = target.of === 'ratio' ? '' : ` ${unit}`;
   const bound = target.atMost !== undefined ? `≤ ${target.atMost}` : `≥ ${target.atLeast}`;
   return `${bound}${target.of === 'ratio' ? '× baseline' : what}`;
@@ -120,7 +122,7 @@ export function printFigures(figures: readonly Figure[]): void {
   for (const figure of figures) {
     const { ratio, met } = judge(figure);
     const baseline = figure.baseline === undefined ? '–' : format(figure.baseline, figure.unit);
-    console.log(`| ${figure.name} | ${format(figure.value, figure.unit)} | ${baseline} | ${ratio === undefined ? '–' : `${ratio.toFixed(2)}×`} | ${describeTarget(figure)} | ${met ? 'met' : 'missed'} |`);
+    console.log(`| ${figure.name} | ${format(figure.value, figure.unit)} | ${baseline} | ${ratio === undefined ? '–' : `${ratio.toFixed(2)}×`} | ${describeTarget(figure)} | ${figure.target ? (met ? 'met' : 'missed') : ''} |`);
   }
   for (const figure of figures) {
     if (figure.notes.length === 0) continue;

@@ -3,14 +3,18 @@
  * server under test is the built CLI in its own process on loopback; the load generator is this
  * process. See BENCHMARKS.md for the method.
  *
- *   npm run bench                                  # everything, under 10 minutes on 2 cores
- *   BENCH_ONLY=reads,sends npm run bench           # groups: reads, sends, fanout, memory, history
+ *   npm run bench                                  # every group but cluster, under 10 minutes on 2 cores
+ *   BENCH_ONLY=reads,sends npm run bench           # groups: reads, sends, fanout, memory, history, cluster
  *   BENCH_MESSAGES=100000 npm run bench            # a smaller history (the seed dominates)
  *   BENCH_SECONDS=2 npm run bench                  # shorter measured runs (default 5 s)
+ *   BENCH_ONLY=cluster npm run bench               # SQLite vs 1-3 processes on PostgreSQL (BENCH_DATABASE_URL,
+ *                                                  #   BENCH_CLUSTER_MESSAGES: the history's size, default 20,000)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { dropAllDatabases } from './cluster-database.js';
+import { clusterFigures } from './cluster.js';
 import { fanoutFigures } from './fanout.js';
 import { type Figure, judge, printFigures, progress, SECONDS } from './harness.js';
 import { historyFigures } from './history.js';
@@ -27,7 +31,10 @@ const GROUPS: Record<string, Group> = {
   fanout: async (world, tmp) => fanoutFigures(await world(), tmp),
   memory: async (world, tmp) => memoryFigures(await world(), tmp),
   history: (_, tmp) => historyFigures(tmp),
+  // Not in the default run: it needs PostgreSQL and takes about as long as the rest together.
+  cluster: (_, tmp) => clusterFigures(tmp),
 };
+const OPT_IN = ['cluster'];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = only?.filter((name) => !(name in GROUPS)) ?? [];
@@ -35,7 +42,7 @@ if (unknown.length > 0) {
   console.error(`BENCH_ONLY: unknown group(s) ${unknown.join(', ')}; the groups are ${Object.keys(GROUPS).join(', ')}`);
   process.exit(2);
 }
-const chosen = Object.keys(GROUPS).filter((name) => !only || only.includes(name));
+const chosen = Object.keys(GROUPS).filter((name) => (only ? only.includes(name) : !OPT_IN.includes(name)));
 
 const tmp = mkdtempSync(join(tmpdir(), 'teamchat-bench-'));
 let cleaned = false;
@@ -43,6 +50,7 @@ async function cleanUp(): Promise<void> {
   if (cleaned) return;
   cleaned = true;
   await stopAll();
+  await dropAllDatabases().catch((error: Error) => console.error(`dropping the benchmark's databases: ${error.message}`));
   rmSync(tmp, { recursive: true, force: true });
 }
 process.on('exit', killAllNow);

@@ -3,7 +3,7 @@
  * contract (no rendering, no events): the shape the history figure runs against.
  * Deterministic for given sizes.
  */
-import { type Ctx, createRealm, FLAG_BITS, type Realm, type User } from '@teamchat/core';
+import { type Ctx, createRealm, FLAG_BITS, type Realm, type Storage, type User } from '@teamchat/core';
 import { ok } from 'neverthrow';
 import { openDataDir } from '../packages/cli/src/data-dir.js';
 import { SEEDING } from './seed-world.js';
@@ -26,9 +26,12 @@ export interface SeededWorld {
 
 const BATCH = 5000;
 
-/** Seeds `dataDir` (empty) and returns its context, still open: the caller closes it. */
-export async function seedMessages(sizes: MessageSeedSizes, dataDir: string, log = (_: string) => {}): Promise<SeededWorld> {
-  const ctx = openDataDir(dataDir, SEEDING);
+/**
+ * Seeds `dataDir` (empty), or `storage` (an empty PostgreSQL database) when given, and returns
+ * its context, still open: the caller closes it.
+ */
+export async function seedMessages(sizes: MessageSeedSizes, dataDir: string, log = (_: string) => {}, storage?: Storage): Promise<SeededWorld> {
+  const ctx = openDataDir(dataDir, { ...SEEDING, storage });
   const created = await createRealm(ctx, {
     name: 'Bench Org',
     url: 'http://127.0.0.1',

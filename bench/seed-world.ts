@@ -6,7 +6,7 @@
  */
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeContext, createRealm, createUserAsOperator, doSubscribe, type User } from '@teamchat/core';
+import { closeContext, createRealm, createUserAsOperator, doSubscribe, type Storage, type User } from '@teamchat/core';
 import { openDataDir } from '../packages/cli/src/data-dir.js';
 
 export const MEMBERS = 1000;
@@ -37,10 +37,11 @@ const credentials = (user: User): Credentials => ({ email: user.deliveryEmail, a
 /** Options for seeding only: no timers, a cheap password hash, and no fsync per row (the file is closed cleanly, and every server reopens it with FULL). */
 export const SEEDING = { config: { timers: false, passwordHashCost: { N: 1024, r: 8, p: 1 } }, sqlite: { synchronous: 'normal' as const } };
 
-export async function seedWorld(parent: string): Promise<World> {
-  const dir = join(parent, 'world');
+/** Seeds `parent/name`; with `storage` (a PostgreSQL database) the rows go there and the directory keeps uploads only. */
+export async function seedWorld(parent: string, options: { name?: string; storage?: Storage } = {}): Promise<World> {
+  const dir = join(parent, options.name ?? 'world');
   mkdirSync(dir, { recursive: true });
-  const ctx = openDataDir(dir, SEEDING);
+  const ctx = openDataDir(dir, { ...SEEDING, storage: options.storage });
   const { realm, owner } = unwrap(
     await createRealm(ctx, { name: 'Bench Org', url: 'http://127.0.0.1', owner: { email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' } }),
   );
