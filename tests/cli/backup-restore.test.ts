@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_SOURCE, ROOT, spawnServe } from '../helpers/serve-child.js';
 import { openRaw } from '../contract/core-deps.js';
 
-const ROOT = join(import.meta.dirname, '../..');
-const CLI_SOURCE = join(ROOT, 'packages/cli/src/cli.ts');
 const run = promisify(execFile);
 
 const children: ChildProcess[] = [];
@@ -40,22 +39,8 @@ interface Served {
 
 /** Starts `teamchat serve` on a free port; its owner's credentials come from DIR/zuliprc. */
 async function serveProcess(dir: string): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', '--data', dir, '--port', '0', '--shutdown-timeout', '1'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const { child, url, exited } = await spawnServe(['--data', dir, '--port', '0', '--shutdown-timeout', '1']);
   children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then(() => reject(new Error(`serve exited early:\n${output}`)));
-  });
   const rc = readFileSync(join(dir, 'zuliprc'), 'utf8');
   const auth = `Basic ${Buffer.from(`${/email=(.*)/.exec(rc)![1]}:${/key=(.*)/.exec(rc)![1]}`).toString('base64')}`;
   return { child, url, exited, auth };

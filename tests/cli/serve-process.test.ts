@@ -3,15 +3,14 @@
  * its data directory is private, unauthenticated uploads do not grow its memory, SIGTERM ends
  * it while a client holds half a request, and a request without Host gets the JSON envelope.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnServe } from '../helpers/serve-child.js';
 import { openRaw, parseRawResponse, pause } from '../helpers/raw-socket.js';
 
-const ROOT = join(import.meta.dirname, '../..');
-const CLI_SOURCE = join(ROOT, 'packages/cli/src/cli.ts');
 
 interface Served {
   child: ChildProcess;
@@ -26,22 +25,8 @@ afterEach(() => {
 
 /** Starts `teamchat serve` on a free port and waits until it listens. */
 async function serveProcess(dir: string): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', '--data', dir, '--port', '0', '--shutdown-timeout', '1'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const { child, url, exited } = await spawnServe(['--data', dir, '--port', '0', '--shutdown-timeout', '1']);
   children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then(() => reject(new Error(`serve exited early:\n${output}`)));
-  });
   return { child, url, exited };
 }
 

@@ -2,12 +2,10 @@
  * `teamchat serve` processes on one PostgreSQL database and one shared data directory (for
  * uploads and the owner's zuliprc), run from source through tsx as in tests/cli.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-const ROOT = join(import.meta.dirname, '../..');
-const CLI_SOURCE = join(ROOT, 'packages/cli/src/cli.ts');
+import { spawnServe } from '../helpers/serve-child.js';
 
 export interface Node {
   nodeId: string;
@@ -27,21 +25,10 @@ export function killAll(): void {
 
 /** Starts a node and resolves once it listens. */
 export async function startNode(database: string, dataDir: string, nodeId: string, port = 0): Promise<Node> {
-  const args = ['--import', 'tsx', CLI_SOURCE, 'serve', '--database', database, '--data', dataDir, '--port', String(port), '--node-id', nodeId, '--shutdown-timeout', '1'];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then(() => reject(new Error(`serve ${nodeId} exited early:\n${output}`)));
-  });
-  return { nodeId, child, url, exited, output: () => output };
+  const args = ['--database', database, '--data', dataDir, '--port', String(port), '--node-id', nodeId, '--shutdown-timeout', '1'];
+  const served = await spawnServe(args, `serve ${nodeId}`);
+  started.push(served.child);
+  return { nodeId, ...served };
 }
 
 /** Stops a node with SIGTERM and waits for it to exit. */
