@@ -2,6 +2,8 @@
 import { BACKUP_USAGE, backupCommand } from './commands/backup.js';
 import { CHANGE_USER_USAGE, changeUserCommand } from './commands/change-user.js';
 import { CREATE_USER_USAGE, createUserCommand } from './commands/create-user.js';
+import { EXPORT_USAGE, exportCommand } from './commands/export.js';
+import { IMPORT_USAGE, importCommand } from './commands/import.js';
 import { INIT_USAGE, initCommand } from './commands/init.js';
 import { MIGRATE_USAGE, migrateCommand } from './commands/migrate.js';
 import { RESTORE_USAGE, restoreCommand } from './commands/restore.js';
@@ -16,11 +18,13 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   migrate: migrateCommand,
   backup: backupCommand,
   restore: restoreCommand,
+  export: exportCommand,
+  import: importCommand,
 };
 
 const USAGE = [
   'Usage:',
-  ...[SERVE_USAGE, INIT_USAGE, CREATE_USER_USAGE, CHANGE_USER_USAGE, MIGRATE_USAGE, BACKUP_USAGE, RESTORE_USAGE].map((u) => `  ${u}`),
+  ...[SERVE_USAGE, INIT_USAGE, CREATE_USER_USAGE, CHANGE_USER_USAGE, MIGRATE_USAGE, BACKUP_USAGE, RESTORE_USAGE, EXPORT_USAGE, IMPORT_USAGE].map((u) => `  ${u}`),
 ].join('\n');
 
 async function main(argv: string[]): Promise<void> {

@@ -65,6 +65,8 @@ export { BUILT_IN_NAVIGATION_VIEWS } from './actions/navigation-views.js';
 export { parseInviteeEmails } from './actions/invites.js';
 export { announceVideoProviderToken } from './actions/video-calls.js';
 export { AVATAR_SIZE, MAX_AVATAR_PIXELS, MEDIUM_AVATAR_SIZE } from './avatars/images.js';
+export { avatarBlobKey } from './avatars/blobs.js';
+export { uploadedAvatarFile } from './format/avatar.js';
 
 // Passwords and login limits.
 export { checkPassword, hashPassword, type PasswordCheck } from './auth/password.js';

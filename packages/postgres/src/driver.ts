@@ -43,7 +43,7 @@ interface Lane {
 const ROLL_BACK = Symbol('roll back');
 
 /** The key of the advisory lock every write transaction holds, in every process on the database. */
-const WRITE_LOCK = 7_464_851_203_002;
+export const WRITE_LOCK = 7_464_851_203_002;
 
 /**
  * The PostgreSQL driver (postgres.js). It keeps the contract of types.ts as follows.
