@@ -16,6 +16,8 @@ const PAGE = 1000;
 
 const isArchivePath = (path: string) => {
   const clean = path.replace(/^\.\//, '').replace(/\/$/, '');
+  // The archive's root itself, as `tar -C dir .` writes it.
+  if (clean === '' || clean === '.') return true;
   if (clean.split('/').some((part) => part === '..' || part === '')) return false;
   return clean === MANIFEST_FILE || clean === 'tables' || /^tables\/[a-z_]+\.ndjson$/.test(clean) || clean === UPLOADS_DIR || clean.startsWith(`${UPLOADS_DIR}/`);
 };
