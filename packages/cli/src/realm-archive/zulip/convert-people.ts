@@ -69,7 +69,7 @@ export function convertRealm(data: ZulipRealmFile, groups: GroupIds): Row {
   for (const [key, fallback] of Object.entries(REALM_SETTING_DEFAULTS)) {
     const value = realm[key];
     if (value !== undefined && value !== null && typeof value === typeof fallback) settings[key] = value;
-    else if (value === null && fallback === null) settings[key] = null;
+    else if (value === null && (fallback === null || key.endsWith('_seconds'))) settings[key] = null;
   }
   for (const key of Object.keys(REALM_GROUP_SETTING_DEFAULTS)) {
     const value = groups.setting(realm[key]);
