@@ -24,8 +24,8 @@ in use here is refused.
 
   --archive FILE     an archive written by \`teamchat export\`
   --from-zulip PATH  a Zulip organisation export (the directory or .tar.gz \`manage.py export\` writes);
-                     its users get no usable password: they reset it, or the operator sets one
-                     with \`teamchat change-user --password\`
+                     its users get no password (the export has none) and new API keys: the operator
+                     sets passwords with \`teamchat change-user --email E --password P\`
   --data DIR         the data directory (default ${DEFAULT_DATA_DIR}; created if missing); files go to its uploads.
                      A server running on DIR must be stopped first
   --database URL     write a PostgreSQL database instead of DIR's SQLite file (or TEAMCHAT_DATABASE_URL);
@@ -82,7 +82,7 @@ export async function importCommand(argv: string[]): Promise<void> {
           `Imported realm ${report.realmId} at ${report.url}${report.subdomain ? ` (subdomain ${report.subdomain})` : ''}: ` +
             `${report.tables.user ?? 0} users, ${report.tables.stream ?? 0} channels, ${report.tables.message ?? 0} messages, ${report.files} files\n`,
         );
-        if (zulip !== undefined) process.stdout.write('Imported users have no password: they reset it, or set one with `teamchat change-user --password`.\n');
+        if (zulip !== undefined) process.stdout.write('Imported users have no password: set one with `teamchat change-user --email E --password P`.\n');
       }
     } finally {
       await installation.close();
