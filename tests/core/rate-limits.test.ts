@@ -3,6 +3,7 @@
  * which domain, and what the decision reports (the reference's X-RateLimit-* values and its 429).
  */
 import { type ApiError, checkRateLimit, doSendMessage, getEvents, type RateLimiter, type ServerConfig } from '@teamchat/core';
+import { createContext, createMemoryCluster } from '@teamchat/core/internal';
 import { httpStatus } from '@teamchat/http-adapter';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, type World } from '../helpers/core.js';
@@ -114,5 +115,22 @@ describe('checkRateLimit', () => {
     const { w, errors } = await limitedWorld({ rateLimiting: true }, failing);
     expect(await send(w, w.as(w.owner))).toBeNull();
     expect(errors).toHaveLength(1);
+  });
+
+  it('counts requests on every node of a cluster together (the memory cluster, as PostgreSQL does)', async () => {
+    const cluster = createMemoryCluster();
+    const clock = fakeClock(T0);
+    const config = { rateLimiting: true, timers: false, rateLimitRules: { api_by_user: [{ requests: 3, seconds: 60 }], api_by_ip: [] } };
+    const w = await makeWorld({ clock, cluster: cluster.join('a'), config });
+    const b = createContext({ storage: w.ctx.storage, clock, cluster: cluster.join('b'), config });
+    try {
+      expect(await checkRateLimit(w.ctx, doSendMessage, w.as(w.owner))).toMatchObject({ remaining: 2 });
+      expect(await checkRateLimit(b, doSendMessage, w.as(w.owner))).toMatchObject({ remaining: 1 });
+      expect(await checkRateLimit(w.ctx, doSendMessage, w.as(w.owner))).toMatchObject({ refusal: null, remaining: 0 });
+      expect((await checkRateLimit(b, doSendMessage, w.as(w.owner)))!.refusal).not.toBeNull();
+    } finally {
+      await w.ctx.cluster!.close();
+      await b.cluster!.close();
+    }
   });
 });

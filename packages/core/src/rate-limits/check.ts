@@ -54,13 +54,14 @@ function subjectOf(caller: Caller): { domain: RateLimitDomain; key: string } | n
   return null;
 }
 
-/** One bucket per rule of the domain; the rule is part of the key, so a changed rule starts afresh. */
+/** One bucket per rule of the domain; the rule is part of the key, so a changed rule starts afresh (a rule given twice counts once). */
 function bucketsOf(ctx: Ctx, domain: RateLimitDomain, subject: string): RateLimitBucket[] {
-  return ctx.config.rateLimitRules[domain].map((rule) => ({
-    key: `${domain}:${rule.requests}/${rule.seconds}:${subject}`,
-    requests: rule.requests,
-    windowMs: rule.seconds * 1000,
-  }));
+  const buckets = new Map<string, RateLimitBucket>();
+  for (const rule of ctx.config.rateLimitRules[domain]) {
+    const key = `${domain}:${rule.requests}/${rule.seconds}:${subject}`;
+    buckets.set(key, { key, requests: rule.requests, windowMs: rule.seconds * 1000 });
+  }
+  return [...buckets.values()];
 }
 
 function decide(buckets: readonly RateLimitBucket[], hits: readonly RateLimitHit[], nowMs: number): RateLimitDecision {

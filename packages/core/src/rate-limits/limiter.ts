@@ -40,7 +40,7 @@ export interface RateLimitHit {
  * counting more than was sent is what it must not do.
  */
 export interface RateLimiter {
-  /** Counts one request in each bucket at `nowMs`; answers in the order of `buckets`. */
+  /** Counts one request in each bucket at `nowMs` (the keys of one call are distinct); answers in the order of `buckets`. */
   hit(buckets: readonly RateLimitBucket[], nowMs: number): Promise<RateLimitHit[]>;
   /** Releases what the limiter holds (connections); the context does not close it. */
   close?(): Promise<void>;
