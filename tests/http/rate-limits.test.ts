@@ -65,7 +65,7 @@ describe('API rate limits over HTTP', () => {
       const response = await call(server, 'GET', '/users/me', { auth: me });
       expect(response.status, `request ${i + 1}`).toBe(200);
     }
-    const send = form({ type: 'private', to: JSON.stringify([me.userId]), content: 'refused hello' });
+    const send = form({ type: 'private', to: JSON.stringify([me.id]), content: 'refused hello' });
     const refused = await call(server, 'POST', '/messages', { auth: me, body: send });
     // One request drains every 60/200 s: that is the wait.
     expect(expectRefused(refused, 200)).toBeCloseTo(0.3, 9);
