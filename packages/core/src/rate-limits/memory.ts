@@ -1,5 +1,6 @@
 import { type RateLimitBucket, type RateLimiter, takeFromBucket } from './limiter.js';
 
+/** Options of `memoryRateLimiter`. */
 export interface MemoryRateLimiterOptions {
   /** Buckets kept at most; past this the least recently hit are forgotten. Default 100,000. */
   maxKeys?: number;

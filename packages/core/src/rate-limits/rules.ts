@@ -20,8 +20,10 @@ export interface RateLimitRules {
   api_by_ip: readonly RateLimitRule[];
 }
 
+/** The name of a domain: `api_by_user` or `api_by_ip`. */
 export type RateLimitDomain = keyof RateLimitRules;
 
+/** Every domain, in the order they are documented. */
 export const RATE_LIMIT_DOMAINS: readonly RateLimitDomain[] = ['api_by_user', 'api_by_ip'];
 
 /** The reference's defaults: 200 requests a minute per user, 100 a minute per address without a user. */
