@@ -1,6 +1,6 @@
 /**
  * `teamchat serve` as a real process with its rate limits: on by default with the reference's
- * rules, configured with --rate-limit, off with --no-rate-limits, a bad rule refused at start.
+ * rules, configured with --rate-limit-rules, off with --no-rate-limits, a bad rule refused at start.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -32,8 +32,8 @@ async function serveWith(args: string[], rateLimits: boolean) {
 }
 
 describe('teamchat serve rate limits', () => {
-  it('limits per user with --rate-limit, per address with the reference’s 100/min, and leaves GET /events alone', async () => {
-    const server = await serveWith(['--rate-limit', 'api_by_user=4/60'], true);
+  it('limits per user with --rate-limit-rules, per address with the reference’s 100/min, and leaves GET /events alone', async () => {
+    const server = await serveWith(['--rate-limit-rules', 'api_by_user=4/60'], true);
     const registered = await server.post('/register', { event_types: '["message"]' });
     expect(registered.status).toBe(200);
     expect(registered.headers.get('x-ratelimit-limit')).toBe('4');
@@ -69,7 +69,7 @@ describe('teamchat serve rate limits', () => {
     }
   });
 
-  it('refuses to start with a malformed --rate-limit, naming the option', async () => {
-    await expect(serveWith(['--rate-limit', 'api_by_user=many'], true)).rejects.toThrow(/--rate-limit takes DOMAIN=REQUESTS\/SECONDS or DOMAIN=off/);
+  it('refuses to start with a malformed --rate-limit-rules, naming the option', async () => {
+    await expect(serveWith(['--rate-limit-rules', 'api_by_user=many'], true)).rejects.toThrow(/--rate-limit-rules takes DOMAIN=REQUESTS\/SECONDS or DOMAIN=off/);
   });
 });

@@ -4,13 +4,14 @@ import { join, resolve } from 'node:path';
 import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findRealm, updateRealmAsOperator } from '@teamchat/core';
 import { serve } from '@teamchat/http-adapter';
 import { joinCluster } from '../cluster.js';
-import { defineCommand, integer, type OptionTable, type OptionValues, option } from '../command-spec.js';
+import { defineCommand, integer, negatableFlag, type OptionTable, type OptionValues, option } from '../command-spec.js';
 import { CliError, openDataDir } from '../data-dir.js';
 import { holdDataDirLock } from '../data-dir-lock.js';
 import { displayUrl, postgresStorage } from '../database.js';
 import { databaseOption, dataDirOption } from '../options.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
+import { parseRateLimitRules, RULES_FORMAT } from '../rate-limits.js';
 
 function parseSeconds(raw: string, source: string): number {
   const seconds = Number(raw);
@@ -30,6 +31,14 @@ export const SERVE_OPTIONS = {
   'video-call-url': option({ value: 'URL', description: 'a meeting base URL for video calls (e.g. https://meet.jit.si); meetings get a random room under it' }),
   'push-notifier': option({ value: 'MODULE', description: 'a module whose default export is a PushNotifier, or a function ({ dataDir }) returning one' }),
   'shutdown-timeout': option({ value: 'SECONDS', kind: 'number', description: 'how long requests in flight may take to finish on SIGINT/SIGTERM', default: 10, parse: parseSeconds }),
+  'rate-limits': negatableFlag({ description: "limit API requests per user and per address as the reference server does (--no-rate-limits: no limits)", env: 'TEAMCHAT_RATE_LIMITS' }),
+  'rate-limit-rules': option({
+    value: 'RULES',
+    description: `replaces the rules of the domains named (api_by_user, api_by_ip): ${RULES_FORMAT}`,
+    defaultText: 'api_by_user=200/60,api_by_ip=100/60',
+    env: 'TEAMCHAT_RATE_LIMIT_RULES',
+    parse: parseRateLimitRules,
+  }),
 } satisfies OptionTable;
 
 export const serveCommand = defineCommand({
@@ -56,7 +65,8 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
   if (database === undefined) holdDataDirLock(values.data, 'serve');
   const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id']);
   const storage = database === undefined ? undefined : postgresStorage(database, undefined, cluster?.events);
-  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, sqlite: { detectNestedCalls: false } });
+  const rateLimits = { rateLimiting: values['rate-limits'], ...(values['rate-limit-rules'] ? { rateLimitRules: values['rate-limit-rules'] } : {}) };
+  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, config: rateLimits, sqlite: { detectNestedCalls: false } });
   const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
   await cluster?.announce(values['internal-url'] ?? running.url);
   // Handlers first: a signal during the setup below must still close the server and the store.
