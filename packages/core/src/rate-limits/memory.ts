@@ -16,7 +16,7 @@ const SWEEP_PER_HIT = 4;
  * forgotten (forgiving its subject). Counts reset when the process restarts, and processes do
  * not share them: a cluster uses `@teamchat/postgres`'s limiter instead.
  */
-export function memoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateLimiter & { readonly size: number } {
+export function memoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateLimiter & { /** Buckets held now. */ readonly size: number } {
   const maxKeys = options.maxKeys ?? 100_000;
   const emptyAt = new Map<string, number>();
   const sweep = (nowMs: number) => {
