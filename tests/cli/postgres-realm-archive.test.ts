@@ -8,10 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { exportCommand } from '../../packages/cli/src/commands/export.js';
-import { importCommand } from '../../packages/cli/src/commands/import.js';
 import { postgresTestDatabase } from '../helpers/storage.js';
-import { closeContext, fillRealm, type Installation, openHandle, openInstallation, realmCounts } from './realm-archive-fixture.js';
+import { closeContext, fillRealm, type Installation, openHandle, openInstallation, realmCounts, teamchat } from './realm-archive-fixture.js';
 
 let output = '';
 beforeEach(() => {
@@ -58,15 +56,15 @@ describe('an organisation moved between SQLite and PostgreSQL', () => {
     expect(original.counts.message).toBe(4);
 
     const first = join(scratch('teamchat-archive-'), 'acme.tar.gz');
-    await exportCommand(['--realm', 'acme', '--out', first, ...sqlite.args]);
+    await teamchat(['export', '--realm', 'acme', '--out', first, ...sqlite.args]);
     const postgres = await postgresInstallation();
-    await importCommand(['--archive', first, ...postgres.args]);
+    await teamchat(['import', '--archive', first, ...postgres.args]);
     expect(await snapshot(postgres, 'acme')).toEqual(original);
 
     const second = join(scratch('teamchat-archive-'), 'acme-again.tar.gz');
-    await exportCommand(['--realm', 'acme', '--out', second, ...postgres.args]);
+    await teamchat(['export', '--realm', 'acme', '--out', second, ...postgres.args]);
     const back = sqliteInstallation();
-    await importCommand(['--archive', second, ...back.args]);
+    await teamchat(['import', '--archive', second, ...back.args]);
     expect(await snapshot(back, 'acme')).toEqual(original);
     expect(output).toContain('Imported realm');
   });

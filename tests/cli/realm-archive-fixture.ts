@@ -32,6 +32,8 @@ import {
 import { createPostgresStorage } from '@teamchat/postgres';
 import { type DatabaseHandle, openPostgres, openSqlite, quote } from '../../packages/cli/src/realm-archive/database-handle.js';
 import { REALM_TABLES } from '../../packages/cli/src/realm-archive/realm-tables.js';
+import { COMMANDS } from '../../packages/cli/src/commands.js';
+import { buildProgram } from '../../packages/cli/src/program.js';
 import { must, testContext } from '../helpers/core.js';
 import { postgresTestDatabase, TEST_DRIVER } from '../helpers/storage.js';
 import { imageFile, png } from '../core/image-fixtures.js';
@@ -134,6 +136,11 @@ export async function realmCounts(db: DatabaseHandle, realmId: number): Promise<
     counts[spec.table] = Number(n);
   }
   return counts;
+}
+
+/** Runs `teamchat ARGV…` in this process, as the bin parses it (a refusal rejects with its CliError). */
+export async function teamchat(argv: string[]): Promise<void> {
+  await buildProgram(COMMANDS).parseAsync(argv, { from: 'user' });
 }
 
 export { closeContext };

@@ -12,10 +12,8 @@ import { join } from 'node:path';
 import { findRealm, getMessages, getSubscriptions, getUploadedFile, type User } from '@teamchat/core';
 import { avatarBlobKey, uploadedAvatarFile } from '@teamchat/core/internal';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { exportCommand } from '../../packages/cli/src/commands/export.js';
-import { importCommand } from '../../packages/cli/src/commands/import.js';
 import { must } from '../helpers/core.js';
-import { closeContext, fillRealm, once, type Installation, newInstallation, openHandle, openInstallation, realmCounts } from './realm-archive-fixture.js';
+import { closeContext, fillRealm, once, type Installation, newInstallation, openHandle, openInstallation, realmCounts, teamchat } from './realm-archive-fixture.js';
 
 let output = '';
 beforeEach(() => {
@@ -65,7 +63,7 @@ const exportedRealm = once(async () => {
   const filled = await fillRealm(ctx, { subdomain, url: `http://${subdomain}.example.com`, name: 'Acme' });
   await closeContext(ctx);
   const archive = join(scratch(), 'acme.tar.gz');
-  await exportCommand(['--realm', subdomain, '--out', archive, ...source.args]);
+  await teamchat(['export', '--realm', subdomain, '--out', archive, ...source.args]);
   return { source, filled, archive, counts: await countsOf(source, filled.realm.id), summary: output };
 });
 
@@ -105,7 +103,7 @@ describe('teamchat export then import into a fresh installation', () => {
 
     const target = await newInstallation();
     output = '';
-    await importCommand(['--archive', archive, ...target.args, '--json']);
+    await teamchat(['import', '--archive', archive, ...target.args, '--json']);
     const report = JSON.parse(output) as { realmId: number; subdomain: string; url: string; tables: Record<string, number>; files: number };
     expect(report).toMatchObject({ subdomain: 'acme', url: 'http://acme.example.com', files: 3 });
     expect(report.tables).toEqual(counts);
@@ -163,7 +161,7 @@ describe('teamchat import next to an existing realm', () => {
     const before = await countsOf(target, existing.realm.id);
 
     output = '';
-    await importCommand(['--archive', archive, ...target.args, '--subdomain', 'second', '--url', 'http://second.example.com']);
+    await teamchat(['import', '--archive', archive, ...target.args, '--subdomain', 'second', '--url', 'http://second.example.com']);
     expect(output).toMatch(/^Imported realm \d+ at http:\/\/second\.example\.com \(subdomain second\): 4 users, 1 channels, 4 messages, 3 files\n$/);
     expect(await countsOf(target, existing.realm.id)).toEqual(before);
 
@@ -187,10 +185,10 @@ describe('teamchat import next to an existing realm', () => {
     }
 
     const realmsBefore = await realmIds(target);
-    await expect(importCommand(['--archive', archive, ...target.args, '--subdomain', 'second', '--url', 'http://third.example.com'])).rejects.toThrow(
+    await expect(teamchat(['import', '--archive', archive, ...target.args, '--subdomain', 'second', '--url', 'http://third.example.com'])).rejects.toThrow(
       "this installation already has a realm with the subdomain 'second'",
     );
-    await expect(importCommand(['--archive', archive, ...target.args, '--subdomain', 'third', '--url', 'http://second.example.com'])).rejects.toThrow(
+    await expect(teamchat(['import', '--archive', archive, ...target.args, '--subdomain', 'third', '--url', 'http://second.example.com'])).rejects.toThrow(
       'this installation already has a realm with the URL http://second.example.com',
     );
     expect(await realmIds(target)).toEqual(realmsBefore);
@@ -202,7 +200,7 @@ describe('teamchat export of one realm among several', () => {
     const { source, a, b } = await twoRealms();
     const archive = join(scratch(), 'a.tar.gz');
     output = '';
-    await exportCommand(['--realm', 'http://a.example.com/', '--out', archive, ...source.args, '--json']);
+    await teamchat(['export', '--realm', 'http://a.example.com/', '--out', archive, ...source.args, '--json']);
     const manifest = JSON.parse(output) as { source: { realm_id: number }; tables: Record<string, number> };
     expect(manifest.source.realm_id).toBe(a.realm.id);
     expect(manifest.tables).toEqual(await countsOf(source, a.realm.id));
@@ -226,8 +224,8 @@ describe('teamchat export of one realm among several', () => {
   it('refuses an unknown realm and a missing --realm', async () => {
     const { source } = await twoRealms();
     const out = join(scratch(), 'x.tar.gz');
-    await expect(exportCommand(['--realm', 'nope', '--out', out, ...source.args])).rejects.toThrow("--realm: no realm 'nope' here (realms: a, b)");
-    await expect(exportCommand(['--out', out, ...source.args])).rejects.toThrow('--realm is required');
+    await expect(teamchat(['export', '--realm', 'nope', '--out', out, ...source.args])).rejects.toThrow("--realm: no realm 'nope' here (realms: a, b)");
+    await expect(teamchat(['export', '--out', out, ...source.args])).rejects.toThrow('--realm is required');
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -278,7 +276,7 @@ describe('teamchat import of a bad archive', () => {
       ],
     ];
     for (const [file, message] of cases) {
-      await expect(importCommand(['--archive', file, ...target.args, '--subdomain', 'bad', '--url', 'http://bad.example.com']), message).rejects.toThrow(message);
+      await expect(teamchat(['import', '--archive', file, ...target.args, '--subdomain', 'bad', '--url', 'http://bad.example.com']), message).rejects.toThrow(message);
       expect(await realmIds(target)).toEqual(realmsBefore);
       expect(await countsOf(target, existing.realm.id)).toEqual(before);
       expect(uploadFiles(target)).toEqual(filesBefore);
@@ -287,10 +285,10 @@ describe('teamchat import of a bad archive', () => {
 
   it('refuses bad options before reading anything', async () => {
     const { target } = await neighbour();
-    await expect(importCommand([...target.args])).rejects.toThrow('give one of --archive and --from-zulip');
-    await expect(importCommand(['--archive', '/nonexistent.tar.gz', ...target.args])).rejects.toThrow('--archive: /nonexistent.tar.gz does not exist');
+    await expect(teamchat(['import', ...target.args])).rejects.toThrow('give one of --archive and --from-zulip');
+    await expect(teamchat(['import', '--archive', '/nonexistent.tar.gz', ...target.args])).rejects.toThrow('--archive: /nonexistent.tar.gz does not exist');
     const { archive } = await exportedRealm();
-    await expect(importCommand(['--archive', archive, ...target.args, '--subdomain', 'Not Valid'])).rejects.toThrow("--subdomain: 'Not Valid' is not a valid subdomain");
-    await expect(importCommand(['--archive', archive, ...target.args, '--url', 'ftp://x'])).rejects.toThrow("--url: 'ftp://x' is not an http(s) URL of a host");
+    await expect(teamchat(['import', '--archive', archive, ...target.args, '--subdomain', 'Not Valid'])).rejects.toThrow("--subdomain: 'Not Valid' is not a valid subdomain");
+    await expect(teamchat(['import', '--archive', archive, ...target.args, '--url', 'ftp://x'])).rejects.toThrow("--url: 'ftp://x' is not an http(s) URL of a host");
   });
 });

@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { findRealm, getMessages, type User } from '@teamchat/core';
 import { avatarBlobKey, uploadedAvatarFile } from '@teamchat/core/internal';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { importCommand } from '../../packages/cli/src/commands/import.js';
 import type { DatabaseHandle, Row } from '../../packages/cli/src/realm-archive/database-handle.js';
 import { must } from '../helpers/core.js';
-import { closeContext, newInstallation, once, openHandle, openInstallation, realmCounts } from './realm-archive-fixture.js';
+import { closeContext, newInstallation, once, openHandle, openInstallation, realmCounts, teamchat } from './realm-archive-fixture.js';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/zulip-export');
 
@@ -30,7 +29,7 @@ afterEach(() => vi.restoreAllMocks());
 /** The fixture imported into a fresh installation (once for the file). */
 const imported = once(async () => {
   const target = await newInstallation();
-  await importCommand(['--from-zulip', FIXTURE, ...target.args, '--url', 'https://zulipco.example.com', '--json']);
+  await teamchat(['import', '--from-zulip', FIXTURE, ...target.args, '--url', 'https://zulipco.example.com', '--json']);
   const report = JSON.parse(output) as { realmId: number; tables: Record<string, number>; files: number };
   return { target, report };
 });
@@ -218,7 +217,7 @@ describe('teamchat import --from-zulip', () => {
     const tarball = join(dir, 'zulip-export.tar.gz');
     execFileSync('tar', ['czf', tarball, '-C', dir, 'zulip-export-20240101']);
     output = '';
-    await importCommand(['--from-zulip', tarball, ...target.args, '--subdomain', 'copy', '--url', 'https://copy.example.com']);
+    await teamchat(['import', '--from-zulip', tarball, ...target.args, '--subdomain', 'copy', '--url', 'https://copy.example.com']);
     expect(output).toMatch(/^Imported realm \d+ at https:\/\/copy\.example\.com \(subdomain copy\): 9 users, 2 channels, 7 messages, 3 files\n/);
     expect(output).toContain('Imported users have no password');
     await withHandle(async (db) => {
@@ -231,16 +230,16 @@ describe('teamchat import --from-zulip', () => {
   it('refuses what is not a Zulip export, and a missing --url, writing nothing', async () => {
     const { target } = await imported();
     const realmsBefore = await withHandle(async (db) => db.all('SELECT id FROM realm ORDER BY id'));
-    await expect(importCommand(['--from-zulip', FIXTURE, ...target.args, '--subdomain', 'x'])).rejects.toThrow('--url is required with --from-zulip');
+    await expect(teamchat(['import', '--from-zulip', FIXTURE, ...target.args, '--subdomain', 'x'])).rejects.toThrow('--url is required with --from-zulip');
     const empty = mkdtempSync(join(tmpdir(), 'not-zulip-'));
-    await expect(importCommand(['--from-zulip', empty, ...target.args, '--subdomain', 'x', '--url', 'https://x.example.com'])).rejects.toThrow(
+    await expect(teamchat(['import', '--from-zulip', empty, ...target.args, '--subdomain', 'x', '--url', 'https://x.example.com'])).rejects.toThrow(
       '--from-zulip: realm.json is missing; not a Zulip organisation export',
     );
     writeFileSync(join(empty, 'realm.json'), '{"zerver_realm": [');
-    await expect(importCommand(['--from-zulip', empty, ...target.args, '--subdomain', 'x', '--url', 'https://x.example.com'])).rejects.toThrow('--from-zulip: realm.json is not valid JSON');
+    await expect(teamchat(['import', '--from-zulip', empty, ...target.args, '--subdomain', 'x', '--url', 'https://x.example.com'])).rejects.toThrow('--from-zulip: realm.json is not valid JSON');
     writeFileSync(join(empty, 'realm.json'), '{"zerver_realm": []}');
-    await expect(importCommand(['--from-zulip', empty, ...target.args, '--subdomain', 'x', '--url', 'https://x.example.com'])).rejects.toThrow('not a Zulip export');
-    await expect(importCommand(['--from-zulip', FIXTURE, ...target.args, '--url', 'https://other.example.com'])).rejects.toThrow(
+    await expect(teamchat(['import', '--from-zulip', empty, ...target.args, '--subdomain', 'x', '--url', 'https://x.example.com'])).rejects.toThrow('not a Zulip export');
+    await expect(teamchat(['import', '--from-zulip', FIXTURE, ...target.args, '--url', 'https://other.example.com'])).rejects.toThrow(
       "this installation already has a realm with the subdomain 'zulipco'",
     );
     expect(await withHandle(async (db) => db.all('SELECT id FROM realm ORDER BY id'))).toEqual(realmsBefore);

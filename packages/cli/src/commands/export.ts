@@ -1,46 +1,29 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { CliError, DEFAULT_DATA_DIR } from '../data-dir.js';
-import { required } from '../options.js';
+import { defineCommand, type OptionTable, type OptionValues, option } from '../command-spec.js';
+import { databaseOption, dataDirOption, jsonOption } from '../options.js';
 import { printJson } from '../output.js';
 import { exportRealm } from '../realm-archive/export-realm.js';
 import { openForExport } from '../realm-archive/open-installation.js';
 import { terminalProgress } from '../realm-archive/progress.js';
 
-export const EXPORT_USAGE = 'teamchat export --realm REALM --out FILE [--data DIR] [--database URL] [--json]';
+const options = {
+  realm: option({ value: 'REALM', description: "the realm: its subdomain ('' for the root realm), URL or ID", required: true }),
+  out: option({ value: 'FILE', description: 'where to write the archive (replaced once complete)', required: true }),
+  data: dataDirOption,
+  database: databaseOption,
+  json: jsonOption,
+} satisfies OptionTable;
 
-const EXPORT_HELP = `${EXPORT_USAGE}
+export const exportCommand = defineCommand({
+  name: 'export',
+  summary: 'export one organisation (realm) into an archive: its rows as JSON, its uploads, a manifest',
+  description: `Writes one organisation (realm) into an archive (a gzipped tar): a manifest (format and schema versions, source, time, rows per table), each table's rows of that realm as JSON lines, and its uploaded files and avatars. Nothing of another realm is included. The server may keep running: the rows are read in one consistent snapshot. \`teamchat import\` loads the archive into another installation.`,
+  options,
+  run: exportOrganisation,
+});
 
-Writes one organisation (realm) into an archive (a gzipped tar): a manifest, each table's rows of
-that realm as JSON lines, and its uploaded files and avatars. Nothing of another realm is
-included. The server may keep running: the rows are read in one consistent snapshot.
-
-  --realm REALM   the realm's subdomain ('' for the root realm), URL or ID (required)
-  --out FILE      where to write the archive (required; replaced once complete)
-  --data DIR      the data directory (default ${DEFAULT_DATA_DIR}); its uploads are read
-  --database URL  read a PostgreSQL database instead of DIR's SQLite file (or TEAMCHAT_DATABASE_URL)
-  --json          print the manifest as JSON instead of a summary
-`;
-
-export async function exportCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      realm: { type: 'string' },
-      out: { type: 'string' },
-      data: { type: 'string', default: DEFAULT_DATA_DIR },
-      database: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(EXPORT_HELP);
-    return;
-  }
-  // '' is a valid answer (the root realm), so only a missing flag is refused.
-  if (values.realm === undefined) throw new CliError(`--realm is required\n  ${EXPORT_USAGE}`);
-  const out = resolve(required('out', values.out));
+async function exportOrganisation(values: OptionValues<typeof options>): Promise<void> {
+  const out = resolve(values.out);
   const installation = await openForExport(values.data, values.database);
   try {
     const manifest = await exportRealm({ ...installation, realm: values.realm, out, progress: terminalProgress(process.stderr, 'exporting') });
