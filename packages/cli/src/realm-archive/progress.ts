@@ -1,6 +1,7 @@
 /**
- * The progress of an export or import: one bar with the step in hand, counts and an ETA, on a
- * terminal only; silent otherwise (logs, pipes, tests).
+ * The progress of an export or import: one bar with the step in hand, counts and an ETA, drawn
+ * on `stream` (stderr, beside the summary on stdout) when both are terminals; silent otherwise
+ * (output redirected to a log or a pipe, tests).
  */
 import { Presets, SingleBar } from 'cli-progress';
 
@@ -14,8 +15,8 @@ export interface StepProgress {
 
 export const silentProgress: StepProgress = { start: () => undefined, step: () => undefined, advance: () => undefined, stop: () => undefined };
 
-export function terminalProgress(stream: NodeJS.WriteStream, verb: string): StepProgress {
-  if (!stream.isTTY) return silentProgress;
+export function terminalProgress(stream: NodeJS.WriteStream, verb: string, stdout: { isTTY?: boolean } = process.stdout): StepProgress {
+  if (!stream.isTTY || !stdout.isTTY) return silentProgress;
   const bar = new SingleBar(
     { stream, format: `${verb} {step} [{bar}] {percentage}% {value}/{total} | ETA {eta_formatted}`, hideCursor: true, etaBuffer: 200 },
     Presets.shades_classic,
