@@ -283,6 +283,15 @@ describe('teamchat import of a bad archive', () => {
     }
   });
 
+  it('refuses a data directory a running server holds', async () => {
+    const { archive } = await exportedRealm();
+    const dir = scratch();
+    // The lock `teamchat serve` writes, held by a live process (this one).
+    writeFileSync(join(dir, 'teamchat.pid'), `${JSON.stringify({ pid: process.pid, command: 'serve', started_at: new Date().toISOString() })}\n`);
+    await expect(teamchat(['import', '--archive', archive, '--data', dir])).rejects.toThrow(`is in use by \`teamchat serve\` (pid ${process.pid}`);
+    expect(readdirSync(dir)).toEqual(['teamchat.pid']);
+  });
+
   it('refuses bad options before reading anything', async () => {
     const { target } = await neighbour();
     await expect(teamchat(['import', ...target.args])).rejects.toThrow('give one of --archive and --from-zulip');
