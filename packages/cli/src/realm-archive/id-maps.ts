@@ -73,9 +73,8 @@ export class IdMaps {
 
   /** The new ID for an ID found inside text; an unknown one is left as it was (it named nothing here either). */
   inText(kind: IdKind, oldId: string): string {
-    const mapped = this.#of(kind).get(Number(oldId));
-    if (kind === 'user_group' && Number(oldId) <= SYSTEM_GROUP_MAX_ID) return oldId;
-    return mapped === undefined ? oldId : String(mapped);
+    const mapped = this.optional(kind, oldId);
+    return mapped === null ? oldId : String(mapped);
   }
 
   #of(kind: IdKind): Map<number, number> {
