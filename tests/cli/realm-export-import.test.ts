@@ -45,12 +45,11 @@ async function realmIds(installation: Installation): Promise<number[]> {
   }
 }
 
-/** Every file under the installation's uploads. */
+/** Every file and directory under the installation's uploads. */
 function uploadFiles(installation: Installation): string[] {
   const root = join(installation.dir, 'uploads');
   if (!existsSync(root)) return [];
   return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name))
     .sort();
 }
@@ -274,6 +273,8 @@ describe('teamchat import of a bad archive', () => {
         }),
         'names user 987654, which the archive does not hold',
       ],
+      // Fails while storing the files, after the attachments: they and their directories go too.
+      [altered(archive, (dir) => writeFileSync(join(dir, 'uploads', 'avatars', '987654.png'), 'not a user of the archive')), 'an avatar names user 987654'],
     ];
     for (const [file, message] of cases) {
       await expect(teamchat(['import', '--archive', file, ...target.args, '--subdomain', 'bad', '--url', 'http://bad.example.com']), message).rejects.toThrow(message);

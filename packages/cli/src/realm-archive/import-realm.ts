@@ -95,7 +95,7 @@ export async function importRealm(options: ImportOptions): Promise<ImportReport>
     });
     return report;
   } catch (error) {
-    for (const file of stored) rmSync(file, { force: true });
+    for (const path of stored) rmSync(path, { recursive: true, force: true });
     throw error;
   } finally {
     progress.stop();
@@ -170,7 +170,7 @@ async function replaceTakenApiKeys(tx: Queryable, rows: Row[]): Promise<void> {
 const API_KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const newApiKey = () => [...randomBytes(32)].map((b) => API_KEY_ALPHABET[b % API_KEY_ALPHABET.length]).join('');
 
-/** Copies the files under their new keys; each path is recorded first so that a failure can remove it. */
+/** Copies the files under their new keys; each path (and each directory made) is recorded first so that a failure can remove it. */
 function storeFiles(options: ImportOptions, maps: IdMaps, uuid: string, avatarVersions: Map<number, number>, written: string[], progress: StepProgress): number {
   for (const file of options.dump.files) {
     let key: string;
@@ -180,7 +180,9 @@ function storeFiles(options: ImportOptions, maps: IdMaps, uuid: string, avatarVe
       key = avatarBlobKey(maps.newRealmId, uploadedAvatarFile({ uuid }, { id: userId, avatarVersion: avatarVersions.get(file.userId) ?? 1 }, file.medium));
     }
     const target = join(options.uploadsDir, ...key.split('/'));
-    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    // The first directory this made (if any) is removed with the files on failure: it holds only ours.
+    const made = mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    if (made) written.push(made);
     written.push(target);
     copyFileSync(file.source, target);
     progress.advance(1);
