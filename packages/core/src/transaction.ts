@@ -27,8 +27,8 @@ export function transactionAs<T>(
  * deactivated. The actor carries the user-defined groups it is in, for group settings that name them.
  */
 export async function actorIn(tx: Tx, realmId: number, userId: number): Promise<Actor | undefined> {
-  const user = await tx.users.byId(realmId, userId);
-  const realm = await tx.realms.byId(realmId);
+  // Sent together: one round trip on a networked database.
+  const [user, realm] = await Promise.all([tx.users.byId(realmId, userId), tx.realms.byId(realmId)]);
   if (!user?.isActive || !realm || realm.deactivated) return undefined;
   const [member] = await withUserGroupIds(tx, realm.id, [user]);
   return { realm, user: member! };

@@ -24,9 +24,10 @@ export type Target =
 
 /**
  * The channel and topic of a channel message. A channel the sender may not read answers exactly
- * as a missing one, so that private channels stay invisible.
+ * as a missing one, so that private channels stay invisible. `realm` is the sender's, as read in
+ * this transaction.
  */
-export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, rawTopic: string | undefined): Promise<Result<Target, ApiError>> {
+export async function channelTarget(ctx: Ctx, tx: Tx, realm: Realm, sender: User, to: string, rawTopic: string | undefined): Promise<Result<Target, ApiError>> {
   const indicator = channelIndicator(to);
   if (indicator.isErr()) return err(indicator.error);
   let stream: Stream | undefined;
@@ -50,7 +51,7 @@ export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, 
   if (topic.isErr()) return err(topic.error);
   const creation = await checkTopicCreation(tx, sender, stream, topic.value);
   if (creation.isErr()) return err(creation.error);
-  const allowed = await checkTopicsPolicy(tx, stream, topic.value, true);
+  const allowed = await checkTopicsPolicy(tx, stream, topic.value, true, realm);
   if (allowed.isErr()) return err(allowed.error);
   const recipientIds = await tx.subscriptions.activeSubscriberIds(sender.realmId, stream.id);
   return ok({ kind: 'stream', stream, topic: topic.value, recipientIds, senderSubscription: subscription ?? null });
