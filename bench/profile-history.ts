@@ -43,7 +43,7 @@ try {
       { operator: 'channel', operand: streamIds[i % streamIds.length]! },
       { operator: 'topic', operand: `topic ${Math.floor(i / streamIds.length) % 10}` },
     ];
-    const got = await getMessages(ctx, actor, { anchor: 'newest', num_before: 50, num_after: 0, narrow: JSON.stringify(narrow) });
+    const got = await getMessages(ctx, actor, { anchor: 'newest', num_before: 50, num_after: 0, narrow });
     if (got.isErr()) throw new Error(got.error.msg);
     return JSON.stringify(got.value).length;
   };
