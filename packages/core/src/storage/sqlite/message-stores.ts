@@ -45,9 +45,10 @@ export function messageStore(q: Statements): MessageStore {
         const participants = message.dmKey.split(',').map((userId) => [Number(userId), message.realmId, message.dmKey]);
         await q.insertRows('INSERT OR IGNORE INTO dm_participant (user_id, realm_id, dm_key) VALUES (?, ?, ?)', participants);
       }
-      // Every copy in one statement (a few on SQLite): on PostgreSQL one round trip and one
-      // statement instead of one per recipient; on SQLite measured 10-15% less CPU than a
-      // statement per copy (BENCHMARKS.md). The copies and the search row go out together.
+      // Every copy in one statement (a few on SQLite): on PostgreSQL one statement instead of
+      // one per recipient; on SQLite about a third fewer instructions than a statement per
+      // copy, for a few more WAL writes (BENCHMARKS.md, after (4)). The copies and the search
+      // row go out together (one round trip on PostgreSQL).
       await Promise.all([
         q.insertRows('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', recipients.map(({ userId, flags }) => [userId, id, flags])),
         indexText(id, message.content, message.topic),
