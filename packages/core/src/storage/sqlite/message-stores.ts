@@ -11,7 +11,7 @@ import type {
 import { insertSql, type TableMap, toRow, updateSql } from './columns.js';
 import { compileMessageQuery } from './message-query.js';
 import type { Statements } from './statements.js';
-import { nextId } from './kept-ids.js';
+import { nextIdSql } from './kept-ids.js';
 
 const MESSAGE: TableMap<Message> = {
   table: 'message',
@@ -37,8 +37,10 @@ export function messageStore(q: Statements): MessageStore {
 
   return {
     async insert(message: NewMessage, recipients) {
-      const row = toRow({ id: await nextId(q, 'message'), ...message, editHistory: JSON.stringify(message.editHistory) });
-      const { lastInsertRowid } = await q.run(insertSql('message', row), row);
+      const row = toRow({ ...message, editHistory: JSON.stringify(message.editHistory) });
+      // The ID is computed inside the INSERT (one statement, one round trip on PostgreSQL, where
+      // the write lock makes it as safe as a separate read), and reported back by it.
+      const { lastInsertRowid } = await q.run(insertSql('message', row, { id: nextIdSql('message') }), row);
       const id = Number(lastInsertRowid);
       if (message.dmKey !== null) {
         await q.run('INSERT OR IGNORE INTO dm_conversation (realm_id, dm_key) VALUES (?, ?)', message.realmId, message.dmKey);
