@@ -20,13 +20,13 @@
  * fsync is group commit's business, not this script's).
  */
 import { Session } from 'node:inspector/promises';
-import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as Core from '../packages/core/src/index.js';
 import type * as CoreSqlite from '../packages/core/src/sqlite.js';
+import { countStatements } from './statement-counts.js';
 
 const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 50);
 const sends = Number(process.env.BENCH_SENDS ?? 2000);
@@ -43,7 +43,7 @@ const createSqliteContext = await import(coreEntry.replace(/index\.(ts|js)$/, 's
   () => core.createContext as unknown as typeof CoreSqlite.createSqliteContext,
 );
 const { closeContext, createRealm, createUserAsOperator, doSendMessage, doSubscribe } = core;
-const counts = countStatements();
+const counts = countStatements({ splitCommit });
 const tmp = mkdtempSync(join(tmpdir(), 'teamchat-profile-send-'));
 try {
   const ctx = createSqliteContext({ databaseFile: join(tmp, 'send.db'), config: { timers: false }, sqlite: { synchronous } });
@@ -113,64 +113,4 @@ function report(label: string, since: NodeJS.CpuUsage, started: number): void {
     `${label}: ${sends} sends, ${perSend(used.user + used.system)} µs CPU per send (user ${perSend(used.user)}, system ${perSend(used.system)}${split}),` +
       ` ${perSend(wall * 1000)} µs wall per send, ${Math.round((sends / wall) * 1000)}/s`,
   );
-}
-
-/** Wraps better-sqlite3's statements (the copy core loads) to count executions and returned rows per SQL text. */
-function countStatements() {
-  const require = createRequire(new URL('../packages/core/package.json', import.meta.url));
-  const Database = require('better-sqlite3') as { prototype: { prepare(sql: string): Record<string, (...a: unknown[]) => unknown> } };
-  const stats = new Map<string, { runs: number; rows: number }>();
-  const prepare = Database.prototype.prepare;
-  Database.prototype.prepare = function (this: unknown, sql: string) {
-    const statement = prepare.call(this, sql);
-    const key = sql.replace(/\s+/g, ' ').trim();
-    for (const method of ['run', 'get', 'all', 'iterate'] as const) {
-      const original = statement[method]?.bind(statement);
-      if (!original) continue;
-      statement[method] = (...args: unknown[]) => {
-        const result = original(...args);
-        const entry = stats.get(key) ?? { runs: 0, rows: 0 };
-        entry.runs++;
-        entry.rows += method === 'all' ? (result as unknown[]).length : method === 'get' ? (result === undefined ? 0 : 1) : 0;
-        stats.set(key, entry);
-        return result;
-      };
-    }
-    return statement;
-  };
-  const execs = new Map<string, number>();
-  let execCpu = 0;
-  const exec = (Database.prototype as unknown as { exec(sql: string): unknown }).exec;
-  (Database.prototype as unknown as { exec(sql: string): unknown }).exec = function (this: unknown, sql: string) {
-    execs.set(sql, (execs.get(sql) ?? 0) + 1);
-    if (!splitCommit) return exec.call(this, sql);
-    const before = process.cpuUsage();
-    try {
-      return exec.call(this, sql);
-    } finally {
-      const used = process.cpuUsage(before);
-      execCpu += used.user + used.system;
-    }
-  };
-  return {
-    takeExecCpu(): number {
-      const taken = execCpu;
-      execCpu = 0;
-      return taken;
-    },
-    reset: () => { stats.clear(); execs.clear(); execCpu = 0; },
-    print(n: number) {
-      const rows = [...stats].sort((a, b) => b[1].runs - a[1].runs || b[1].rows - a[1].rows);
-      let runs = 0;
-      let read = 0;
-      console.log('per send: runs  rows  statement');
-      for (const [sql, s] of rows) {
-        runs += s.runs;
-        read += s.rows;
-        console.log(`${(s.runs / n).toFixed(2).padStart(9)} ${(s.rows / n).toFixed(1).padStart(6)}  ${sql.slice(0, 140)}`);
-      }
-      for (const [sql, c] of execs) console.log(`${(c / n).toFixed(2).padStart(9)}   exec  ${sql.slice(0, 60)}`);
-      console.log(`total per send: ${(runs / n).toFixed(1)} prepared statements, ${(read / n).toFixed(1)} rows returned`);
-    },
-  };
 }

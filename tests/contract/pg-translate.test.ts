@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { translateDdl } from '../../packages/postgres/src/schema.js';
+import { unnestInsert } from '../../packages/postgres/src/statements.js';
 import { arrayLiteral, ftsToTsquery, translateStatement } from '../../packages/postgres/src/translate.js';
 
 const columns = new Map([
@@ -95,5 +96,30 @@ describe('parameter values', () => {
     expect(ftsToTsquery('("a"* "b"*) OR ("c"*)')).toBe('((a:*) & (b:*)) | ((c:*))');
     expect(ftsToTsquery('"snake_case"*')).toBe('(snake:* <-> case:*)');
     expect(ftsToTsquery('""')).toBe('');
+  });
+});
+
+describe('unnestInsert (Statements.insertRows on PostgreSQL)', () => {
+  const tables = new Map([
+    ['user_message', new Map([['user_id', 'bigint'], ['message_id', 'bigint'], ['flags', 'bigint']])],
+    ['user_group_member', new Map([['group_id', 'bigint'], ['user_id', 'bigint']])],
+  ]);
+
+  it('inserts any number of rows from one typed array per column; OR IGNORE skips conflicting rows', () => {
+    expect(unnestInsert('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', tables)).toEqual({
+      text: 'INSERT INTO user_message (user_id, message_id, flags) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])',
+      kinds: ['plain', 'plain', 'plain'],
+      returnsId: false,
+    });
+    expect(unnestInsert('INSERT OR IGNORE INTO user_group_member (group_id, user_id) VALUES (?, ?)', tables).text).toBe(
+      'INSERT INTO user_group_member (group_id, user_id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT DO NOTHING',
+    );
+  });
+
+  it('refuses what is not a single-row INSERT of one ? per column, and columns the schema lacks', () => {
+    expect(() => unnestInsert('INSERT INTO user_message (user_id, flags) VALUES (?, 0)', tables)).toThrow(/insertRows/);
+    expect(() => unnestInsert('INSERT INTO user_message (user_id, flags) VALUES (?, ?, ?)', tables)).toThrow(/one \? per column/);
+    expect(() => unnestInsert('UPDATE user_message SET flags = ?', tables)).toThrow(/insertRows/);
+    expect(() => unnestInsert('INSERT INTO user_message (user_id, nope) VALUES (?, ?)', tables)).toThrow(/no column user_message.nope/);
   });
 });

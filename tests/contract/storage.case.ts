@@ -24,6 +24,7 @@ import { describeDmPeers } from './dm-peers.case.js';
 import { describeRecentDmConversations } from './recent-dm-conversations.case.js';
 import { describeScheduledMessageStore } from './scheduled-messages.case.js';
 import { describeTopicMessages } from './topic-messages.case.js';
+import { describeMessageCopies } from './message-copies.case.js';
 import { describeMessageReads } from './message-reads.case.js';
 import { describeAttachmentStore } from './attachments.case.js';
 import { describeUserTopicStore } from './user-topics.case.js';
@@ -295,6 +296,7 @@ export function testStorageDriver(name: string, factory: StorageFactory, skips?:
     describeRecentDmConversations(() => storage);
     describeScheduledMessageStore(() => storage);
     describeTopicMessages(() => storage);
+    describeMessageCopies(() => storage);
     describeMessageReads(() => storage);
     describeAttachmentStore(() => storage);
     describeUserTopicStore(() => storage);

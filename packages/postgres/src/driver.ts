@@ -148,8 +148,13 @@ export function createPostgresStorage(options: PostgresOptions): Storage {
       await sql.begin(async (tx) => {
         lane.conn = tx;
         lane.failed = false;
-        await tx.unsafe(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+        // Not awaited: the callback's first statements are pipelined behind it on this
+        // connection, and the server runs them in order, only once the lock is granted. That
+        // saves the round trip of waiting for the grant before sending anything else.
+        const locked = tx.unsafe(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`).execute();
+        locked.catch(() => (lane.failed = true));
         result = await callback(scope, fn);
+        await locked;
         if (result.isErr()) throw ROLL_BACK;
         // A failed statement aborted the transaction, even if the callback caught its error.
         if (lane.failed) throw new Error('storage: a statement failed inside the transaction, which was rolled back');

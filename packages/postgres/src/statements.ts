@@ -4,8 +4,8 @@
  * by the same compiled decoders as SQLite's.
  */
 import type { TransactionSql } from 'postgres';
-import { type RunResult, rowDecoder, type Statements, type TableMap } from '@teamchat/core/internal';
-import { arrayLiteral, type ColumnTypes, ftsToTsquery, storableScalar, type Translated, translateStatement } from './translate.js';
+import { type RunResult, rowDecoder, singleRowInsert, type Statements, type TableMap } from '@teamchat/core/internal';
+import { arrayLiteral, type ColumnTypes, ftsToTsquery, quoteUserTable, storableScalar, type Translated, translateStatement } from './translate.js';
 
 interface Entry extends Translated {
   decode?: (values: readonly unknown[]) => unknown;
@@ -78,11 +78,42 @@ export function pgStatements(connection: () => TransactionSql, cache: StatementC
       // Sent together: the connection pipelines them, one round trip for the lot.
       await Promise.all(paramLists.map((params) => query(found, params)));
     },
+    async insertRows(sql, rows) {
+      if (rows.length === 0) return;
+      const insert = singleRowInsert(sql);
+      const key = `\u0001rows ${sql}`;
+      let found = cache.entries.get(key);
+      if (!found) {
+        found = { ...unnestInsert(sql, cache.columns), kinds: insert.columns.map(() => 'plain' as const) };
+        cache.entries.set(key, found);
+      }
+      // One array per column, the rows' values in order: one statement, one round trip.
+      const arrays = insert.columns.map((_, i) => arrayLiteral(rows.map((row) => (typeof row[i] === 'boolean' ? (row[i] ? 1 : 0) : row[i]))));
+      await query(found, arrays);
+    },
     async get(map, sql, ...params) {
       return (await rows(map, sql, params))[0];
     },
     all: (map, sql, ...params) => rows(map, sql, params),
   };
+}
+
+/**
+ * The single-row `INSERT [OR IGNORE] INTO t (a, b) VALUES (?, ?)` as one statement for any
+ * number of rows: `INSERT INTO t (a, b) SELECT * FROM unnest($1::type[], $2::type[])`, each
+ * array typed as its column, with ON CONFLICT DO NOTHING for OR IGNORE (per row, as SQLite).
+ */
+export function unnestInsert(sql: string, columns: ColumnTypes): Translated {
+  const insert = singleRowInsert(sql);
+  const types = columns.get(insert.table);
+  const arrays = insert.columns.map((column, i) => {
+    const type = types?.get(column);
+    if (!type) throw new Error(`insertRows: no column ${insert.table}.${column}`);
+    return `$${i + 1}::${type}[]`;
+  });
+  const head = quoteUserTable(insert.head.replace(/^INSERT OR IGNORE INTO/i, 'INSERT INTO'));
+  const text = `${head} SELECT * FROM unnest(${arrays.join(', ')})${insert.ignore ? ' ON CONFLICT DO NOTHING' : ''}`;
+  return { text, kinds: insert.columns.map(() => 'plain'), returnsId: false };
 }
 
 /** PostgreSQL's unique_violation. */

@@ -57,7 +57,11 @@ const NONE: ReadonlySet<number> = new Set();
 
 /** The users, each with `userGroupIds`; the same objects when the realm has no user-defined groups. */
 export async function withUserGroupIds<U extends User>(tx: Tx, realmId: number, users: readonly U[]): Promise<(U & GroupMember)[]> {
-  const groups = await tx.userGroups.list(realmId);
+  return withGroupsOf(await tx.userGroups.list(realmId), users);
+}
+
+/** As withUserGroupIds, given the realm's groups (`tx.userGroups.list`) already read. */
+export function withGroupsOf<U extends User>(groups: readonly StoredUserGroup[], users: readonly U[]): (U & GroupMember)[] {
   if (groups.length === 0) return [...users];
   const tests = groups.map((g) => [g.id, memberTest(groups, g.id)] as const);
   return users.map((user) => {

@@ -52,18 +52,23 @@ export interface SentMessage {
 export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User, t: Target, content: string, options: InsertOptions = {}): Promise<SentMessage> {
   // Only what this message needs is read: whole-realm reads per send grow with the realm.
   const now = ctx.clock.now();
-  const linkifiers = await realmLinkifiers(tx, realm.id);
+  const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
+  const copyHolders = [...new Set([...recipientIds, sender.id])];
+  // Reads that depend on nothing read here, sent together: one round trip on a networked database.
+  const [linkifiers, alertWords, muterIds] = await Promise.all([
+    realmLinkifiers(tx, realm.id),
+    // Each recipient's own alert words (the sender's too: the reference flags them as well).
+    tx.alertWords.forUsers(realm.id, copyHolders),
+    tx.mutedUsers.mutersOf(realm.id, sender.id),
+  ]);
   const rendered = await renderAs(tx, realm, sender, content, now, linkifiers);
   // Groups matter to the flags only through the groups the message mentions; their members
   // include subgroups' (system subgroups by role), hence the realm's users then.
   const userGroups = rendered.mentionedGroupIds.size > 0 ? withRecursiveMembers(await tx.userGroups.list(realm.id), await tx.users.list(realm.id)) : [];
   const uploads = await claimableUploads(tx, sender, rendered.attachmentPathIds);
 
-  const recipientIds = t.kind === 'stream' ? t.recipientIds : t.participants.map((u) => u.id);
   const topicParticipants = t.kind === 'stream' && rendered.wildcards.topic ? await topicSenders(tx, realm, t.stream.id, t.topic) : new Set<number>();
-  const copyHolders = [...new Set([...recipientIds, sender.id])];
-  // Each recipient's own alert words (the sender's too: the reference flags them as well).
-  const alert = { content, words: await tx.alertWords.forUsers(realm.id, copyHolders) };
+  const alert = { content, words: alertWords };
   const flagsByUser = contentFlags(rendered, copyHolders, { channel: t.kind === 'stream', senderId: sender.id, topicParticipants, alert, userGroups });
   if (options.readBySender !== false) flagsByUser.set(sender.id, flagsByUser.get(sender.id)! | FLAG_BITS.read);
   for (const id of options.readBy ?? []) {
@@ -71,7 +76,7 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     if (flags !== undefined) flagsByUser.set(id, flags | FLAG_BITS.read);
   }
   // Recipients who muted the sender get the message already read.
-  await markReadForMuters(tx, realm.id, sender.id, flagsByUser);
+  markReadForMuters(muterIds, flagsByUser);
 
   const dmKey = t.kind === 'private' ? dmKeyOf(recipientIds) : null;
   const message = await tx.messages.insert(

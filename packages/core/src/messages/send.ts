@@ -30,7 +30,7 @@ export interface SendRequest {
 export async function sendMessageIn(ctx: Ctx, tx: Tx, actor: Actor, request: SendRequest): Promise<Result<SentMessage, ApiError>> {
   const { realm, user: sender } = actor;
   const target = request.channel
-    ? await channelTarget(ctx, tx, sender, request.to, request.topic)
+    ? await channelTarget(ctx, tx, realm, sender, request.to, request.topic)
     : await directTarget(tx, realm, sender, request.to);
   if (target.isErr()) return err(target.error);
   if (target.value.kind === 'private') {

@@ -24,9 +24,10 @@ export type Target =
 
 /**
  * The channel and topic of a channel message. A channel the sender may not read answers exactly
- * as a missing one, so that private channels stay invisible.
+ * as a missing one, so that private channels stay invisible. `realm` is the sender's, as read in
+ * this transaction.
  */
-export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, rawTopic: string | undefined): Promise<Result<Target, ApiError>> {
+export async function channelTarget(ctx: Ctx, tx: Tx, realm: Realm, sender: User, to: string, rawTopic: string | undefined): Promise<Result<Target, ApiError>> {
   const indicator = channelIndicator(to);
   if (indicator.isErr()) return err(indicator.error);
   let stream: Stream | undefined;
@@ -41,7 +42,11 @@ export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, 
     stream = await tx.streams.byName(sender.realmId, name);
     missing = new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, { stream: name });
   }
-  const subscription = stream ? await tx.subscriptions.get(sender.realmId, sender.id, stream.id) : undefined;
+  // The subscribers are read with the sender's subscription (one round trip on a networked
+  // database), before the checks that may refuse the send: reading them in vain costs nothing visible.
+  const [subscription, recipientIds] = stream
+    ? await Promise.all([tx.subscriptions.get(sender.realmId, sender.id, stream.id), tx.subscriptions.activeSubscriberIds(sender.realmId, stream.id)])
+    : [undefined, []];
   if (!stream || !hasContentAccess(sender, stream, subscription?.active === true)) return err(missing);
   if (stream.isArchived) return err(badRequest(`Not authorized to send to channel '${stream.name}'`));
   if (!canPostToChannel(sender, stream)) return err(badRequest('You do not have permission to post in this channel.'));
@@ -50,9 +55,8 @@ export async function channelTarget(ctx: Ctx, tx: Tx, sender: User, to: string, 
   if (topic.isErr()) return err(topic.error);
   const creation = await checkTopicCreation(tx, sender, stream, topic.value);
   if (creation.isErr()) return err(creation.error);
-  const allowed = await checkTopicsPolicy(tx, stream, topic.value, true);
+  const allowed = await checkTopicsPolicy(tx, stream, topic.value, true, realm);
   if (allowed.isErr()) return err(allowed.error);
-  const recipientIds = await tx.subscriptions.activeSubscriberIds(sender.realmId, stream.id);
   return ok({ kind: 'stream', stream, topic: topic.value, recipientIds, senderSubscription: subscription ?? null });
 }
 

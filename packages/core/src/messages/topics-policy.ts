@@ -6,12 +6,16 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest } from '../errors.js';
 import { realmSetting } from '../settings/realm-settings.js';
-import type { Stream, TopicsPolicy, Tx } from '../storage/types.js';
+import type { Realm, Stream, TopicsPolicy, Tx } from '../storage/types.js';
 
-/** The policy that applies to the channel: its own, or the realm's when it inherits. */
-export async function effectiveTopicsPolicy(tx: Tx, stream: Stream): Promise<Exclude<TopicsPolicy, 'inherit'>> {
+/**
+ * The policy that applies to the channel: its own, or the realm's when it inherits. `known` is
+ * the channel's realm as the caller read it in this transaction, if it has it (a send reads it
+ * with the actor): it saves reading it again.
+ */
+export async function effectiveTopicsPolicy(tx: Tx, stream: Stream, known?: Realm): Promise<Exclude<TopicsPolicy, 'inherit'>> {
   if (stream.topicsPolicy !== 'inherit') return stream.topicsPolicy;
-  const realm = await tx.realms.byId(stream.realmId);
+  const realm = known?.id === stream.realmId ? known : await tx.realms.byId(stream.realmId);
   return (realm ? realmSetting(realm, 'topics_policy') : 'allow_empty_topic') as Exclude<TopicsPolicy, 'inherit'>;
 }
 
@@ -21,8 +25,8 @@ export async function effectiveTopicsPolicy(tx: Tx, stream: Stream): Promise<Exc
  * only refuses those, while an `empty_topic_only` channel refuses any other topic for any send or
  * edit, as the reference's check_update_message does.
  */
-export async function checkTopicsPolicy(tx: Tx, stream: Stream, topic: string, intoTopic: boolean): Promise<Result<void, ApiError>> {
-  const policy = await effectiveTopicsPolicy(tx, stream);
+export async function checkTopicsPolicy(tx: Tx, stream: Stream, topic: string, intoTopic: boolean, realm?: Realm): Promise<Result<void, ApiError>> {
+  const policy = await effectiveTopicsPolicy(tx, stream, realm);
   if (policy === 'disable_empty_topic' && topic === '' && intoTopic) {
     return err(badRequest('Sending messages to the general chat is not allowed in this channel.'));
   }

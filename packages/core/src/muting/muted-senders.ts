@@ -14,11 +14,12 @@ const NO_LIMIT = 1_000_000_000;
 
 /**
  * Sets the read flag of a new message's recipients who muted its sender, in the flags the send
- * path is about to store. One indexed read of the sender's muters (few, and usually none),
- * rather than a question about every recipient of a large channel.
+ * path is about to store. `muterIds` is `tx.mutedUsers.mutersOf(realm, sender)`: one indexed
+ * read of the sender's muters (few, and usually none), rather than a question about every
+ * recipient of a large channel; the send path reads it together with its other reads.
  */
-export async function markReadForMuters(tx: Tx, realmId: number, senderId: number, flagsByUser: Map<number, number>): Promise<void> {
-  for (const id of await tx.mutedUsers.mutersOf(realmId, senderId)) {
+export function markReadForMuters(muterIds: readonly number[], flagsByUser: Map<number, number>): void {
+  for (const id of muterIds) {
     const flags = flagsByUser.get(id);
     if (flags !== undefined) flagsByUser.set(id, flags | FLAG_BITS.read);
   }

@@ -57,7 +57,7 @@ export async function checkScheduled(ctx: Ctx, tx: Tx, realm: Realm, sender: Use
   if (content.isErr()) return err(content.error);
   const target =
     input.type === 'stream'
-      ? await channelTarget(ctx, tx, sender, input.to, input.topic)
+      ? await channelTarget(ctx, tx, realm, sender, input.to, input.topic)
       : await directTarget(tx, realm, sender, input.to);
   if (target.isErr()) return err(target.error);
   const rendered = await renderAs(tx, realm, sender, content.value, ctx.clock.now());

@@ -4,7 +4,8 @@
  * per-callback handle. Not part of the public API: @teamchat/postgres imports it from source.
  */
 export { storesOver } from './sqlite/store-set.js';
-export type { Dialect, MaybePromise, RunResult, Statements } from './sqlite/statements.js';
+export type { Dialect, MaybePromise, RunResult, SingleRowInsert, Statements } from './sqlite/statements.js';
+export { singleRowInsert } from './sqlite/statements.js';
 export { rowDecoder, type TableMap } from './sqlite/columns.js';
 export { MIGRATIONS } from './sqlite/migrations.js';
 export { KEPT_ID_TABLES } from './sqlite/kept-ids.js';

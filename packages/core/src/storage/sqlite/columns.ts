@@ -68,10 +68,15 @@ export function toRow(record: Record<string, unknown>): Record<string, unknown> 
   return out;
 }
 
-/** `INSERT INTO t (a, b) VALUES (@a, @b)` for the row's keys. */
-export function insertSql(table: string, row: Record<string, unknown>): string {
+/**
+ * `INSERT INTO t (a, b) VALUES (@a, @b)` for the row's keys; `computed` adds columns whose value
+ * is an SQL expression (`{ id: nextIdSql(t) }`), placed first.
+ */
+export function insertSql(table: string, row: Record<string, unknown>, computed: Record<string, string> = {}): string {
   const cols = Object.keys(row);
-  return `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`;
+  const names = [...Object.keys(computed), ...cols];
+  const values = [...Object.values(computed), ...cols.map((c) => `@${c}`)];
+  return `INSERT INTO ${table} (${names.join(', ')}) VALUES (${values.join(', ')})`;
 }
 
 /** `UPDATE t SET a = @a, b = @b WHERE <where>` for the row's keys. */

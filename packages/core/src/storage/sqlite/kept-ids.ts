@@ -34,10 +34,16 @@ export const KEPT_IDS_MIGRATION = `
 
 const ID: TableMap<{ id: number }> = { table: 'id_high_water', booleans: [] };
 
-/** The ID for a new row of `table`. Both lookups are index probes. */
+/**
+ * The ID for a new row of `table`, as an SQL expression: an INSERT can take it in its VALUES and
+ * report the ID it gave (one statement where `nextId` and the INSERT are two). Both lookups are
+ * index probes.
+ */
+export function nextIdSql(table: KeptIdTable): string {
+  return `(SELECT max(coalesce((SELECT max(id) FROM ${table}), 0), coalesce((SELECT value FROM id_high_water WHERE name = '${table}'), 0)) + 1)`;
+}
+
+/** The ID for a new row of `table`. */
 export async function nextId(q: Statements, table: KeptIdTable): Promise<number> {
-  return (await q.get(
-    ID,
-    `SELECT max(coalesce((SELECT max(id) FROM ${table}), 0), coalesce((SELECT value FROM id_high_water WHERE name = '${table}'), 0)) + 1 AS id`,
-  ))!.id;
+  return (await q.get(ID, `SELECT ${nextIdSql(table)} AS id`))!.id;
 }

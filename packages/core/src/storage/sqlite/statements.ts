@@ -26,10 +26,55 @@ export interface Statements {
   run(sql: string, ...params: unknown[]): MaybePromise<RunResult>;
   /** Runs a write statement once per parameter list, in order (SQLite loops, PostgreSQL pipelines). */
   runEach(sql: string, paramLists: readonly (readonly unknown[])[]): MaybePromise<void>;
+  /**
+   * Inserts every row with as few statements as the database allows. `sql` is the single-row
+   * form, `INSERT [OR IGNORE] INTO t (a, b) VALUES (?, ?)`, with only `?` placeholders; each row
+   * holds one value per column. SQLite runs multi-row VALUES statements of up to
+   * MAX_ROWS_PER_INSERT rows; PostgreSQL runs one INSERT … SELECT FROM unnest(…) of the lot.
+   */
+  insertRows(sql: string, rows: readonly (readonly unknown[])[]): MaybePromise<void>;
   /** The first row, decoded with `map`, or undefined. */
   get<T>(map: TableMap<T>, sql: string, ...params: unknown[]): MaybePromise<T | undefined>;
   /** Every row, decoded with `map`. A given SQL text must always be used with the same map. */
   all<T>(map: TableMap<T>, sql: string, ...params: unknown[]): MaybePromise<T[]>;
+}
+
+/**
+ * The most rows one SQLite INSERT takes: its parameters stay far below SQLite's variable limit
+ * (32,766), and the texts prepared per row count (1 to this) stay few.
+ */
+export const MAX_ROWS_PER_INSERT = 64;
+
+/** `INSERT … VALUES (?, ?)` and its parts, for its multi-row forms. */
+export interface SingleRowInsert {
+  /** Everything before VALUES: `INSERT [OR IGNORE] INTO t (a, b)`. */
+  head: string;
+  /** The row's placeholder group, `(?, ?)`. */
+  row: string;
+  ignore: boolean;
+  table: string;
+  columns: string[];
+}
+
+const parsedInserts = new Map<string, SingleRowInsert>();
+
+/** Parses the single-row INSERT that `insertRows` takes (once per text); throws on any other text (a programming error). */
+export function singleRowInsert(sql: string): SingleRowInsert {
+  let parsed = parsedInserts.get(sql);
+  if (!parsed) {
+    parsed = parseSingleRowInsert(sql);
+    // The texts are the store code's constants: a handful, so the memo needs no bound.
+    parsedInserts.set(sql, parsed);
+  }
+  return parsed;
+}
+
+function parseSingleRowInsert(sql: string): SingleRowInsert {
+  const match = /^\s*(INSERT (OR IGNORE )?INTO (\w+) \(([\w\s,]+)\))\s+VALUES\s*(\(\?(?:\s*,\s*\?)*\))\s*$/i.exec(sql);
+  if (!match) throw new Error(`insertRows takes INSERT INTO t (a, …) VALUES (?, …), not: ${sql}`);
+  const columns = match[4]!.split(',').map((name) => name.trim());
+  if (match[5]!.split('?').length - 1 !== columns.length) throw new Error(`insertRows: one ? per column: ${sql}`);
+  return { head: match[1]!, row: match[5]!, ignore: match[2] !== undefined, table: match[3]!, columns };
 }
 
 interface Entry {
@@ -38,10 +83,11 @@ interface Entry {
 }
 
 /**
- * Caches prepared statements per SQL text. UPDATE texts vary with the patched columns, so the
- * cache is bounded: past `limit` entries it starts over (statements are cheap to re-prepare).
+ * Caches prepared statements per SQL text. UPDATE texts vary with the patched columns, and
+ * multi-row INSERT texts with their row count, so the cache is bounded: past `limit` entries it
+ * starts over (statements are cheap to re-prepare).
  */
-export function statementCache(db: Database.Database, limit = 256): Statements {
+export function statementCache(db: Database.Database, limit = 512): Statements {
   const cache = new Map<string, Entry>();
   const entry = (sql: string): Entry => {
     let found = cache.get(sql);
@@ -66,6 +112,15 @@ export function statementCache(db: Database.Database, limit = 256): Statements {
     runEach(sql, paramLists) {
       const { statement } = entry(sql);
       for (const params of paramLists) statement.run(...params);
+    },
+    insertRows(sql, rows) {
+      if (rows.length === 0) return;
+      const insert = singleRowInsert(sql);
+      for (let start = 0; start < rows.length; start += MAX_ROWS_PER_INSERT) {
+        const chunk = rows.slice(start, start + MAX_ROWS_PER_INSERT);
+        const text = `${insert.head} VALUES ${Array.from({ length: chunk.length }, () => insert.row).join(', ')}`;
+        entry(text).statement.run(chunk.flat());
+      }
     },
     get(map, sql, ...params) {
       const { statement, decode } = reader(map, sql);

@@ -32,7 +32,7 @@ export function userGroupStore(q: Statements): UserGroupStore {
         JSON.stringify(group.settings),
       );
       const id = Number(lastInsertRowid);
-      await q.runEach('INSERT OR IGNORE INTO user_group_member (group_id, user_id) VALUES (?, ?)', group.members.map((userId) => [id, userId]));
+      await q.insertRows('INSERT OR IGNORE INTO user_group_member (group_id, user_id) VALUES (?, ?)', group.members.map((userId) => [id, userId]));
       return { id, realmId, ...group, deactivated: false, members: [...new Set(group.members)].sort((a, b) => a - b), subgroups: [] };
     },
     async update(realmId, id, patch) {
@@ -43,7 +43,7 @@ export function userGroupStore(q: Statements): UserGroupStore {
     },
     async addMembers(realmId, id, userIds) {
       if (!(await owned(realmId, id))) return;
-      await q.runEach('INSERT OR IGNORE INTO user_group_member (group_id, user_id) VALUES (?, ?)', userIds.map((userId) => [id, userId]));
+      await q.insertRows('INSERT OR IGNORE INTO user_group_member (group_id, user_id) VALUES (?, ?)', userIds.map((userId) => [id, userId]));
     },
     async removeMembers(realmId, id, userIds) {
       if (!(await owned(realmId, id))) return;
@@ -51,7 +51,7 @@ export function userGroupStore(q: Statements): UserGroupStore {
     },
     async addSubgroups(realmId, id, subgroupIds) {
       if (!(await owned(realmId, id))) return;
-      await q.runEach('INSERT OR IGNORE INTO user_group_subgroup (supergroup_id, subgroup_id) VALUES (?, ?)', subgroupIds.map((subgroupId) => [id, subgroupId]));
+      await q.insertRows('INSERT OR IGNORE INTO user_group_subgroup (supergroup_id, subgroup_id) VALUES (?, ?)', subgroupIds.map((subgroupId) => [id, subgroupId]));
     },
     async removeSubgroups(realmId, id, subgroupIds) {
       if (!(await owned(realmId, id))) return;
