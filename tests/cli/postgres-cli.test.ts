@@ -4,7 +4,7 @@
  * Runs in the `postgres` project only (TEAMCHAT_TEST_DATABASE_URL).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -67,8 +67,14 @@ async function stop(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-/** The owner's credentials printed by a first `serve`. */
-const credentials = (output: string) => ({ email: /email:\s+(\S+)/.exec(output)![1]!, key: /API key:\s+(\S+)/.exec(output)![1]! });
+/**
+ * The owner's credentials from the zuliprc a first `serve` wrote (its printed copy goes to
+ * stderr, which may reach the test after the listening line on stdout).
+ */
+function credentials(dir: string): { email: string; key: string } {
+  const rc = readFileSync(join(dir, 'zuliprc'), 'utf8');
+  return { email: /email=(\S+)/.exec(rc)![1]!, key: /key=(\S+)/.exec(rc)![1]! };
+}
 
 describe('teamchat serve --database', () => {
   it('keeps the realm in PostgreSQL (no SQLite file), serves requests, and stops on SIGTERM', async () => {
@@ -76,7 +82,7 @@ describe('teamchat serve --database', () => {
     const dir = freshDir();
     const served = await serve(dir, '--database', url);
     expect(served.output).toMatch(/database: postgres:\/\//);
-    const { email, key } = credentials(served.output);
+    const { email, key } = credentials(dir);
     const me = await fetch(`${served.url}/api/v1/users/me`, { headers: { authorization: basic(email, key) } });
     expect(await me.json()).toMatchObject({ result: 'success', email, role: 100 });
     expect(await stop(served.child)).toBe(0);
@@ -105,7 +111,7 @@ describe('teamchat migrate', () => {
     // A SQLite installation with messages (one deleted, so kept IDs matter) and an upload.
     const dir = freshDir();
     const first = await serve(dir);
-    const { email, key } = credentials(first.output);
+    const { email, key } = credentials(dir);
     const auth = { authorization: basic(email, key) };
     const me = (await (await fetch(`${first.url}/api/v1/users/me`, { headers: auth })).json()) as { user_id: number };
     const send = async (base: string, content: string) => {

@@ -3,16 +3,19 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findRealm, updateRealmAsOperator } from '@teamchat/core';
-import { serve } from '@teamchat/http-adapter';
+import { createServerMetrics, serve } from '@teamchat/http-adapter';
 import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
 import { databaseUrl, displayUrl, postgresStorage } from '../database.js';
 import { holdDataDirLock } from '../data-dir-lock.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
 import { joinCluster } from '../cluster.js';
+import { createCliLogger, logLevelOf } from '../logging.js';
+import { type DatabaseSize, postgresDatabaseSize, sqliteDatabaseSize } from '../database-size.js';
+import { cliVersion } from '../version.js';
 
 export const SERVE_USAGE =
-  'teamchat serve [--data DIR] [--database postgres://…] [--node-id ID] [--internal-url URL] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
+  'teamchat serve [--data DIR] [--database postgres://…] [--node-id ID] [--internal-url URL] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS] [--log-level info] [--metrics-host 127.0.0.1 --metrics-port PORT]';
 
 /**
  * Runs the server. An empty data directory gets a realm and an owner, whose credentials are
@@ -38,12 +41,23 @@ export async function serveCommand(argv: string[]): Promise<void> {
       // A module whose default export is a PushNotifier, or a function ({ dataDir }) returning one.
       'push-notifier': { type: 'string' },
       'shutdown-timeout': { type: 'string', default: '10' },
+      // trace, debug, info (the default), warn, error, fatal or silent (also TEAMCHAT_LOG_LEVEL).
+      'log-level': { type: 'string' },
+      // GET /metrics (Prometheus) on a listener of its own; off unless --metrics-port is given.
+      'metrics-host': { type: 'string' },
+      'metrics-port': { type: 'string' },
     },
   });
+  const logger = createCliLogger(logLevelOf(values['log-level']));
+  const metricsPort = values['metrics-port'] === undefined ? undefined : Number(values['metrics-port']);
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) {
+    throw new CliError(`invalid --metrics-port '${values['metrics-port']}'`);
+  }
+  if (values['metrics-host'] !== undefined && metricsPort === undefined) throw new CliError('--metrics-host needs --metrics-port');
   const shutdownTimeout = Number(values['shutdown-timeout']);
   if (!Number.isFinite(shutdownTimeout) || shutdownTimeout < 0) throw new CliError(`invalid --shutdown-timeout '${values['shutdown-timeout']}'`);
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid --port '${values.port}'`);
   const videoCallUrl = values['video-call-url'];
   // Built before the server starts, so a malformed URL stops `serve` with its message.
   const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
@@ -55,27 +69,47 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Held for the life of the process: `teamchat restore` refuses a directory whose SQLite file a
   // server uses. On PostgreSQL the directory holds uploads only, shared by every node.
   if (database === undefined) holdDataDirLock(values.data, 'serve');
-  const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id']);
-  const storage = database === undefined ? undefined : postgresStorage(database, undefined, cluster?.events);
-  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, sqlite: { detectNestedCalls: false } });
-  const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
+  const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id'], logger);
+  const storage = database === undefined ? undefined : postgresStorage(database, logger, cluster?.events);
+  const databaseSize: DatabaseSize | undefined =
+    metricsPort === undefined ? undefined : database === undefined ? sqliteDatabaseSize(values.data) : postgresDatabaseSize(database);
+  const metrics = databaseSize && createServerMetrics({ databaseSizeBytes: () => databaseSize.bytes() });
+  const ctx = openDataDir(values.data, {
+    videoCalls,
+    pushNotifier,
+    storage,
+    cluster,
+    logger,
+    metrics: metrics?.observer,
+    sqlite: { detectNestedCalls: false },
+  });
+  const running = await serve(ctx, {
+    host: values.host,
+    port,
+    shutdownTimeoutMs: shutdownTimeout * 1000,
+    logger,
+    ...(metrics && metricsPort !== undefined ? { metrics: { collector: metrics, host: values['metrics-host'] ?? '127.0.0.1', port: metricsPort } } : {}),
+  });
   await cluster?.announce(values['internal-url'] ?? running.url);
   // Handlers first: a signal during the setup below must still close the server and the store.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
-      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      logger.warn({ signal }, `${signal} again: exiting without waiting`);
       process.exit(1);
     }
     stopping = true;
-    process.stdout.write(`${signal}: finishing requests in flight and closing the database\n`);
+    logger.info({ signal }, `${signal}: finishing requests in flight and closing the database`);
     // close() ends by itself (it destroys connections past the timeout and bounds its wait for
     // handlers); this is the last resort should the store itself not close.
     setTimeout(() => {
-      process.stderr.write('teamchat: shutdown did not complete in time, exiting\n');
+      logger.error({ signal }, 'shutdown did not complete in time, exiting');
       process.exit(1);
     }, shutdownTimeout * 2000 + 5000).unref();
+    const started = Date.now();
     await running.close();
+    await databaseSize?.close();
+    logger.info({ durationMs: Date.now() - started }, 'teamchat stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -99,7 +133,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
     );
     const rc = zuliprc(owner.deliveryEmail, owner.apiKey, url);
     writeFileSync(join(resolve(values.data), 'zuliprc'), rc, { mode: 0o600 });
-    process.stdout.write(
+    // Not a log line: the owner's password and key must not enter a log pipeline (stdout carries
+    // the log), and a person starting the server reads them on the terminal.
+    process.stderr.write(
       [
         'Created a new realm and its owner:',
         `  email:    ${owner.deliveryEmail}`,
@@ -114,7 +150,17 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Every realm has its Notification Bot from the start (realms of older data directories too).
   await ensureNotificationBots(ctx);
   const where = database === undefined ? `data: ${resolve(values.data)}` : `database: ${displayUrl(database)}, uploads: ${resolve(values.data)}`;
-  process.stdout.write(`teamchat is listening on ${running.url} (${where})\n`);
+  logger.info(
+    {
+      version: cliVersion(),
+      url: running.url,
+      database: database === undefined ? 'sqlite' : 'postgresql',
+      dataDir: resolve(values.data),
+      ...(running.metricsUrl ? { metricsUrl: running.metricsUrl } : {}),
+    },
+    // The URL is followed by a space: scripts (and the tests) find it with /listening on (\S+)/.
+    `teamchat is listening on ${running.url} (${where})`,
+  );
 }
 
 function videoCallProvider(baseUrl: string) {

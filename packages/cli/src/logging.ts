@@ -1,0 +1,31 @@
+/**
+ * The server's log: pino, human-readable (pino-pretty) on a terminal and JSON lines otherwise,
+ * at `--log-level` or TEAMCHAT_LOG_LEVEL (info by default). Everything the server reports goes
+ * through it: start-up and shutdown, one line per request, background jobs, errors with stacks.
+ */
+import { createServerLogger } from '@teamchat/http-adapter';
+import type { LevelWithSilent, Logger } from 'pino';
+import pretty from 'pino-pretty';
+import { CliError } from './data-dir.js';
+
+export const LOG_LEVELS: readonly LevelWithSilent[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** The level from the flag, else the environment, else info; a name pino does not know stops start-up. */
+export function logLevelOf(flag: string | undefined): LevelWithSilent {
+  const value = flag ?? (process.env.TEAMCHAT_LOG_LEVEL || 'info');
+  const level = value.toLowerCase() as LevelWithSilent;
+  if (!LOG_LEVELS.includes(level)) {
+    const source = flag === undefined ? 'TEAMCHAT_LOG_LEVEL' : '--log-level';
+    throw new CliError(`${source} takes one of ${LOG_LEVELS.join(', ')}, not '${value}'`);
+  }
+  return level;
+}
+
+/**
+ * Writes synchronously either way, so that the lines before a `process.exit` (a second signal,
+ * a shutdown that took too long) are not lost.
+ */
+export function createCliLogger(level: LevelWithSilent): Logger {
+  if (!process.stdout.isTTY) return createServerLogger(level);
+  return createServerLogger(level, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+}
