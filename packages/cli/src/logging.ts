@@ -29,3 +29,13 @@ export function createCliLogger(level: LevelWithSilent): Logger {
   if (!process.stdout.isTTY) return createServerLogger(level);
   return createServerLogger(level, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
 }
+
+/**
+ * Where start-up and shutdown lines go: the log, at info even when the level is warn or above,
+ * because scripts and supervisors wait for the listening line and operators look for the
+ * stop. Only `silent` silences them.
+ */
+export function lifecycleLogger(logger: Logger): Logger {
+  if (logger.level === 'silent' || logger.isLevelEnabled('info')) return logger;
+  return logger.child({}, { level: 'info' });
+}

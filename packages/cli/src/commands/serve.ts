@@ -10,7 +10,7 @@ import { holdDataDirLock } from '../data-dir-lock.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
 import { joinCluster } from '../cluster.js';
-import { createCliLogger, logLevelOf } from '../logging.js';
+import { createCliLogger, lifecycleLogger, logLevelOf } from '../logging.js';
 import { type DatabaseSize, postgresDatabaseSize, sqliteDatabaseSize } from '../database-size.js';
 import { cliVersion } from '../version.js';
 
@@ -49,6 +49,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     },
   });
   const logger = createCliLogger(logLevelOf(values['log-level']));
+  const lifecycle = lifecycleLogger(logger);
   const metricsPort = values['metrics-port'] === undefined ? undefined : Number(values['metrics-port']);
   if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) {
     throw new CliError(`invalid --metrics-port '${values['metrics-port']}'`);
@@ -89,17 +90,21 @@ export async function serveCommand(argv: string[]): Promise<void> {
     shutdownTimeoutMs: shutdownTimeout * 1000,
     logger,
     ...(metrics && metricsPort !== undefined ? { metrics: { collector: metrics, host: values['metrics-host'] ?? '127.0.0.1', port: metricsPort } } : {}),
+  }).catch((error: NodeJS.ErrnoException) => {
+    // A port in use (the metrics port given as the API's among them) is the operator's to fix.
+    if (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') throw new CliError(`cannot listen: ${error.message}`);
+    throw error;
   });
   await cluster?.announce(values['internal-url'] ?? running.url);
   // Handlers first: a signal during the setup below must still close the server and the store.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
-      logger.warn({ signal }, `${signal} again: exiting without waiting`);
+      lifecycle.warn({ signal }, `${signal} again: exiting without waiting`);
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal }, `${signal}: finishing requests in flight and closing the database`);
+    lifecycle.info({ signal }, `${signal}: finishing requests in flight and closing the database`);
     // close() ends by itself (it destroys connections past the timeout and bounds its wait for
     // handlers); this is the last resort should the store itself not close.
     setTimeout(() => {
@@ -109,7 +114,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const started = Date.now();
     await running.close();
     await databaseSize?.close();
-    logger.info({ durationMs: Date.now() - started }, 'teamchat stopped');
+    lifecycle.info({ durationMs: Date.now() - started }, 'teamchat stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -150,7 +155,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Every realm has its Notification Bot from the start (realms of older data directories too).
   await ensureNotificationBots(ctx);
   const where = database === undefined ? `data: ${resolve(values.data)}` : `database: ${displayUrl(database)}, uploads: ${resolve(values.data)}`;
-  logger.info(
+  lifecycle.info(
     {
       version: cliVersion(),
       url: running.url,
