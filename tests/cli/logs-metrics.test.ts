@@ -4,8 +4,7 @@
  * and its Prometheus metrics (on their own port only, off by default).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -99,6 +99,23 @@ describe('teamchat serve --database', () => {
     expect(await meAgain.json()).toMatchObject({ result: 'success', email });
   });
 
+  it('exports the database size (pg_database_size), storage timings and sends on --metrics-port', async () => {
+    const url = await emptyDatabase();
+    const dir = freshDir();
+    const served = await serve(dir, '--database', url, '--metrics-port', '0');
+    const startup = JSON.parse(served.output.split('\n').find((line) => line.includes('listening on'))!) as { database: string; metricsUrl: string };
+    expect(startup.database).toBe('postgresql');
+    const { email, key } = credentials(dir);
+    const body = new URLSearchParams({ type: 'direct', to: JSON.stringify([email]), content: 'note to self' });
+    expect((await fetch(`${served.url}/api/v1/messages`, { method: 'POST', headers: { authorization: basic(email, key) }, body })).status).toBe(200);
+    const text = await (await fetch(startup.metricsUrl)).text();
+    expect(Number(/^teamchat_database_size_bytes (\d+)$/m.exec(text)![1])).toBeGreaterThan(1_000_000);
+    expect(text).toMatch(/^teamchat_messages_sent_total\{type="private"\} 1$/m);
+    expect(Number(/^teamchat_storage_commit_duration_seconds_count (\d+)$/m.exec(text)![1])).toBeGreaterThan(0);
+    // Its own connection for the size is closed with the server.
+    expect(await stop(served.child)).toBe(0);
+  });
+
   it('refuses a URL that is not PostgreSQL, with a message', async () => {
     const result = await cli('serve', '--data', freshDir(), '--database', 'mysql://localhost/x');
     expect(result.code).toBe(1);

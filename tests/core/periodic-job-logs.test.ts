@@ -2,7 +2,7 @@
  * What background jobs log: one line per run that did work (the job's count), nothing for a run
  * that found nothing to do, and a failed run's error with its stack.
  */
-import { type Logger } from '@teamchat/core';
+import type { Logger } from '@teamchat/core';
 import { startPeriodicJob } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 
