@@ -10,14 +10,10 @@ import { CliError } from './data-dir.js';
 
 export const LOG_LEVELS: readonly LevelWithSilent[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
-/** The level from the flag, else the environment, else info; a name pino does not know stops start-up. */
-export function logLevelOf(flag: string | undefined): LevelWithSilent {
-  const value = flag ?? (process.env.TEAMCHAT_LOG_LEVEL || 'info');
-  const level = value.toLowerCase() as LevelWithSilent;
-  if (!LOG_LEVELS.includes(level)) {
-    const source = flag === undefined ? 'TEAMCHAT_LOG_LEVEL' : '--log-level';
-    throw new CliError(`${source} takes one of ${LOG_LEVELS.join(', ')}, not '${value}'`);
-  }
+/** A level's name (`--log-level`, TEAMCHAT_LOG_LEVEL): one pino knows, or start-up stops. */
+export function parseLogLevel(raw: string, source: string): LevelWithSilent {
+  const level = raw.toLowerCase() as LevelWithSilent;
+  if (!LOG_LEVELS.includes(level)) throw new CliError(`${source} takes one of ${LOG_LEVELS.join(', ')}, not '${raw}'`);
   return level;
 }
 
