@@ -18,8 +18,8 @@ export function parseLogLevel(raw: string, source: string): LevelWithSilent {
 }
 
 /**
- * Writes synchronously either way, so that the lines before a `process.exit` (a second signal,
- * a shutdown that took too long) are not lost.
+ * JSON lines are written asynchronously and flushed by pino when the process exits (lines
+ * before a `process.exit` are kept); on a terminal, pino-pretty writes each line at once.
  */
 export function createCliLogger(level: LevelWithSilent): Logger {
   if (!process.stdout.isTTY) return createServerLogger(level);

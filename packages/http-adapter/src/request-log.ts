@@ -36,12 +36,13 @@ export const LOG_REDACT_PATHS = [
 ];
 
 /**
- * A pino logger with the server's redaction, JSON to `destination` (stdout by default). The
- * CLI passes pino-pretty's stream on a terminal.
+ * A pino logger with the server's redaction, JSON to `destination`: by default stdout, written
+ * asynchronously (a line per request would otherwise cost a blocking write each; pino flushes
+ * what is pending when the process exits). The CLI passes pino-pretty's stream on a terminal.
  */
 export function createServerLogger(level: LevelWithSilent = 'info', destination?: DestinationStream): PinoLogger {
   const options = { level, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /** Watches each request from arrival to the close of its response. */
