@@ -3,7 +3,7 @@
  * request with the route pattern and no secret, filtered by --log-level / TEAMCHAT_LOG_LEVEL)
  * and its Prometheus metrics (on their own port only, off by default).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -147,6 +147,24 @@ describe('teamchat serve logs', () => {
     const verbose = await start([], { TEAMCHAT_LOG_LEVEL: 'debug' });
     const shown = await poll(verbose);
     expect(await lineFor(verbose, (l) => l.requestId === shown)).toMatchObject({ level: 20, route: '/api/v1/events', status: 200 });
+  });
+
+  it('writes readable lines, not JSON, when stdout is a terminal', { timeout: 60_000 }, async () => {
+    // util-linux's `script` runs the server on a pseudo-terminal and copies what it prints.
+    const command = `${process.execPath} --import tsx ${CLI_SOURCE} serve --data ${freshDir()} --port 0`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await expect.poll(() => output, { timeout: 30_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ /);
+      const line = output.split(/\r?\n/).find((l) => l.includes('listening on'))!;
+      expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*teamchat is listening on/);
+      expect(line).toContain('"database":"sqlite"');
+      expect(output).not.toMatch(/^\{"level"/m);
+    } finally {
+      // The terminal's end hangs up the server (SIGHUP) along with `script`.
+      child.kill('SIGKILL');
+    }
   });
 
   it('refuses an unknown level, from the flag or the environment', async () => {

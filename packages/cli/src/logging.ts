@@ -23,7 +23,7 @@ export function parseLogLevel(raw: string, source: string): LevelWithSilent {
  */
 export function createCliLogger(level: LevelWithSilent): Logger {
   if (!process.stdout.isTTY) return createServerLogger(level);
-  return createServerLogger(level, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+  return createServerLogger(level, pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
 }
 
 /**
