@@ -119,7 +119,7 @@ describe('teamchat serve logs', () => {
     expect(log.toLowerCase()).not.toContain('authorization');
   });
 
-  it('filters by --log-level: warn drops request lines but keeps start-up; debug adds long-poll lines', { timeout: 90_000 }, async () => {
+  it('filters by --log-level: warn drops request lines but keeps start-up; debug adds long-poll and probe lines', { timeout: 90_000 }, async () => {
     const quiet = await start(['--log-level', 'warn']);
     await fetch(`${quiet.url}/api/v1/server_settings`);
     await fetch(`${quiet.url}/health`);
@@ -144,9 +144,18 @@ describe('teamchat serve logs', () => {
     await lineFor(normal, (l) => l.route === '/api/v1/register');
     expect(logLines(normal).some((l) => l.requestId === hidden)).toBe(false);
 
+    // Probes likewise.
+    const probe = (await fetch(`${normal.url}/health`)).headers.get('x-request-id');
+    // A request logged after it: once its line is there, the probe's would be too.
+    const after = (await fetch(`${normal.url}/api/v1/server_settings`)).headers.get('x-request-id');
+    await lineFor(normal, (l) => l.requestId === after);
+    expect(logLines(normal).some((l) => l.requestId === probe)).toBe(false);
+
     const verbose = await start([], { TEAMCHAT_LOG_LEVEL: 'debug' });
     const shown = await poll(verbose);
     expect(await lineFor(verbose, (l) => l.requestId === shown)).toMatchObject({ level: 20, route: '/api/v1/events', status: 200 });
+    const probed = (await fetch(`${verbose.url}/ready`)).headers.get('x-request-id');
+    expect(await lineFor(verbose, (l) => l.requestId === probed)).toMatchObject({ level: 20, route: '/ready', status: 200 });
   });
 
   it('writes readable lines, not JSON, when stdout is a terminal', { timeout: 60_000 }, async () => {

@@ -50,8 +50,18 @@ export interface RequestObserver {
   begin(request: IncomingMessage, response: ServerResponse, webRequest: Request): void;
 }
 
-/** The long-poll route: its lines are debug, or a thousand idle clients would fill the log. */
+/** The long-poll route: its GET lines are debug, or a thousand idle clients would fill the log. */
 const LONG_POLL_ROUTE = `${API_PREFIX}/events`;
+/** Probes a load balancer or supervisor sends every few seconds: debug lines too, unless failing. */
+const PROBE_ROUTES = new Set(['/health', '/ready']);
+
+/** error for the server's failures; debug for the lines that come by the thousand; else info. */
+function levelOf(method: string, route: string | null, status: number): Level {
+  if (status >= 500) return 'error';
+  if (route === LONG_POLL_ROUTE && method === 'GET') return 'debug';
+  if (route !== null && PROBE_ROUTES.has(route)) return 'debug';
+  return 'info';
+}
 
 /** Undefined when there is neither a logger nor metrics: then requests cost nothing extra. */
 export function createRequestObserver(logger: PinoLogger | undefined, metrics: ServerMetrics | undefined): RequestObserver | undefined {
@@ -77,7 +87,7 @@ export function createRequestObserver(logger: PinoLogger | undefined, metrics: S
 
 function logRequest(logger: PinoLogger, method: string, record: RequestRecord, response: ServerResponse, durationMs: number): void {
   const status = response.statusCode;
-  const level: Level = status >= 500 ? 'error' : method === 'GET' && record.route === LONG_POLL_ROUTE ? 'debug' : 'info';
+  const level = levelOf(method, record.route, status);
   if (!logger.isLevelEnabled(level)) return;
   const fields: Record<string, unknown> = {
     requestId: record.id,
