@@ -135,7 +135,7 @@ export async function startTeamchat(dataDir: string): Promise<{ url: string; chi
   const { child } = await startNode(
     // Request lines are not written (warn): the figures measure the server, not its log; the
     // start-up line still is.
-    [CLI, 'serve', '--data', dataDir, '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1', '--log-level', 'warn'],
+    [CLI, 'serve', '--data', dataDir, '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1', '--no-rate-limits', '--log-level', 'warn'],
     'teamchat is listening on',
   );
   return { url: `http://127.0.0.1:${port}`, child };

@@ -22,7 +22,7 @@ const freshDir = () => join(mkdtempSync(join(tmpdir(), 'teamchat-obs-')), 'data'
 
 async function start(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServeChild & { dir: string; auth: string; email: string; key: string }> {
   const dir = freshDir();
-  const served = await spawnServe(['--data', dir, '--port', '0', '--shutdown-timeout', '1', ...args], 'serve', env);
+  const served = await spawnServe(['--data', dir, '--port', '0', '--shutdown-timeout', '1', ...args], 'serve', { env });
   children.push(served);
   const rc = readFileSync(join(dir, 'zuliprc'), 'utf8');
   const email = /email=(\S+)/.exec(rc)![1]!;

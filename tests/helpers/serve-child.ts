@@ -19,14 +19,16 @@ export interface ServeChild {
 }
 
 /**
- * Starts `teamchat serve <args>`; `label` names it in the error when it exits before listening;
- * `env` is added to the environment.
+ * Starts `teamchat serve <args>`; `label` names it in the error when it exits before listening.
+ * Its rate limits are off (`--no-rate-limits`: tests send many requests as one user) unless
+ * `rateLimits` is set; `env` is added to its environment.
  */
-export async function spawnServe(args: readonly string[], label = 'serve', env: NodeJS.ProcessEnv = {}): Promise<ServeChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args], {
+export async function spawnServe(args: readonly string[], label = 'serve', options: { rateLimits?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ServeChild> {
+  const limits = options.rateLimits ? [] : ['--no-rate-limits'];
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args, ...limits], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...options.env },
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';

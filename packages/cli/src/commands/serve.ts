@@ -7,13 +7,14 @@ import { joinCluster } from '../cluster.js';
 import { type DatabaseSize, postgresDatabaseSize, sqliteDatabaseSize } from '../database-size.js';
 import { createCliLogger, lifecycleLogger, parseLogLevel } from '../logging.js';
 import { cliVersion } from '../version.js';
-import { defineCommand, integer, type OptionTable, type OptionValues, option } from '../command-spec.js';
+import { defineCommand, integer, negatableFlag, type OptionTable, type OptionValues, option } from '../command-spec.js';
 import { CliError, openDataDir } from '../data-dir.js';
 import { holdDataDirLock } from '../data-dir-lock.js';
 import { displayUrl, postgresStorage } from '../database.js';
 import { databaseOption, dataDirOption } from '../options.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
+import { parseRateLimitRules, RULES_FORMAT } from '../rate-limits.js';
 
 function parseSeconds(raw: string, source: string): number {
   const seconds = Number(raw);
@@ -33,6 +34,14 @@ export const SERVE_OPTIONS = {
   'video-call-url': option({ value: 'URL', description: 'a meeting base URL for video calls (e.g. https://meet.jit.si); meetings get a random room under it' }),
   'push-notifier': option({ value: 'MODULE', description: 'a module whose default export is a PushNotifier, or a function ({ dataDir }) returning one' }),
   'shutdown-timeout': option({ value: 'SECONDS', kind: 'number', description: 'how long requests in flight may take to finish on SIGINT/SIGTERM', default: 10, parse: parseSeconds }),
+  'rate-limits': negatableFlag({ description: "limit API requests per user and per address as the reference server does (--no-rate-limits: no limits)", env: 'TEAMCHAT_RATE_LIMITS' }),
+  'rate-limit-rules': option({
+    value: 'RULES',
+    description: `replaces the rules of the domains named (api_by_user, api_by_ip): ${RULES_FORMAT}`,
+    defaultText: 'api_by_user=200/60,api_by_ip=100/60',
+    env: 'TEAMCHAT_RATE_LIMIT_RULES',
+    parse: parseRateLimitRules,
+  }),
   'log-level': option({
     value: 'LEVEL',
     description: 'the least severe log lines written: trace, debug, info, warn, error, fatal or silent',
@@ -72,6 +81,7 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
   if (database === undefined) holdDataDirLock(values.data, 'serve');
   const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id'], logger);
   const storage = database === undefined ? undefined : postgresStorage(database, logger, cluster?.events);
+  const rateLimits = { rateLimiting: values['rate-limits'], ...(values['rate-limit-rules'] ? { rateLimitRules: values['rate-limit-rules'] } : {}) };
   const databaseSize: DatabaseSize | undefined =
     metricsPort === undefined ? undefined : database === undefined ? sqliteDatabaseSize(values.data) : postgresDatabaseSize(database);
   const metrics = databaseSize && createServerMetrics({ databaseSizeBytes: () => databaseSize.bytes() });
@@ -82,6 +92,7 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
     cluster,
     logger,
     metrics: metrics?.observer,
+    config: rateLimits,
     sqlite: { detectNestedCalls: false },
   });
   const running = await serve(ctx, {
