@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const CLI = join(import.meta.dirname, '../../packages/cli/dist/cli.js');
 const run = promisify(execFile);
@@ -88,26 +88,32 @@ describe('teamchat serve', () => {
     child = undefined;
   });
 
-  function start(dir: string, ...options: string[]): Promise<{ url: string; output: string }> {
+  /** Starts serve; `stderr` is read later (it carries the first start's credentials, stdout the log). */
+  function start(dir: string, ...options: string[]): Promise<{ url: string; output: string; stderr: () => string }> {
     child = spawn('node', [CLI, 'serve', '--data', dir, '--port', '0', ...options]);
     let output = '';
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     return new Promise((resolve, reject) => {
       child!.stdout!.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) resolve({ url: match[1]!, output });
+        if (match) resolve({ url: match[1]!, output, stderr: () => stderr });
       });
-      child!.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+      child!.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}${stderr}`)));
     });
   }
 
   it('creates a realm in an empty directory, serves it, and stops gracefully on SIGTERM', async () => {
     const dir = freshDir();
-    const { url, output } = await start(dir);
-    const email = /email:\s+(\S+)/.exec(output)![1]!;
-    const key = /API key:\s+(\S+)/.exec(output)![1]!;
-    expect(output).toContain(`[api]\nemail=${email}\nkey=${key}\nsite=${url}`);
-    expect(readFileSync(join(dir, 'zuliprc'), 'utf8')).toContain(`key=${key}`);
+    const { url, output, stderr } = await start(dir);
+    const rc = readFileSync(join(dir, 'zuliprc'), 'utf8');
+    const email = /email=(\S+)/.exec(rc)![1]!;
+    const key = /key=(\S+)/.exec(rc)![1]!;
+    // Printed for the person who started it, on stderr: stdout is the log, and holds no secret.
+    await vi.waitFor(() => expect(stderr()).toContain(`[api]\nemail=${email}\nkey=${key}\nsite=${url}`));
+    expect(stderr()).toMatch(/password:\s+\S+/);
+    expect(output).not.toContain(key);
 
     const me = await fetch(`${url}/api/v1/users/me`, { headers: { authorization: basic(email, key) } });
     expect(await me.json()).toMatchObject({ result: 'success', email, role: 100 });
@@ -122,8 +128,8 @@ describe('teamchat serve', () => {
   it('serves an initialised directory without creating another owner', async () => {
     const dir = freshDir();
     const owner = await init(dir);
-    const { url, output } = await start(dir);
-    expect(output).not.toMatch(/Created a new realm/);
+    const { url, output, stderr } = await start(dir);
+    expect(output + stderr()).not.toMatch(/Created a new realm/);
     const me = await fetch(`${url}/api/v1/users/me`, { headers: { authorization: basic(owner.email, owner.api_key) } });
     expect(await me.json()).toMatchObject({ user_id: owner.user_id, full_name: 'The Boss' });
   });

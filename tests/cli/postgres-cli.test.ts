@@ -4,7 +4,7 @@
  * Runs in the `postgres` project only (TEAMCHAT_TEST_DATABASE_URL).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -67,8 +67,14 @@ async function stop(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-/** The owner's credentials printed by a first `serve`. */
-const credentials = (output: string) => ({ email: /email:\s+(\S+)/.exec(output)![1]!, key: /API key:\s+(\S+)/.exec(output)![1]! });
+/**
+ * The owner's credentials from the zuliprc a first `serve` wrote (its printed copy goes to
+ * stderr, which may reach the test after the listening line on stdout).
+ */
+function credentials(dir: string): { email: string; key: string } {
+  const rc = readFileSync(join(dir, 'zuliprc'), 'utf8');
+  return { email: /email=(\S+)/.exec(rc)![1]!, key: /key=(\S+)/.exec(rc)![1]! };
+}
 
 describe('teamchat serve --database', () => {
   it('keeps the realm in PostgreSQL (no SQLite file), serves requests, and stops on SIGTERM', async () => {
@@ -76,7 +82,7 @@ describe('teamchat serve --database', () => {
     const dir = freshDir();
     const served = await serve(dir, '--database', url);
     expect(served.output).toMatch(/database: postgres:\/\//);
-    const { email, key } = credentials(served.output);
+    const { email, key } = credentials(dir);
     const me = await fetch(`${served.url}/api/v1/users/me`, { headers: { authorization: basic(email, key) } });
     expect(await me.json()).toMatchObject({ result: 'success', email, role: 100 });
     expect(await stop(served.child)).toBe(0);
@@ -93,6 +99,23 @@ describe('teamchat serve --database', () => {
     expect(await meAgain.json()).toMatchObject({ result: 'success', email });
   });
 
+  it('exports the database size (pg_database_size), storage timings and sends on --metrics-port', async () => {
+    const url = await emptyDatabase();
+    const dir = freshDir();
+    const served = await serve(dir, '--database', url, '--metrics-port', '0');
+    const startup = JSON.parse(served.output.split('\n').find((line) => line.includes('listening on'))!) as { database: string; metricsUrl: string };
+    expect(startup.database).toBe('postgresql');
+    const { email, key } = credentials(dir);
+    const body = new URLSearchParams({ type: 'direct', to: JSON.stringify([email]), content: 'note to self' });
+    expect((await fetch(`${served.url}/api/v1/messages`, { method: 'POST', headers: { authorization: basic(email, key) }, body })).status).toBe(200);
+    const text = await (await fetch(startup.metricsUrl)).text();
+    expect(Number(/^teamchat_database_size_bytes (\d+)$/m.exec(text)![1])).toBeGreaterThan(1_000_000);
+    expect(text).toMatch(/^teamchat_messages_sent_total\{type="private"\} 1$/m);
+    expect(Number(/^teamchat_storage_commit_duration_seconds_count (\d+)$/m.exec(text)![1])).toBeGreaterThan(0);
+    // Its own connection for the size is closed with the server.
+    expect(await stop(served.child)).toBe(0);
+  });
+
   it('refuses a URL that is not PostgreSQL, with a message', async () => {
     const result = await cli('serve', '--data', freshDir(), '--database', 'mysql://localhost/x');
     expect(result.code).toBe(1);
@@ -105,7 +128,7 @@ describe('teamchat migrate', () => {
     // A SQLite installation with messages (one deleted, so kept IDs matter) and an upload.
     const dir = freshDir();
     const first = await serve(dir);
-    const { email, key } = credentials(first.output);
+    const { email, key } = credentials(dir);
     const auth = { authorization: basic(email, key) };
     const me = (await (await fetch(`${first.url}/api/v1/users/me`, { headers: auth })).json()) as { user_id: number };
     const send = async (base: string, content: string) => {

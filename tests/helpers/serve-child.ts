@@ -14,26 +14,34 @@ export interface ServeChild {
   exited: Promise<number | null>;
   /** Everything the process printed so far, stdout and stderr. */
   output: () => string;
+  /** What it printed on stdout only: its log (JSON lines when not a terminal). */
+  stdout: () => string;
 }
 
 /**
  * Starts `teamchat serve <args>`; `label` names it in the error when it exits before listening.
  * Its rate limits are off (`--no-rate-limits`: tests send many requests as one user) unless
- * `rateLimits` is set.
+ * `rateLimits` is set; `env` is added to its environment.
  */
-export async function spawnServe(args: readonly string[], label = 'serve', options: { rateLimits?: boolean } = {}): Promise<ServeChild> {
+export async function spawnServe(args: readonly string[], label = 'serve', options: { rateLimits?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ServeChild> {
   const limits = options.rateLimits ? [] : ['--no-rate-limits'];
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args, ...limits], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args, ...limits], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
+  let stdout = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
+      stdout += chunk.toString();
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
       if (match) resolve(match[1]!);
     });
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     void exited.then(() => reject(new Error(`${label} exited early:\n${output}`)));
   });
-  return { child, url, exited, output: () => output };
+  return { child, url, exited, output: () => output, stdout: () => stdout };
 }

@@ -8,6 +8,8 @@ import { createEventBus, type EventBus, type PublishedEvent } from './events/bus
 import { QueueRegistry } from './events/queues.js';
 import type { Mailer } from './mail/mailer.js';
 import { consoleLogger, type Logger } from './logger.js';
+import { instrumentStorage } from './metrics/instrumented-storage.js';
+import type { MetricsObserver } from './metrics/observer.js';
 import type { ClusterMember } from './cluster/types.js';
 import { followRemoteEffects } from './cluster/remote-effects.js';
 import { flushPresence } from './presence/memory.js';
@@ -49,6 +51,8 @@ export interface Ctx {
   pushNotifier?: PushNotifier | null;
   /** Where failures nobody can be answered about are reported (background jobs, unexpected exceptions). */
   logger: Logger;
+  /** Told what core does, for a metrics exporter (metrics/observer.ts); absent: nothing is measured. */
+  metrics?: MetricsObserver;
   /** Values computed from a realm's fields (rendered description, server settings), kept per realm. */
   realmMemo: RealmMemo;
   /**
@@ -86,6 +90,11 @@ export interface ContextOptions {
   logger?: Logger;
   /** This process's membership of a cluster of processes on one database (`@teamchat/postgres`). */
   cluster?: ClusterMember;
+  /**
+   * A metrics exporter to tell what core does (sends, storage timings); with it, `storage` is
+   * timed by a wrapper. Absent: nothing is measured and the hot paths pay nothing.
+   */
+  metrics?: MetricsObserver;
   /**
    * Where rate limits count requests: the cluster's shared limiter when there is one, else one
    * in this process's memory (`memoryRateLimiter`).
@@ -131,7 +140,7 @@ export function createContext(options: ContextOptions): Ctx {
   localEvents.subscribe((published) => queues.deliver(published, delivering.logId));
   const events = cluster ? clusterBus(localEvents, cluster, queues, delivering) : localEvents;
   return {
-    storage: options.storage,
+    storage: options.metrics ? instrumentStorage(options.storage, options.metrics) : options.storage,
     events,
     queues,
     clock,
@@ -152,6 +161,7 @@ export function createContext(options: ContextOptions): Ctx {
       maxWaiting: config.passwordHashMaxWaiting,
     }),
     ...(cluster ? { cluster } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   };
 }
 

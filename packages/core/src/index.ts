@@ -31,6 +31,8 @@ export { flushPresence } from './presence/memory.js';
 export { DEFAULT_CONFIG, USER_LIMITS, type ServerConfig } from './config.js';
 export { type Clock, systemClock } from './clock.js';
 export { consoleLogger, silentLogger, type Logger } from './logger.js';
+export type { MetricsObserver } from './metrics/observer.js';
+export { countSchedulerBacklog, queueMetrics } from './metrics/scrape.js';
 export { type Mailer, memoryMailer } from './mail/mailer.js';
 export { flushOutbox } from './mail/outbox.js';
 export { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';

@@ -10,6 +10,7 @@ import { answerAtQueueOwner } from './forward.js';
 import { addHealthRoutes } from './health.js';
 import { rateLimitHeaders, withHeaders } from './rate-limit-headers.js';
 import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
+import { noteRoute, recordOf } from './request-record.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -21,7 +22,7 @@ export interface AppOptions {
    * Called with unexpected exceptions of the transport (they reach the client only as a 500
    * without details); `ctx.logger` when absent. Operations report their own to `ctx.logger`.
    */
-  onInternalError?: (error: unknown) => void;
+  onInternalError?: (error: unknown, request?: Request) => void;
   /**
    * A buffered request body (every route but file uploads) must arrive within this many
    * milliseconds, or the request is answered 408. Default 60 s.
@@ -31,7 +32,9 @@ export interface AppOptions {
 
 /** The HTTP application: an h3 app serving the route table under /api/v1. */
 export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
-  const report = options.onInternalError ?? ((error) => ctx.logger.error({ err: error }, 'internal error'));
+  const report =
+    options.onInternalError ??
+    ((error: unknown, request?: Request) => ctx.logger.error({ err: error, requestId: (request && recordOf(request)?.id) || undefined }, 'internal error'));
   const bodyReadTimeoutMs = options.bodyReadTimeoutMs ?? 60_000;
   const app = new H3({
     onError: (error) => {
@@ -44,20 +47,30 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
       return failure(internalError());
     },
   });
-  const answerInternalError = (error: unknown) => {
-    report(error);
+  const answerInternalError = (request: Request) => (error: unknown) => {
+    report(error, request);
     return failure(internalError());
   };
+  // Each handler notes its route table pattern first: the request's log line and metrics name
+  // the route, never the raw URL.
   for (const route of ROUTES) {
-    const path = API_PREFIX + routerPath(route.path);
-    app.all(path, (event) => dispatch(ctx, route, event, bodyReadTimeoutMs).catch(answerInternalError));
+    const pattern = API_PREFIX + route.path;
+    app.all(API_PREFIX + routerPath(route.path), (event) => {
+      noteRoute(event.req, pattern);
+      return dispatch(ctx, route, event, bodyReadTimeoutMs).catch(answerInternalError(event.req));
+    });
   }
   for (const route of FILE_ROUTES) {
-    const path = routerPath(route.path);
-    app.all(path, (event) => serveFile(ctx, route, event).catch(answerInternalError));
+    app.all(routerPath(route.path), (event) => {
+      noteRoute(event.req, route.path);
+      return serveFile(ctx, route, event).catch(answerInternalError(event.req));
+    });
   }
   for (const route of REDIRECT_ROUTES) {
-    app.all(routerPath(route.path), (event) => serveRedirect(ctx, route, event).catch(answerInternalError));
+    app.all(routerPath(route.path), (event) => {
+      noteRoute(event.req, route.path);
+      return serveRedirect(ctx, route, event).catch(answerInternalError(event.req));
+    });
   }
   addHealthRoutes(app, ctx);
   app.all('/**', () => failure(notFound()));

@@ -2,6 +2,7 @@
 import { type ApiError, authenticateRequest, badRequest, type Caller, type Ctx, type Operation, resolveRealm, unauthorized } from '@teamchat/core';
 import { err, ok, type Result } from 'neverthrow';
 import { clientIpOf } from './client-ip.js';
+import { noteCaller } from './request-record.js';
 
 export interface BasicCredentials {
   email: string;
@@ -46,5 +47,7 @@ export async function identify(ctx: Ctx, operation: Pick<Operation<unknown, unkn
   // The realm and the user are looked up in one read of the store.
   const identified = await authenticateRequest(ctx, host, credentials.value);
   if (identified.isErr()) return err(identified.error);
-  return ok({ ...identified.value, clientIp: clientIpOf(request, ctx.config.trustedProxyHops) });
+  const caller = { ...identified.value, clientIp: clientIpOf(request, ctx.config.trustedProxyHops) };
+  noteCaller(request, caller);
+  return ok(caller);
 }

@@ -9,6 +9,7 @@ import type { H3 } from 'h3';
 // Until core's index exports it (index.ts belongs to another change), the check comes from its source file.
 import { checkReadiness } from '@teamchat/core';
 import { fastResponse } from './respond.js';
+import { noteRoute } from './request-record.js';
 
 type Probe = (ctx: Ctx) => Promise<{ status: number; body: { status: string; reason?: string } }>;
 
@@ -30,6 +31,7 @@ export const HEALTH_ROUTES: readonly { path: string; probe: Probe }[] = [
 export function addHealthRoutes(app: H3, ctx: Ctx): void {
   for (const { path, probe } of HEALTH_ROUTES) {
     app.all(path, async (event) => {
+      noteRoute(event.req, path);
       const method = event.req.method;
       if (method !== 'GET' && method !== 'HEAD') {
         return fastResponse(`${JSON.stringify({ status: 'error', reason: 'method not allowed' })}\n`, {

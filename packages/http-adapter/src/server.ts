@@ -5,11 +5,17 @@ import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import { type AppOptions, createApp } from './app.js';
 import { failure, WRITTEN } from './respond.js';
 import { answerExpectation, answerMissingHost, answerUnparsableRequest } from './node-errors.js';
+import type { LevelWithSilent, Logger as PinoLogger } from 'pino';
+import { createRequestObserver, createServerLogger } from './request-log.js';
+import type { ServerMetrics } from './metrics/server-metrics.js';
+import { listenMetrics, type MetricsListener } from './metrics/listener.js';
 
 export interface RunningServer {
   server: Server;
   /** Base URL, for example `http://127.0.0.1:9991`. */
   url: string;
+  /** Where `GET /metrics` answers (its own listener), when `metrics` was given. */
+  metricsUrl?: string;
   /**
    * Stops accepting connections, lets requests in flight finish, then closes the database.
    * Connections still open `shutdownTimeoutMs` later (a client holding half a request) are
@@ -28,6 +34,20 @@ export interface ServeOptions extends AppOptions {
   requestTimeoutMs?: number;
   /** How long close() waits for open connections before destroying them. Default 10 s. */
   shutdownTimeoutMs?: number;
+  /**
+   * Where each request's line goes (request-log.ts: method, route, status, duration, user, realm,
+   * request ID), a pino logger; `createServerLogger` makes one with the server's redaction.
+   * Neither this nor `logLevel`: requests are not logged (`ctx.logger` still gets errors).
+   */
+  logger?: PinoLogger;
+  /** Without `logger`: request lines go to a JSON logger on stdout at this level. */
+  logLevel?: LevelWithSilent;
+  /**
+   * Prometheus metrics: `collector` (createServerMetrics; give its `observer` to the context's
+   * `metrics` for sends and storage timings) served as `GET /metrics` on a listener of its own,
+   * at `host` (default 127.0.0.1) and `port` (0 picks a free one), never on the API's port.
+   */
+  metrics?: { collector: ServerMetrics; host?: string; port: number };
 }
 
 /** Serves the app over node:http. */
@@ -37,6 +57,8 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
   const headersTimeout = options.headersTimeoutMs ?? 20_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 300_000, headersTimeout);
   const shutdownTimeout = options.shutdownTimeoutMs ?? 10_000;
+  const logger = options.logger ?? (options.logLevel === undefined ? undefined : createServerLogger(options.logLevel));
+  const observer = createRequestObserver(logger, options.metrics?.collector);
   let running = 0;
   let onIdle: (() => void) | undefined;
   const server = createServer(
@@ -60,7 +82,9 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
       // so the write is not waited for.
       let answer: Response | Promise<Response>;
       try {
-        answer = app.fetch(new NodeRequest({ req: request, res: response }) as Request);
+        const webRequest = new NodeRequest({ req: request, res: response }) as Request;
+        observer?.begin(request, response, webRequest);
+        answer = app.fetch(webRequest);
       } catch (error) {
         answer = Promise.reject(error);
       }
@@ -96,12 +120,24 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
     server.listen(options.port ?? 9991, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  let metricsListener: MetricsListener | undefined;
+  if (options.metrics) {
+    options.metrics.collector.watch(ctx);
+    try {
+      metricsListener = await listenMetrics(options.metrics.collector, options.metrics);
+    } catch (error) {
+      // The API must not run without the metrics it was asked for (nor keep its port).
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw error;
+    }
+  }
   // Scheduled delivery, the sweeps and the presence flush. Tests that drive time themselves turn timers off.
   const background = ctx.config.timers ? startBackgroundWork(ctx) : undefined;
   let closing: Promise<void> | undefined;
   return {
     server,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    ...(metricsListener ? { metricsUrl: metricsListener.url } : {}),
     close() {
       closing ??= (async () => {
         let deadline: NodeJS.Timeout | undefined;
@@ -130,6 +166,7 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
             setTimeout(resolve, shutdownTimeout).unref();
           });
         }
+        await metricsListener?.close();
         await background?.stop();
         // Writes the presence still only in memory, then closes the store.
         await closeContext(ctx);

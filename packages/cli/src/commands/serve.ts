@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findRealm, updateRealmAsOperator } from '@teamchat/core';
-import { serve } from '@teamchat/http-adapter';
+import { createServerMetrics, serve } from '@teamchat/http-adapter';
 import { joinCluster } from '../cluster.js';
+import { type DatabaseSize, postgresDatabaseSize, sqliteDatabaseSize } from '../database-size.js';
+import { createCliLogger, lifecycleLogger, parseLogLevel } from '../logging.js';
+import { cliVersion } from '../version.js';
 import { defineCommand, integer, negatableFlag, type OptionTable, type OptionValues, option } from '../command-spec.js';
 import { CliError, openDataDir } from '../data-dir.js';
 import { holdDataDirLock } from '../data-dir-lock.js';
@@ -39,6 +42,15 @@ export const SERVE_OPTIONS = {
     env: 'TEAMCHAT_RATE_LIMIT_RULES',
     parse: parseRateLimitRules,
   }),
+  'log-level': option({
+    value: 'LEVEL',
+    description: 'the least severe log lines written: trace, debug, info, warn, error, fatal or silent',
+    env: 'TEAMCHAT_LOG_LEVEL',
+    default: 'info' as const,
+    parse: parseLogLevel,
+  }),
+  'metrics-host': option({ value: 'HOST', description: 'with --metrics-port, the address GET /metrics listens on', defaultText: '127.0.0.1' }),
+  'metrics-port': integer({ value: 'PORT', description: 'serve Prometheus metrics (GET /metrics) on this port, apart from the API (0: any free port)', min: 0, max: 65535, defaultText: 'off' }),
 } satisfies OptionTable;
 
 export const serveCommand = defineCommand({
@@ -50,6 +62,10 @@ export const serveCommand = defineCommand({
 });
 
 async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise<void> {
+  const logger = createCliLogger(values['log-level']);
+  const lifecycle = lifecycleLogger(logger);
+  const metricsPort = values['metrics-port'];
+  if (values['metrics-host'] !== undefined && metricsPort === undefined) throw new CliError('--metrics-host needs --metrics-port');
   const shutdownTimeout = values['shutdown-timeout'];
   const port = values.port;
   const videoCallUrl = values['video-call-url'];
@@ -63,28 +79,53 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
   // Held for the life of the process: `teamchat restore` refuses a directory whose SQLite file a
   // server uses. On PostgreSQL the directory holds uploads only, shared by every node.
   if (database === undefined) holdDataDirLock(values.data, 'serve');
-  const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id']);
-  const storage = database === undefined ? undefined : postgresStorage(database, undefined, cluster?.events);
+  const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id'], logger);
+  const storage = database === undefined ? undefined : postgresStorage(database, logger, cluster?.events);
   const rateLimits = { rateLimiting: values['rate-limits'], ...(values['rate-limit-rules'] ? { rateLimitRules: values['rate-limit-rules'] } : {}) };
-  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, config: rateLimits, sqlite: { detectNestedCalls: false } });
-  const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
+  const databaseSize: DatabaseSize | undefined =
+    metricsPort === undefined ? undefined : database === undefined ? sqliteDatabaseSize(values.data) : postgresDatabaseSize(database);
+  const metrics = databaseSize && createServerMetrics({ databaseSizeBytes: () => databaseSize.bytes() });
+  const ctx = openDataDir(values.data, {
+    videoCalls,
+    pushNotifier,
+    storage,
+    cluster,
+    logger,
+    metrics: metrics?.observer,
+    config: rateLimits,
+    sqlite: { detectNestedCalls: false },
+  });
+  const running = await serve(ctx, {
+    host: values.host,
+    port,
+    shutdownTimeoutMs: shutdownTimeout * 1000,
+    logger,
+    ...(metrics && metricsPort !== undefined ? { metrics: { collector: metrics, host: values['metrics-host'] ?? '127.0.0.1', port: metricsPort } } : {}),
+  }).catch((error: NodeJS.ErrnoException) => {
+    // A port in use (the metrics port given as the API's among them) is the operator's to fix.
+    if (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') throw new CliError(`cannot listen: ${error.message}`);
+    throw error;
+  });
   await cluster?.announce(values['internal-url'] ?? running.url);
   // Handlers first: a signal during the setup below must still close the server and the store.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
-      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      lifecycle.warn({ signal }, `${signal} again: exiting without waiting`);
       process.exit(1);
     }
     stopping = true;
-    process.stdout.write(`${signal}: finishing requests in flight and closing the database\n`);
+    lifecycle.info({ signal }, `${signal}: finishing requests in flight and closing the database`);
     // close() ends by itself (it destroys connections past the timeout and bounds its wait for
     // handlers); this is the last resort should the store itself not close.
     setTimeout(() => {
-      process.stderr.write('teamchat: shutdown did not complete in time, exiting\n');
+      logger.error({ signal }, 'shutdown did not complete in time, exiting');
       process.exit(1);
     }, shutdownTimeout * 2000 + 5000).unref();
+    const started = Date.now();
     await running.close();
+    await databaseSize?.close();
+    lifecycle.info({ durationMs: Date.now() - started }, 'teamchat stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -108,7 +149,9 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
     );
     const rc = zuliprc(owner.deliveryEmail, owner.apiKey, url);
     writeFileSync(join(resolve(values.data), 'zuliprc'), rc, { mode: 0o600 });
-    process.stdout.write(
+    // Not a log line: the owner's password and key must not enter a log pipeline (stdout carries
+    // the log), and a person starting the server reads them on the terminal.
+    process.stderr.write(
       [
         'Created a new realm and its owner:',
         `  email:    ${owner.deliveryEmail}`,
@@ -123,7 +166,17 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
   // Every realm has its Notification Bot from the start (realms of older data directories too).
   await ensureNotificationBots(ctx);
   const where = database === undefined ? `data: ${resolve(values.data)}` : `database: ${displayUrl(database)}, uploads: ${resolve(values.data)}`;
-  process.stdout.write(`teamchat is listening on ${running.url} (${where})\n`);
+  lifecycle.info(
+    {
+      version: cliVersion(),
+      url: running.url,
+      database: database === undefined ? 'sqlite' : 'postgresql',
+      dataDir: resolve(values.data),
+      ...(running.metricsUrl ? { metricsUrl: running.metricsUrl } : {}),
+    },
+    // The URL is followed by a space: scripts (and the tests) find it with /listening on (\S+)/.
+    `teamchat is listening on ${running.url} (${where})`,
+  );
 }
 
 function videoCallProvider(baseUrl: string) {

@@ -154,6 +154,13 @@ export class QueueRegistry {
     return { queues: this.byId.size, events, bytes };
   }
 
+  /** Queues with a long-poll waiting on them now (walks every queue: for a metrics scrape, not a hot path). */
+  waitingPolls(): number {
+    let waiting = 0;
+    for (const queue of this.byId.values()) if (queue.waiter) waiting++;
+    return waiting;
+  }
+
   /** The user's queues, in registration order. */
   userQueues(userId: number): EventQueue[] {
     return [...(this.byUser.get(userId) ?? [])];

@@ -136,6 +136,8 @@ export async function insertMessage(ctx: Ctx, tx: Tx, realm: Realm, sender: User
     { localEcho: options.localEcho, toAllPublicStreams: t.kind === 'stream' && !t.stream.inviteOnly, submessages },
   );
   await queueOutgoingWebhooks(ctx, tx, realm, sender, t, message, rendered.mentionedUserIds);
+  const metrics = ctx.metrics;
+  if (metrics) tx.afterCommit(() => metrics.messageSent(t.kind));
 
   if (t.kind === 'stream') {
     if (t.stream.firstMessageId === null) await recordFirstMessage(ctx, tx, realm, t.stream, message.id);

@@ -9,5 +9,8 @@ import { flushPresence } from './memory.js';
  * (closeContext does), so a clean shutdown loses nothing.
  */
 export function startPresenceFlush(ctx: Ctx, options: { intervalMs?: number } = {}): PeriodicJob {
-  return startPeriodicJob(ctx.logger, 'presence flush', options.intervalMs ?? ctx.config.presenceFlushIntervalSeconds * 1000, () => flushPresence(ctx));
+  return startPeriodicJob(ctx.logger, 'presence flush', options.intervalMs ?? ctx.config.presenceFlushIntervalSeconds * 1000, () => flushPresence(ctx), undefined, {
+    // Every few seconds on a busy server: its lines are for debugging only.
+    workLevel: 'debug',
+  });
 }

@@ -38,7 +38,7 @@ interface Memory {
   /** Loads under way without a caller's transaction, so that concurrent callers share one. */
   loading: Map<number, Promise<RealmPresence>>;
   /** The flush running now, if any: flushes run one at a time. */
-  flushing: Promise<void>;
+  flushing: Promise<unknown>;
 }
 
 const MEMORIES = new WeakMap<Ctx, Memory>();
@@ -87,15 +87,16 @@ export async function realmPresence(ctx: Ctx, realmId: number, tx?: Tx): Promise
  * entry changed again while the write runs stays unsaved for the next flush; a failed write
  * leaves everything it held unsaved. Flushes run one after another.
  */
-export function flushPresence(ctx: Ctx): Promise<void> {
+export function flushPresence(ctx: Ctx): Promise<number> {
   const memory = MEMORIES.get(ctx);
-  if (!memory) return Promise.resolve();
+  if (!memory) return Promise.resolve(0);
   const run = memory.flushing.catch(() => undefined).then(() => writeUnsaved(ctx, memory));
   memory.flushing = run;
   return run;
 }
 
-async function writeUnsaved(ctx: Ctx, memory: Memory): Promise<void> {
+/** Writes the unsaved entries; resolves to how many were written. */
+async function writeUnsaved(ctx: Ctx, memory: Memory): Promise<number> {
   const batches: { realm: RealmPresence; rows: UserPresence[]; lastUpdateId: number }[] = [];
   for (const realm of memory.realms.values()) {
     if (realm.unsaved.size === 0) continue;
@@ -103,12 +104,13 @@ async function writeUnsaved(ctx: Ctx, memory: Memory): Promise<void> {
     realm.unsaved.clear();
     batches.push({ realm, rows, lastUpdateId: realm.lastUpdateId });
   }
-  if (batches.length === 0) return;
+  if (batches.length === 0) return 0;
   try {
     await ctx.storage.transaction(async (tx) => {
       for (const { realm, rows, lastUpdateId } of batches) await tx.presence.save(realm.realmId, rows, lastUpdateId);
       return ok(undefined);
     });
+    return batches.reduce((sum, batch) => sum + batch.rows.length, 0);
   } catch (error) {
     // Not written: mark the rows unsaved again unless a newer entry already is.
     for (const { realm, rows } of batches) for (const row of rows) realm.unsaved.add(row.userId);

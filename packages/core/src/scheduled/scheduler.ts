@@ -4,6 +4,7 @@
  * and moves the timer earlier when a scheduled message is created or edited to an earlier time
  * (it listens to the scheduled_messages and reminders events, which are published after commit).
  */
+import { performance } from 'node:perf_hooks';
 import type { Ctx } from '../context.js';
 import { deliverDueScheduledMessages } from './deliver.js';
 
@@ -36,7 +37,12 @@ export function startScheduledDelivery(ctx: Ctx): ScheduledDelivery {
     running = running.then(async () => {
       if (stopped) return;
       try {
-        const { nextDue } = await deliverDueScheduledMessages(ctx);
+        const start = performance.now();
+        const { sent, failed, nextDue } = await deliverDueScheduledMessages(ctx);
+        if (sent.length + failed.length > 0) {
+          const durationMs = Math.round(performance.now() - start);
+          ctx.logger.info({ job: 'scheduled delivery', sent: sent.length, failed: failed.length, durationMs }, 'scheduled messages and reminders delivered');
+        }
         const next = nextDue === undefined ? Number.POSITIVE_INFINITY : nextDue * 1000;
         arm(Math.min(next, ctx.clock.now() + MAX_SLEEP_MS));
       } catch (error) {
