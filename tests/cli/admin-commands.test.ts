@@ -78,10 +78,10 @@ describe('list-realms and create-realm', () => {
     expectRefused(await cli('create-realm', ...data, '--subdomain', 'other', '--url', 'http://chat.acme.test', ...again), /host 'chat\.acme\.test' is already used by realm 1/);
     expectRefused(await cli('create-realm', ...data, '--subdomain', 'Bad_Name', ...again), /Invalid subdomain 'Bad_Name'/);
     expectRefused(await cli('create-realm', ...data, '--name', 'X', '--email', 'x@acme.test'), /^teamchat: --subdomain is required\n$/);
-    expectRefused(await cli('list-realms', '--data', freshDir()), /has no database/);
+    expectRefused(await cli('list-realms', '--data', freshDir()), /is not initialised/);
   });
 
-  it('a served installation answers each realm by the request\'s Host', async () => {
+  it('a served installation answers each realm by the request\'s Host, and sees the commands\' writes at once', async () => {
     const base = freshDir();
     await ok('init', '--data', base, '--realm-name', 'Root', '--email', 'root@acme.test', '--password', 'root-password', '--url', 'http://chat.acme.test');
     const sales = await okJson('create-realm', '--data', base, '--subdomain', 'sales', '--name', 'Sales', '--email', 'sam@acme.test', '--full-name', 'Sam Sales');
@@ -92,6 +92,12 @@ describe('list-realms and create-realm', () => {
       expect(await settings('chat.acme.test')).toMatchObject({ realm_name: 'Root', realm_url: 'http://chat.acme.test' });
       const me = await getJson(`${server.url}/api/v1/users/me`, { host: 'sales.chat.acme.test', authorization: basic('sam@acme.test', sales.api_key) });
       expect(me).toMatchObject({ result: 'success', email: 'sam@acme.test', role: 100 });
+      // Commands write beside the running server (WAL, busy timeout): it sees each change at once.
+      const pat = await okJson('create-user', '--data', base, '--realm', 'sales', '--email', 'pat@acme.test', '--full-name', 'Pat Sales');
+      const asPat = () => getJson(`${server.url}/api/v1/users/me`, { host: 'sales.chat.acme.test', authorization: basic('pat@acme.test', pat.api_key) });
+      expect(await asPat()).toMatchObject({ result: 'success', user_id: pat.user_id });
+      await ok('deactivate-user', '--data', base, '--realm', 'sales', '--email', 'pat@acme.test');
+      expect(await asPat()).toMatchObject({ result: 'error', msg: 'Account is deactivated' });
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
@@ -186,7 +192,7 @@ describe('commands on a user of a realm', () => {
     expect(fromUser.id).toBeGreaterThan(fromBot.id);
     const seen = await withInstallationCtx(async (ctx, realm) => {
       const owner = must(await findUserAsOperator(ctx, realm, 'boss@acme.test'));
-      const page = must(await getMessages(ctx, { realm, user: owner }, { anchor: 'newest', num_before: 3, num_after: 0 })) as { messages: Array<Record<string, unknown>> };
+      const page = must(await getMessages(ctx, { realm, user: owner }, { anchor: 'newest', num_before: 3, num_after: 0 }));
       return page.messages.map((m) => ({ sender: m.sender_email, to: m.display_recipient, topic: m.subject, content: m.content }));
     });
     expect(seen).toEqual([

@@ -17,7 +17,7 @@ import { resolve } from 'node:path';
 export async function withInstallation<T>(values: { data: string; database: string | undefined }, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
   const url = values.database;
   if (url === undefined && !hasDatabase(values.data)) {
-    throw new CliError(`--data: ${resolve(values.data)} has no database (${DATABASE_FILE}); run \`teamchat init\` or \`teamchat serve\` first, or name a PostgreSQL database with --database`);
+    throw new CliError(`--data: ${resolve(values.data)} is not initialised (no ${DATABASE_FILE}): run \`teamchat init\` or \`teamchat serve\` first, or name a PostgreSQL database with --database`);
   }
   const cluster = url === undefined ? undefined : await joinCluster(url, undefined);
   const storage = url === undefined ? undefined : postgresStorage(url, undefined, cluster?.events);
