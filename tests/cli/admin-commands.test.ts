@@ -138,6 +138,7 @@ describe('commands on a user of a realm', () => {
     expectRefused(await cli('change-user-role', ...root(), '--email', 'mo@acme.test', '--role', 'king'), /--role: invalid role 'king'/);
     expectRefused(await cli('change-user-role', ...root(), '--email', 'nobody@acme.test', '--role', 'member'), /No user with email 'nobody@acme\.test'/);
     expectRefused(await cli('change-user-role', ...root(), '--email', 'mo@acme.test'), /--role is required/);
+    expectRefused(await cli('change-user-role', ...root(), '--email', 'boss@acme.test', '--role', 'admin'), /cannot be removed from the only organization owner/);
     expectRefused(await cli('change-user-role', ...root(), '--email', 'mo@acme.test', '--role', 'member', '--rol', 'x'), /Unknown option '--rol'/);
     await ok('change-user-role', ...root(), '--email', 'mo@acme.test', '--role', 'member');
   });

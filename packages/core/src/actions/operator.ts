@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { checkFullName, checkPassword, isValidEmail } from '../access/user-input.js';
+import { isOnlyOwner } from '../access/users.js';
 import { hashPassword } from '../auth/password.js';
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
@@ -137,6 +138,10 @@ export async function changeUserAsOperator(
   return ctx.storage.transaction(async (tx) => {
     const user = await tx.users.byDeliveryEmail(realm.id, email);
     if (!user) return err(badRequest(`No user with email '${email}'`));
+    // The operator keeps the API's one invariant about roles: a realm always has an active owner.
+    if (patch.role !== undefined && patch.role !== user.role && (await isOnlyOwner(tx, user))) {
+      return err(badRequest('The owner permission cannot be removed from the only organization owner.'));
+    }
     return ok(await applyUserChange(ctx, tx, realm, user, patch));
   });
 }
