@@ -58,7 +58,8 @@ describe('teamchat --help', () => {
 
   it('shows defaults, required options and environment variables', async () => {
     const text = (await cli('serve', '--help')).stdout.replace(/\s+/g, ' ');
-    expect(text).toMatch(/--port <PORT> .*\(default: 9991\)/);
+    expect(text).toMatch(/--port <PORT> .*\(default: 9991; env: TEAMCHAT_PORT\)/);
+    expect(text).toMatch(/--config <FILE> a config file/);
     expect(text).toMatch(/--database <URL> .*\(env: TEAMCHAT_DATABASE_URL\)/);
     expect((await cli('backup', '--help')).stdout.replace(/\s+/g, ' ')).toMatch(/--out <FILE> where to write the archive \(required\)/);
   });

@@ -145,6 +145,14 @@ describe('changeUserAsOperator', () => {
     expectBadRequest(await changeUserAsOperator(w.ctx, w.realm, 'nobody@example.com', { role: 400 }), "No user with email 'nobody@example.com'");
   });
 
+  it('keeps an active owner: the only owner cannot lose the role, one of two can', async () => {
+    const w = await makeWorld();
+    expectBadRequest(await changeUserAsOperator(w.ctx, w.realm, 'owner@example.com', { role: 200 }), 'The owner permission cannot be removed from the only organization owner.');
+    must(await createUserAsOperator(w.ctx, w.realm, { email: 'second@example.com', fullName: 'Second Owner', role: 100 }));
+    expect(must(await changeUserAsOperator(w.ctx, w.realm, 'owner@example.com', { role: 200 })).role).toBe(200);
+    expect(must(await changeUserAsOperator(w.ctx, w.realm, 'second@example.com', { password: 'fresh-password-1' })).role).toBe(100);
+  });
+
   it('stays inside the realm', async () => {
     const w = await makeWorld();
     await secondRealm(w.ctx);

@@ -46,6 +46,11 @@ export interface CommandSpec<O extends OptionTable = OptionTable> {
   /** Paragraphs for `teamchat NAME --help` (the summary when absent). */
   readonly description?: string;
   readonly options: O;
+  /**
+   * The command reads a config file (config-file.ts) with a key per option, takes `--config
+   * FILE`, and every option has an environment variable (TEAMCHAT_ and its name by default).
+   */
+  readonly configurable?: boolean;
   readonly run: (values: OptionValues<O>) => Promise<void>;
 }
 

@@ -5,12 +5,11 @@
  * per-command help, "did you mean" suggestions and errors that name the option; it is widely
  * used, maintained, and has no dependencies of its own.
  */
+import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import type { CommandSpec, OptionSpec, OptionTable } from './command-spec.js';
+import { type CommandSpec, type OptionSpec, type OptionTable, option } from './command-spec.js';
+import { CONFIG_ENV, CONFIG_FILE_NAMES, type ConfigValues, findConfigFile, optionEnv, readConfigFile } from './config-file.js';
 import { CliError } from './data-dir.js';
-
-/** Where an option's value came from, for messages that point at it. */
-export type ValueSource = 'flag' | 'env' | 'default';
 
 /** The `teamchat` program with every command of `commands`. */
 export function buildProgram(commands: readonly CommandSpec[]): Command {
@@ -25,10 +24,24 @@ export function buildProgram(commands: readonly CommandSpec[]): Command {
       .summary(spec.summary)
       .description(spec.description ?? spec.summary)
       .configureOutput({ outputError: (message, write) => write(`teamchat: ${commanderMessage(message)}\nSee \`teamchat ${spec.name} --help\`.\n`) });
-    for (const [name, option] of Object.entries(spec.options)) command.addOption(commanderOption(name, option));
-    command.action(async (_options, parsed: Command) => spec.run(resolveValues(spec.options, parsed)));
+    const table = commandOptions(spec);
+    for (const [name, option] of Object.entries(table)) command.addOption(commanderOption(name, option));
+    command.action(async (_options, parsed: Command) => spec.run(resolveValues(spec, table, parsed)));
   }
   return program;
+}
+
+const configOption = option({
+  value: 'FILE',
+  description: `a config file (TOML, or JSON if named *.json) instead of ${CONFIG_FILE_NAMES.map((name) => `DIR/${name}`).join(' or ')}`,
+  env: CONFIG_ENV,
+});
+
+/** The options commander knows for `spec`: a configurable command's with their variables, and --config. */
+function commandOptions(spec: CommandSpec): OptionTable {
+  if (!spec.configurable) return spec.options;
+  const withEnv = Object.fromEntries(Object.entries(spec.options).map(([name, option]) => [name, { ...option, env: optionEnv(name, option) }]));
+  return { ...withEnv, config: configOption };
 }
 
 function commanderOption(name: string, spec: OptionSpec<unknown>): Option {
@@ -42,26 +55,39 @@ function commanderOption(name: string, spec: OptionSpec<unknown>): Option {
 }
 
 /**
- * Each option's value: the flag's, else its environment variable's, else its default; every
- * text read through the option's parser, and an error names where the bad value came from.
+ * Each option's value: the flag's, else its environment variable's, else the config file's (a
+ * configurable command), else its default. Text is read through the option's parser, whose
+ * error names where the bad value came from (the flag, the variable, the file and key).
  */
-function resolveValues<O extends OptionTable>(table: O, parsed: Command): Record<string, unknown> {
+function resolveValues(spec: CommandSpec, table: OptionTable, parsed: Command): Record<string, unknown> {
   const given = parsed.opts();
-  const values: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(table)) {
-    const key = commanderOption(name, spec).attributeName();
+  const explicit = (name: string): unknown => {
+    const option = table[name]!;
+    const key = commanderOption(name, option).attributeName();
     const fromFlag = parsed.getOptionValueSource(key) === 'cli' ? (given[key] as string | boolean) : undefined;
-    const fromEnv = spec.env ? process.env[spec.env] || undefined : undefined;
-    if (typeof fromFlag === 'boolean') values[name] = fromFlag;
-    else if (fromFlag !== undefined) values[name] = parseAs(spec, fromFlag, `--${name}`);
-    else if (fromEnv !== undefined) values[name] = parseAs(spec, fromEnv, spec.env!);
-    else if (spec.required) throw new CliError(`--${name} is required`);
-    else values[name] = spec.default;
+    if (typeof fromFlag === 'boolean') return fromFlag;
+    if (fromFlag !== undefined) return option.parse(fromFlag, `--${name}`);
+    const fromEnv = option.env ? process.env[option.env] || undefined : undefined;
+    return fromEnv === undefined ? undefined : option.parse(fromEnv, option.env!);
+  };
+  const file = spec.configurable ? configFile(spec.options, explicit) : undefined;
+  const values: Record<string, unknown> = {};
+  for (const [name, option] of Object.entries(table)) {
+    const value = explicit(name) ?? file?.values[name];
+    if (value === undefined && option.required) throw new CliError(`--${name} is required`);
+    values[name] = value ?? option.default;
   }
   return values;
 }
 
-const parseAs = (spec: OptionSpec<unknown>, raw: string, source: string): unknown => spec.parse(raw, source);
+/** The file `--config` names, else the data directory's (found once the directory itself is known). */
+function configFile(options: OptionTable, explicit: (name: string) => unknown): ConfigValues | undefined {
+  const named = explicit('config') as string | undefined;
+  if (named !== undefined) return readConfigFile(resolve(named), options, false);
+  const dataDir = (explicit('data') ?? options.data?.default) as string | undefined;
+  const found = dataDir === undefined ? undefined : findConfigFile(dataDir);
+  return found === undefined ? undefined : readConfigFile(found, options, true);
+}
 
 /** Commander's "error: unknown option '--x'" as "Unknown option '--x'". */
 function commanderMessage(message: string): string {

@@ -81,6 +81,18 @@ export {
   updateRealmAsOperator,
 } from './actions/operator.js';
 export { ensureNotificationBots } from './system-bots/notification-bot.js';
+export {
+  deactivateUserAsOperator,
+  findUserAsOperator,
+  listRealms,
+  listUsersAsOperator,
+  type OperatorMessage,
+  type OperatorMessageAddress,
+  reactivateUserAsOperator,
+  regenerateApiKeyAsOperator,
+  sendMessageAsOperator,
+} from './actions/operator-admin.js';
+export { removeUnusedUploads } from './uploads/sweep.js';
 export { ROLE, ROLES } from './storage/types.js';
 export { type ApiKeyCredentials, authenticateApiKey, authenticateRequest, resolveRealm } from './auth/authenticate.js';
 

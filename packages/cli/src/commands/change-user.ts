@@ -1,11 +1,13 @@
-import { changeUserAsOperator, closeContext } from '@teamchat/core';
+import { changeUserAsOperator } from '@teamchat/core';
+import { withInstallation } from '../admin/context.js';
+import { REALM_OPTIONS } from '../admin/options.js';
+import { selectRealm } from '../admin/realm.js';
 import { defineCommand, type OptionTable, type OptionValues, option, parseTrueOrFalse } from '../command-spec.js';
-import { openDataDir, rootRealm } from '../data-dir.js';
-import { dataDirOption, jsonOption, parseRole } from '../options.js';
+import { jsonOption, parseRole } from '../options.js';
 import { orFail, printJson } from '../output.js';
 
 const options = {
-  data: dataDirOption,
+  ...REALM_OPTIONS,
   email: option({ value: 'EMAIL', description: 'the user to change', required: true }),
   role: option({ value: 'ROLE', description: 'a new role: owner, admin, moderator, member or guest (or 100-600)', parse: parseRole }),
   password: option({ value: 'PASSWORD', description: 'a new password' }),
@@ -23,10 +25,9 @@ export const changeUserCommand = defineCommand({
 });
 
 async function changeUser(values: OptionValues<typeof options>): Promise<void> {
-  const ctx = openDataDir(values.data);
-  try {
-    const realm = await rootRealm(ctx, values.data);
-    const user = orFail(
+  const user = await withInstallation(values, async (ctx) => {
+    const realm = await selectRealm(ctx, values.realm);
+    return orFail(
       await changeUserAsOperator(ctx, realm, values.email, {
         role: values.role,
         password: values.password,
@@ -34,16 +35,14 @@ async function changeUser(values: OptionValues<typeof options>): Promise<void> {
         canChangeUserEmails: values['can-change-user-emails'],
       }),
     );
-    const summary = {
-      user_id: user.id,
-      email: user.deliveryEmail,
-      role: user.role,
-      can_create_users: user.canCreateUsers,
-      can_change_user_emails: user.canChangeUserEmails,
-    };
-    if (values.json) printJson(summary);
-    else process.stdout.write(`Updated ${user.deliveryEmail}: role ${user.role}, can_create_users ${user.canCreateUsers}, can_change_user_emails ${user.canChangeUserEmails}\n`);
-  } finally {
-    await closeContext(ctx);
-  }
+  });
+  const summary = {
+    user_id: user.id,
+    email: user.deliveryEmail,
+    role: user.role,
+    can_create_users: user.canCreateUsers,
+    can_change_user_emails: user.canChangeUserEmails,
+  };
+  if (values.json) printJson(summary);
+  else process.stdout.write(`Updated ${user.deliveryEmail}: role ${user.role}, can_create_users ${user.canCreateUsers}, can_change_user_emails ${user.canChangeUserEmails}\n`);
 }

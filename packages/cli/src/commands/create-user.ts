@@ -1,11 +1,13 @@
-import { closeContext, createUserAsOperator } from '@teamchat/core';
+import { createUserAsOperator } from '@teamchat/core';
+import { withInstallation } from '../admin/context.js';
+import { REALM_OPTIONS } from '../admin/options.js';
+import { selectRealm } from '../admin/realm.js';
 import { defineCommand, flag, type OptionTable, type OptionValues, option } from '../command-spec.js';
-import { openDataDir, rootRealm } from '../data-dir.js';
-import { dataDirOption, jsonOption, parseRole } from '../options.js';
+import { jsonOption, parseRole } from '../options.js';
 import { orFail, printJson } from '../output.js';
 
 const options = {
-  data: dataDirOption,
+  ...REALM_OPTIONS,
   email: option({ value: 'EMAIL', description: 'the new account\'s email address', required: true }),
   'full-name': option({ value: 'NAME', description: 'the new account\'s full name', required: true }),
   role: option({ value: 'ROLE', description: 'owner, admin, moderator, member or guest (or 100-600)', parse: parseRole, defaultText: 'member' }),
@@ -22,10 +24,9 @@ export const createUserCommand = defineCommand({
 });
 
 async function createUser(values: OptionValues<typeof options>): Promise<void> {
-  const ctx = openDataDir(values.data);
-  try {
-    const realm = await rootRealm(ctx, values.data);
-    const user = orFail(
+  const user = await withInstallation(values, async (ctx) => {
+    const realm = await selectRealm(ctx, values.realm);
+    return orFail(
       await createUserAsOperator(ctx, realm, {
         email: values.email,
         fullName: values['full-name'],
@@ -34,10 +35,8 @@ async function createUser(values: OptionValues<typeof options>): Promise<void> {
         bot: values.bot,
       }),
     );
-    const summary = { user_id: user.id, email: user.deliveryEmail, api_key: user.apiKey };
-    if (values.json) printJson(summary);
-    else process.stdout.write(`Created ${user.isBot ? 'bot' : 'user'} ${user.deliveryEmail} (id ${user.id})\nAPI key: ${user.apiKey}\n`);
-  } finally {
-    await closeContext(ctx);
-  }
+  });
+  const summary = { user_id: user.id, email: user.deliveryEmail, api_key: user.apiKey };
+  if (values.json) printJson(summary);
+  else process.stdout.write(`Created ${user.isBot ? 'bot' : 'user'} ${user.deliveryEmail} (id ${user.id})\nAPI key: ${user.apiKey}\n`);
 }

@@ -58,6 +58,7 @@ export const serveCommand = defineCommand({
   summary: 'run the server (an empty data directory gets a realm and its owner)',
   description: `Runs the server. An empty data directory gets a realm and an owner, whose credentials are printed once (and written to DIR/zuliprc). SIGINT and SIGTERM stop it gracefully: requests in flight finish, and connections still open after --shutdown-timeout seconds are cut. A second signal exits at once.`,
   options: SERVE_OPTIONS,
+  configurable: true,
   run: serveForever,
 });
 

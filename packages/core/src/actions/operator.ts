@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { checkFullName, checkPassword, isValidEmail } from '../access/user-input.js';
+import { isOnlyOwner } from '../access/users.js';
 import { hashPassword } from '../auth/password.js';
 import { unixSeconds } from '../clock.js';
 import type { Ctx } from '../context.js';
@@ -39,13 +40,37 @@ export interface NewRealmInput {
   owner: NewUserInput;
 }
 
-/** Creates a realm and its first owner in one transaction. */
+/** A realm's subdomain: the first label of the host names it is served under. */
+const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+
+function hostOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.host.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Creates a realm and its first owner in one transaction. An installation may hold several
+ * realms; each needs its own subdomain and a URL on a host of its own (requests are served by
+ * the realm whose URL has their host, then by subdomain label, then by the root realm '').
+ */
 export async function createRealm(ctx: Ctx, input: NewRealmInput): Promise<Result<{ realm: Realm; owner: User }, ApiError>> {
   const checked = await checkNewUser(ctx, input.owner);
   if (checked.isErr()) return err(checked.error);
   return ctx.storage.transaction(async (tx) => {
     const subdomain = input.subdomain ?? '';
+    if (subdomain !== '' && !SUBDOMAIN.test(subdomain)) {
+      return err(badRequest(`Invalid subdomain '${subdomain}': lowercase letters, digits and inner hyphens, at most 40`));
+    }
     if (await tx.realms.bySubdomain(subdomain)) return err(badRequest(`Subdomain '${subdomain}' is already in use`));
+    // Requests find their realm by host (resolveRealm): two realms on one host could not both be reached.
+    const host = hostOf(input.url);
+    if (host === undefined) return err(badRequest(`Invalid realm URL '${input.url}'`));
+    const sameHost = (await tx.realms.all()).find((other) => hostOf(other.url) === host);
+    if (sameHost) return err(badRequest(`Realm URL host '${host}' is already used by realm ${sameHost.id} (${sameHost.url})`));
     const realm = await tx.realms.insert({
       subdomain,
       name: input.name,
@@ -113,6 +138,10 @@ export async function changeUserAsOperator(
   return ctx.storage.transaction(async (tx) => {
     const user = await tx.users.byDeliveryEmail(realm.id, email);
     if (!user) return err(badRequest(`No user with email '${email}'`));
+    // The operator keeps the API's one invariant about roles: a realm always has an active owner.
+    if (patch.role !== undefined && patch.role !== user.role && (await isOnlyOwner(tx, user))) {
+      return err(badRequest('The owner permission cannot be removed from the only organization owner.'));
+    }
     return ok(await applyUserChange(ctx, tx, realm, user, patch));
   });
 }
