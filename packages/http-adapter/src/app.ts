@@ -8,6 +8,7 @@ import { failure, fastResponse, success, successBody, WRITTEN, writeSuccess } fr
 import { serveFile, serveRedirect } from './files.js';
 import { answerAtQueueOwner } from './forward.js';
 import { addHealthRoutes } from './health.js';
+import { createWebClientHandler } from './web-client.js';
 import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -26,6 +27,11 @@ export interface AppOptions {
    * milliseconds, or the request is answered 408. Default 60 s.
    */
   bodyReadTimeoutMs?: number;
+  /**
+   * A directory holding a built web client (index.html, assets/): served at `/`, below every
+   * API, probe and file route. Without it, paths outside those routes answer the API's 404.
+   */
+  webRoot?: string;
 }
 
 /** The HTTP application: an h3 app serving the route table under /api/v1. */
@@ -59,7 +65,11 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
     app.all(routerPath(route.path), (event) => serveRedirect(ctx, route, event).catch(answerInternalError));
   }
   addHealthRoutes(app, ctx);
-  app.all('/**', () => failure(notFound()));
+  if (options.webRoot === undefined) app.all('/**', () => failure(notFound()));
+  else {
+    const serveWebClient = createWebClientHandler(options.webRoot);
+    app.all('/**', (event) => serveWebClient(event).catch(answerInternalError));
+  }
   return app;
 }
 

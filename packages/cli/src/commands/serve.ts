@@ -10,9 +10,10 @@ import { holdDataDirLock } from '../data-dir-lock.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
 import { joinCluster } from '../cluster.js';
+import { describeWebClient, locateWebClient } from '../web-client.js';
 
 export const SERVE_USAGE =
-  'teamchat serve [--data DIR] [--database postgres://…] [--node-id ID] [--internal-url URL] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS]';
+  'teamchat serve [--data DIR] [--database postgres://…] [--node-id ID] [--internal-url URL] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS] [--web-dir DIR | --no-web]';
 
 /**
  * Runs the server. An empty data directory gets a realm and an owner, whose credentials are
@@ -38,12 +39,17 @@ export async function serveCommand(argv: string[]): Promise<void> {
       // A module whose default export is a PushNotifier, or a function ({ dataDir }) returning one.
       'push-notifier': { type: 'string' },
       'shutdown-timeout': { type: 'string', default: '10' },
+      // The built web client served at `/` (default: the @teamchat/web package's dist), or none.
+      'web-dir': { type: 'string' },
+      'no-web': { type: 'boolean', default: false },
     },
   });
   const shutdownTimeout = Number(values['shutdown-timeout']);
   if (!Number.isFinite(shutdownTimeout) || shutdownTimeout < 0) throw new CliError(`invalid --shutdown-timeout '${values['shutdown-timeout']}'`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port '${values.port}'`);
+  if (values['no-web'] && values['web-dir'] !== undefined) throw new CliError('--web-dir and --no-web exclude each other');
+  const webRoot = values['no-web'] ? undefined : locateWebClient(values['web-dir']);
   const videoCallUrl = values['video-call-url'];
   // Built before the server starts, so a malformed URL stops `serve` with its message.
   const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
@@ -58,7 +64,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id']);
   const storage = database === undefined ? undefined : postgresStorage(database, undefined, cluster?.events);
   const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, sqlite: { detectNestedCalls: false } });
-  const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000 });
+  const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000, webRoot });
   await cluster?.announce(values['internal-url'] ?? running.url);
   // Handlers first: a signal during the setup below must still close the server and the store.
   let stopping = false;
@@ -114,6 +120,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Every realm has its Notification Bot from the start (realms of older data directories too).
   await ensureNotificationBots(ctx);
   const where = database === undefined ? `data: ${resolve(values.data)}` : `database: ${displayUrl(database)}, uploads: ${resolve(values.data)}`;
+  process.stdout.write(`${describeWebClient(webRoot)}\n`);
   process.stdout.write(`teamchat is listening on ${running.url} (${where})\n`);
 }
 
