@@ -104,7 +104,8 @@ export class StaticDirectory {
 
   private async contains(path: string): Promise<boolean> {
     const [root, real] = await Promise.all([realpath(this.root).catch(() => undefined), realpath(path).catch(() => undefined)]);
-    return root !== undefined && real !== undefined && real.startsWith(root.endsWith(sep) ? root : root + sep);
+    if (root === undefined) return false;
+    return real?.startsWith(root.endsWith(sep) ? root : root + sep) ?? false;
   }
 }
 

@@ -1,0 +1,47 @@
+/**
+ * Screenshots of the web client for the README, light and dark: starts `teamchat serve` with
+ * the built client on a temporary data directory, posts a small team's conversation, signs in
+ * as its first member in Debian's chromium, opens a topic and writes docs/screenshots/*.png.
+ * Run with `npm run screenshots` (it builds first).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser, openPage, signIn } from '../tests/helpers/browser.js';
+import { seedConversation, TEAM } from '../tests/helpers/seed-conversation.js';
+import { ROOT } from '../tests/helpers/serve-child.js';
+import { startWebServer } from '../tests/helpers/web-server.js';
+
+const OUT = join(ROOT, 'docs/screenshots');
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const [owner, ...others] = TEAM;
+  const server = await startWebServer(owner, others);
+  const browser = await launchBrowser();
+  try {
+    await seedConversation(server, server.users);
+    const ada = server.users[0]!;
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { context, page } = await openPage(browser, { colorScheme, viewport: { width: 1280, height: 760 } });
+      await signIn(page, server.url, ada.email, ada.password);
+      await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: /^engineering/ }).click();
+      await page.getByRole('link', { name: 'release 0.4', exact: true }).click();
+      const log = page.getByRole('log', { name: 'Messages' });
+      await log.locator('article', { hasText: 'Then we tag tomorrow' }).waitFor();
+      // Let avatars and fonts settle before the picture.
+      await page.waitForLoadState('networkidle');
+      const path = join(OUT, `web-${colorScheme}.png`);
+      await page.screenshot({ path });
+      process.stdout.write(`wrote ${path}\n`);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`screenshots: ${(error as Error)?.stack ?? error}\n`);
+  process.exit(1);
+});
