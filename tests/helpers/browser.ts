@@ -39,6 +39,10 @@ export async function openPage(browser: Browser, options: PageOptions = {}): Pro
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  // A resource the server's Content-Security-Policy blocks is a bug of the client or the policy.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) errors.push(`csp: ${message.text()}`);
+  });
   return { context, page, errors };
 }
 
