@@ -1,0 +1,41 @@
+/**
+ * The server's rendered message HTML, sanitized before it touches the DOM. The server escapes
+ * what people type; this is the second wall, so a rendering bug or a hostile server cannot run
+ * script here. DOMPurify with an allow-list of the tags and attributes that rendered Markdown
+ * uses: anything else (script, style, iframes, event handlers, `javascript:` URLs, forms) is
+ * dropped.
+ */
+import DOMPurify from 'dompurify';
+
+const ALLOWED_TAGS = [
+  'a', 'b', 'blockquote', 'br', 'code', 'del', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'img',
+  'li', 'ol', 'p', 'pre', 's', 'span', 'strong', 'sub', 'sup', 'table', 'tbody', 'td', 'th', 'thead', 'time', 'tr', 'ul',
+];
+
+const ALLOWED_ATTR = [
+  'alt', 'class', 'colspan', 'datetime', 'href', 'rowspan', 'src', 'title',
+  'data-user-id', 'data-user-group-id', 'data-stream-id', 'data-code-language', 'data-emoji-name',
+];
+
+/** Links and images: web and mail URLs, the server's own paths and in-app hashes; no `javascript:` or `data:`. */
+const ALLOWED_URI_REGEXP = /^(?:https?:|mailto:|\/(?!\/)|#)/i;
+
+const purifier = DOMPurify();
+
+purifier.addHook('afterSanitizeAttributes', (node) => {
+  // Links open elsewhere, and the page they open cannot reach back into this one.
+  if (node.tagName === 'A' && node.getAttribute('href')?.startsWith('#') === false) {
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer');
+  }
+});
+
+export function sanitizeMessageHtml(html: string): string {
+  return purifier.sanitize(html, {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOWED_URI_REGEXP,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+  }) as string;
+}
