@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     for (const colorScheme of ['light', 'dark'] as const) {
       const { context, page } = await openPage(browser, { colorScheme, viewport: { width: 1280, height: 760 } });
       await signIn(page, server.url, ada.email, ada.password);
-      await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: /^engineering/ }).click();
+      await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: /^engineering(\s+\d+)?$/ }).click();
       await page.getByRole('link', { name: 'release 0.4', exact: true }).click();
       const log = page.getByRole('log', { name: 'Messages' });
       await log.locator('article', { hasText: 'Then we tag tomorrow' }).waitFor();

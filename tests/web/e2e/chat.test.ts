@@ -36,16 +36,19 @@ afterAll(async () => {
 
 const messages = (page: Page) => page.getByRole('log', { name: 'Messages' });
 const messageWith = (page: Page, text: string) => messages(page).locator('article[data-message-id]', { hasText: text });
-const channelLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: new RegExp(`^${name}`) });
+/** The channel's link: its name, then its unread count if any (not a topic link under it, such as "general chat"). */
+const channelLink = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: new RegExp(`^${name}(\\s+\\d+)?$`) });
 
-/** Opens `channel`'s view and sends `content` under `topic` from the compose box, with Enter. */
-async function sendToChannel(page: Page, channel: string, topic: string, content: string): Promise<void> {
-  await channelLink(page, channel).click();
+/** Sends `content` under `topic` from the compose box of the open channel view, with Enter. */
+async function compose(page: Page, topic: string, content: string): Promise<void> {
   const topicBox = page.getByRole('textbox', { name: 'Topic' });
-  if ((await topicBox.count()) > 0) await topicBox.fill(topic);
+  await topicBox.fill(topic);
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill(content);
   await box.press('Enter');
+  // Sent: the box is emptied for the next message.
+  await expect.poll(() => box.inputValue()).toBe('');
 }
 
 describe('the web client in a browser', () => {
@@ -90,7 +93,7 @@ describe('the web client in a browser', () => {
     await messageWith(g, 'Welcome to general!').waitFor();
 
     // Ada writes; Grace sees it without reloading.
-    await sendToChannel(a, 'general', 'hello', 'Hello from Ada, live');
+    await compose(a, 'hello', 'Hello from Ada, live');
     const onGrace = messageWith(g, 'Hello from Ada, live');
     await onGrace.waitFor();
     expect(await onGrace.locator('.message-content').textContent()).toContain('Hello from Ada, live');
@@ -100,7 +103,7 @@ describe('the web client in a browser', () => {
     // Grace reacts; Ada sees the reaction with its count.
     await onGrace.getByRole('button', { name: 'Add reaction' }).click();
     const picker = g.getByRole('dialog', { name: 'Emoji picker' });
-    await picker.getByRole('textbox', { name: 'Search emoji' }).fill('thumbs_up');
+    await picker.getByLabel('Search emoji').fill('thumbs_up');
     await picker.getByRole('button', { name: 'thumbs_up', exact: true }).click();
     await messageWith(g, 'Hello from Ada, live').getByRole('button', { name: /thumbs_up.*1/ }).waitFor();
     await messageWith(a, 'Hello from Ada, live').getByRole('button', { name: /thumbs_up.*1/ }).waitFor();
@@ -140,28 +143,45 @@ describe('the web client in a browser', () => {
     }
     await signIn(first.page, server.url, ada.email, ada.password);
     await signIn(second.page, server.url, grace.email, grace.password);
-    await channelLink(second.page, 'general').click();
-    await messageWith(second.page, 'Welcome to general!').waitFor();
+    for (const page of [first.page, second.page]) {
+      await channelLink(page, 'general').click();
+      await messageWith(page, 'Welcome to general!').waitFor();
+    }
 
     const hostile = [
       'xss-1 <script>window.__xss = 1; alert(1)</script>',
       'xss-2 <img src=x onerror="window.__xss = 2; alert(2)">',
       'xss-3 [click](javascript:window.__xss=3) <svg onload="window.__xss = 4">',
     ];
-    for (const content of hostile) await sendToChannel(first.page, 'general', 'hello', content);
+    for (const content of hostile) {
+      await compose(first.page, 'hello', content);
+      await messageWith(first.page, content.slice(0, 5)).waitFor();
+    }
+    // Each went where the compose box said.
+    const sent = (await server.api(ada, 'GET', '/messages', { anchor: 'newest', num_before: 3, num_after: 0, narrow: [{ operator: 'sender', operand: ada.id }] })) as {
+      messages: { subject: string; display_recipient: string }[];
+    };
+    expect(sent.messages.map((m) => [m.display_recipient, m.subject])).toEqual([
+      ['general', 'hello'],
+      ['general', 'hello'],
+      ['general', 'hello'],
+    ]);
     // Sent by the API too, so that the message is there however the compose box treats it.
     await server.api(grace, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'hello', content: 'xss-4 <img src=x onerror=alert(5)>' });
     for (const page of [first.page, second.page]) {
       for (const marker of ['xss-1', 'xss-2', 'xss-3', 'xss-4']) await messageWith(page, marker).waitFor();
       // The text shows as text.
       expect(await messageWith(page, 'xss-1').locator('.message-content').textContent()).toContain('<script>');
-      const link = messageWith(page, 'xss-3').locator('.message-content a');
-      for (const href of await link.evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''))) expect(href).not.toMatch(/^\s*javascript:/i);
+      expect(await messageWith(page, 'xss-2').locator('.message-content').textContent()).toContain('onerror=');
+      const hrefs = await messageWith(page, 'xss-3').locator('.message-content a').evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''));
+      for (const href of hrefs) expect(href).not.toMatch(/^\s*javascript:/i);
       // Give an image's error handler its chance to run.
       await page.waitForTimeout(500);
       expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     }
     expect(dialogs).toEqual([]);
+    expect(first.errors).toEqual([]);
+    expect(second.errors).toEqual([]);
     await first.context.close();
     await second.context.close();
   });
