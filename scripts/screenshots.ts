@@ -22,14 +22,17 @@ async function main(): Promise<void> {
     await seedConversation(server, server.users);
     const ada = server.users[0]!;
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { context, page } = await openPage(browser, { colorScheme, viewport: { width: 1280, height: 760 } });
+      const { context, page } = await openPage(browser, { colorScheme, viewport: { width: 1280, height: 900 } });
       await signIn(page, server.url, ada.email, ada.password);
       await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: /^engineering(\s+\d+)?$/ }).click();
       await page.getByRole('link', { name: 'release 0.4', exact: true }).click();
       const log = page.getByRole('log', { name: 'Messages' });
       await log.locator('article', { hasText: 'Then we tag tomorrow' }).waitFor();
-      // Let avatars and fonts settle before the picture.
-      await page.waitForLoadState('networkidle');
+      // Fonts and images settled before the picture (the event queue's long-poll never lets the network go idle).
+      await page.evaluate(async () => {
+        await document.fonts.ready;
+        await Promise.all([...document.images].map((image) => (image.complete ? undefined : new Promise((done) => image.addEventListener('loadend', done, { once: true })))));
+      });
       const path = join(OUT, `web-${colorScheme}.png`);
       await page.screenshot({ path });
       process.stdout.write(`wrote ${path}\n`);

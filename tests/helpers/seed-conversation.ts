@@ -21,7 +21,7 @@ const CHANNELS: { name: string; description: string; topics: { topic: string; li
       {
         topic: 'release 0.4',
         lines: [
-          [0, 'Release branch is cut. Remaining before we tag:\n- [x] migration for the drafts table\n- [ ] changelog\n- [ ] upgrade notes for self-hosters'],
+          [0, 'Release branch is cut. Remaining before we tag:\n- changelog\n- upgrade notes for self-hosters\n\nThe drafts migration is merged.'],
           [1, 'I can take the changelog this afternoon.', [[0, 'thumbs_up'], [2, 'thumbs_up']]],
           [2, '@**Ada Lovelace** the upgrade test passes on PostgreSQL 15 and 16 now :tada:', [[0, 'tada']]],
           [0, 'Great! Then we tag tomorrow at 10:00 UTC.'],
