@@ -21,28 +21,35 @@ async function main(): Promise<void> {
   try {
     await seedConversation(server, server.users);
     const ada = server.users[0]!;
+    const { context, page } = await openPage(browser, { colorScheme: 'light', viewport: { width: 1280, height: 900 } });
+    await signIn(page, server.url, ada.email, ada.password);
+    await page.getByRole('navigation', { name: 'Channels' }).waitFor();
+    // Straight to the topic by its URL, as a shared link opens it: the channel's other topics stay unread.
+    const { stream_id: streamId } = await server.api(ada, 'GET', '/get_stream_id', { stream: 'engineering' });
+    await page.goto(`${server.url}/#narrow/channel/${streamId}-engineering/topic/${hashComponent('release 0.4')}`);
+    await page.getByRole('log', { name: 'Messages' }).locator('article', { hasText: 'Then we tag tomorrow' }).waitFor();
+    // One page for both themes, so that both pictures show the same state (viewing marks messages read).
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { context, page } = await openPage(browser, { colorScheme, viewport: { width: 1280, height: 900 } });
-      await signIn(page, server.url, ada.email, ada.password);
-      await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: /^engineering(\s+\d+)?$/ }).click();
-      await page.getByRole('link', { name: 'release 0.4', exact: true }).click();
-      const log = page.getByRole('log', { name: 'Messages' });
-      await log.locator('article', { hasText: 'Then we tag tomorrow' }).waitFor();
+      await page.emulateMedia({ colorScheme });
       // Fonts and images settled before the picture (the event queue's long-poll never lets the network go idle).
       await page.evaluate(async () => {
         await document.fonts.ready;
         await Promise.all([...document.images].map((image) => (image.complete ? undefined : new Promise((done) => image.addEventListener('loadend', done, { once: true })))));
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
       });
       const path = join(OUT, `web-${colorScheme}.png`);
       await page.screenshot({ path });
       process.stdout.write(`wrote ${path}\n`);
-      await context.close();
     }
+    await context.close();
   } finally {
     await browser.close();
     await server.stop();
   }
 }
+
+/** A topic in a URL's hash as the reference's web app writes it: percent-encoding with `.` for `%`. */
+const hashComponent = (text: string) => encodeURIComponent(text).replace(/\./g, '%2E').replace(/%/g, '.');
 
 main().catch((error: unknown) => {
   process.stderr.write(`screenshots: ${(error as Error)?.stack ?? error}\n`);
