@@ -12,10 +12,10 @@ const ALLOWED_TAGS = [
   'li', 'ol', 'p', 'pre', 's', 'span', 'strong', 'sub', 'sup', 'table', 'tbody', 'td', 'th', 'thead', 'time', 'tr', 'ul',
 ];
 
-const ALLOWED_ATTR = [
-  'alt', 'class', 'colspan', 'datetime', 'href', 'rowspan', 'src', 'title',
-  'data-user-id', 'data-user-group-id', 'data-stream-id', 'data-code-language', 'data-emoji-name',
-];
+/** Attributes whose values are plain text, never URLs (DOMPurify checks every other one as a URL). */
+const TEXT_ATTR = ['colspan', 'datetime', 'rowspan', 'data-user-id', 'data-user-group-id', 'data-stream-id', 'data-code-language', 'data-emoji-name'];
+
+const ALLOWED_ATTR = ['alt', 'class', 'href', 'src', 'title', ...TEXT_ATTR];
 
 /** Links and images: web and mail URLs, the server's own paths and in-app hashes; no `javascript:` or `data:`. */
 const ALLOWED_URI_REGEXP = /^(?:https?:|mailto:|\/(?!\/)|#)/i;
@@ -23,6 +23,11 @@ const ALLOWED_URI_REGEXP = /^(?:https?:|mailto:|\/(?!\/)|#)/i;
 const purifier = DOMPurify();
 
 purifier.addHook('afterSanitizeAttributes', (node) => {
+  // DOMPurify lets images keep data: URLs whatever the allow-list says; this list has no data: URLs at all.
+  for (const name of ['src', 'href']) {
+    const value = node.getAttribute(name);
+    if (value !== null && !ALLOWED_URI_REGEXP.test(value.trim())) node.removeAttribute(name);
+  }
   // Links open elsewhere, and the page they open cannot reach back into this one.
   if (node.tagName === 'A' && node.getAttribute('href')?.startsWith('#') === false) {
     node.setAttribute('target', '_blank');
@@ -35,6 +40,7 @@ export function sanitizeMessageHtml(html: string): string {
     ALLOWED_TAGS,
     ALLOWED_ATTR,
     ALLOWED_URI_REGEXP,
+    ADD_URI_SAFE_ATTR: TEXT_ATTR,
     ALLOW_DATA_ATTR: false,
     ALLOW_ARIA_ATTR: false,
   }) as string;
