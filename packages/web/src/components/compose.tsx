@@ -13,6 +13,7 @@ import { basicAuthorization, uploadMarkdown, uploadWithProgress } from '../lib/u
 import { useStore } from '../lib/use-store';
 import type { MessageView } from '../narrow/view';
 import { EmojiPicker, useEmojiChoices } from './emoji-picker';
+import { MessageContent } from './message-content';
 import { RecipientsInput } from './recipients-input';
 
 interface Suggestion {
@@ -314,8 +315,7 @@ export function Compose({ view }: { view: MessageView }) {
           />
         ) : (
           <section aria-label="Preview">
-            {/* Safe: sanitized by DOMPurify's allow-list (lib/sanitize.ts). */}
-            <div class="message-content preview" dangerouslySetInnerHTML={{ __html: preview }} />
+            <MessageContent html={preview} class="message-content preview" />
           </section>
         )}
         {suggestions.length > 0 && preview === undefined && (

@@ -14,6 +14,7 @@ import { type MessageList, emptyList, mergeMessages } from '../stores/message-li
 import type { Message } from '../stores/types';
 import { Compose } from './compose';
 import { MessageItem } from './message-item';
+import { TypingIndicator } from './typing-indicator';
 
 const PAGE = 50;
 /** Pixels from the top at which older messages are fetched. */
@@ -161,6 +162,7 @@ export function MessagePane({ view, reloads }: { view: MessageView; reloads: num
         </div>
         {!list.loading && list.messages.length === 0 && !list.error && <p class="empty">No messages here yet.</p>}
       </div>
+      <TypingIndicator view={view} />
       {view.kind !== 'search' && <Compose view={view} />}
     </section>
   );

@@ -10,6 +10,7 @@ import { viewToHash } from '../narrow/hash';
 import type { View } from '../narrow/view';
 import { setChannelTopics } from '../stores/topics';
 import { countUnread, topicKey } from '../stores/unread';
+import { PeopleList } from './people-list';
 
 function Count({ value, label }: { value: number | undefined; label?: string }) {
   if (!value) return null;
@@ -114,6 +115,7 @@ export function Sidebar() {
           })}
         </ul>
       </nav>
+      <PeopleList />
     </aside>
   );
 }
