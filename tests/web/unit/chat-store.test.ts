@@ -190,6 +190,22 @@ describe('events keep the stores live', () => {
     expect(chat.userSettings.get().color_scheme).toBe(2);
   });
 
+  it('lists direct conversations from register and moves one to the top with each message', () => {
+    const state = registerFixture();
+    state.recent_private_conversations = [
+      { user_ids: [BOB], max_message_id: 50 },
+      { user_ids: [BOB, DEE], max_message_id: 40 },
+      { user_ids: [], max_message_id: 30 },
+    ];
+    const chat = createChat(state);
+    expect([...chat.dmConversations.get().entries()]).toEqual([[String(BOB), 50], [`${BOB},${DEE}`, 40], [String(OWN_ID), 30]]);
+    const message = directMessage([DEE, BOB], { id: 60 });
+    applyEvent(chat, { type: 'message', message, flags: ['read'] });
+    expect(chat.dmConversations.get().get(`${BOB},${DEE}`)).toBe(60);
+    applyEvent(chat, { type: 'message', message: channelMessage(), flags: [] });
+    expect(chat.dmConversations.get().size).toBe(3);
+  });
+
   it('ignores events it does not show, and direct messages to oneself file under oneself', () => {
     const chat = createChat(registerFixture());
     const before = { unread: chat.unread.get(), people: chat.people.get() };

@@ -41,6 +41,7 @@ function replaceState(chat: Chat, fresh: Chat): void {
   chat.userSettings.set(fresh.userSettings.get());
   chat.realmEmoji.set(fresh.realmEmoji.get());
   chat.drafts.set(fresh.drafts.get());
+  chat.dmConversations.set(fresh.dmConversations.get());
 }
 
 export interface Live {
