@@ -96,3 +96,14 @@ describe('emoji', () => {
     expect(realm).toEqual([{ name: 'party', aliases: [], code: '1', reactionType: 'realm_emoji', imageUrl: '/p.png' }]);
   });
 });
+
+describe('retargeting when the view changes', () => {
+  it('keeps a topic typed for the same channel when the new view names none', async () => {
+    const { retarget } = await import('../../../packages/web/src/lib/compose-target');
+    const typed = { kind: 'channel' as const, channelId: GENERAL, topic: 'hello' };
+    expect(retarget(typed, { kind: 'channel', channelId: GENERAL, topic: '' })).toBe(typed);
+    expect(retarget(typed, { kind: 'channel', channelId: GENERAL, topic: 'lunch' })).toEqual({ kind: 'channel', channelId: GENERAL, topic: 'lunch' });
+    expect(retarget(typed, { kind: 'channel', channelId: 99, topic: '' })).toEqual({ kind: 'channel', channelId: 99, topic: '' });
+    expect(retarget(typed, { kind: 'dm', userIds: [BOB] })).toEqual({ kind: 'dm', userIds: [BOB] });
+  });
+});

@@ -4,7 +4,7 @@ import { conversationName } from '../../../packages/web/src/lib/names';
 import { nextUnreadTopic } from '../../../packages/web/src/lib/next-unread';
 import { canDelete, canEdit, canMoveTopic } from '../../../packages/web/src/lib/permissions';
 import { createStore } from '../../../packages/web/src/lib/store';
-import { emptyList, groupReactions, mergeMessages } from '../../../packages/web/src/stores/message-list';
+import { addLiveMessage, emptyList, firstPageArrived, groupReactions, mergeMessages, olderPageArrived } from '../../../packages/web/src/stores/message-list';
 import { presenceStatus } from '../../../packages/web/src/stores/presence';
 import { bumpTopic, forgetChannel, setChannelTopics } from '../../../packages/web/src/stores/topics';
 import { unreadFromRegister } from '../../../packages/web/src/stores/unread';
@@ -32,6 +32,37 @@ describe('message lists', () => {
     const c = channelMessage({ id: 3 });
     expect(mergeMessages([c, a], [b, a]).map((m) => m.id)).toEqual([1, 2, 3]);
     expect(emptyList({ kind: 'feed' })).toMatchObject({ messages: [], loading: true, foundNewest: false });
+  });
+
+  it('keeps live messages that arrive while the first page is on its way (the page may predate them)', () => {
+    const view = { kind: 'channel' as const, channelId: GENERAL };
+    let list = emptyList(view);
+    const live = channelMessage({ id: 500 });
+    list = addLiveMessage(list, live, OWN_ID);
+    list = addLiveMessage(list, channelMessage({ id: 501, stream_id: RANDOM }), OWN_ID);
+    expect(list.messages.map((m) => m.id)).toEqual([500]);
+    const page = { messages: [channelMessage({ id: 498 }), channelMessage({ id: 499 })], found_oldest: true, found_newest: true };
+    const arrived = firstPageArrived(list, page);
+    expect(arrived.messages.map((m) => m.id)).toEqual([498, 499, 500]);
+    expect(arrived).toMatchObject({ loading: false, foundNewest: true, foundOldest: true });
+    expect(arrived.firstPage).toBeUndefined();
+    // Once loaded, live messages still join; a page that includes the live one holds it once.
+    expect(addLiveMessage(arrived, channelMessage({ id: 502 }), OWN_ID).messages.map((m) => m.id)).toEqual([498, 499, 500, 502]);
+    expect(firstPageArrived(list, { ...page, messages: [...page.messages, live] }).messages.map((m) => m.id)).toEqual([498, 499, 500]);
+  });
+
+  it('drops live messages kept meanwhile when the first page does not reach the present (they would leave a gap)', () => {
+    const list = addLiveMessage(emptyList({ kind: 'feed' }), channelMessage({ id: 900 }), OWN_ID);
+    const arrived = firstPageArrived(list, { messages: [channelMessage({ id: 10 })], found_oldest: false, found_newest: false });
+    expect(arrived.messages.map((m) => m.id)).toEqual([10]);
+    expect(addLiveMessage(arrived, channelMessage({ id: 901 }), OWN_ID)).toBe(arrived);
+  });
+
+  it('merges an older page into what is shown, live messages included', () => {
+    const shown = { view: { kind: 'feed' as const }, messages: [channelMessage({ id: 20 }), channelMessage({ id: 30 })], foundOldest: false, foundNewest: true, loading: true };
+    const merged = olderPageArrived(shown, { messages: [channelMessage({ id: 5 }), channelMessage({ id: 10 })], found_oldest: true, found_newest: false });
+    expect(merged.messages.map((m) => m.id)).toEqual([5, 10, 20, 30]);
+    expect(merged).toMatchObject({ foundOldest: true, foundNewest: true, loading: false });
   });
 
   it('groups reactions by emoji with who reacted', () => {
