@@ -3,16 +3,17 @@
  * autocomplete, Markdown preview, emoji picker, uploads (picker, paste, drop) with progress,
  * typing notifications and drafts kept through /drafts. Enter sends; Shift+Enter is a newline.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useWorkspace } from '../app-context';
 import { type Trigger, applyChoice, findTrigger, markupFor, rankByName } from '../lib/autocomplete';
-import { type ComposeTarget, draftFields, draftMatches, sendParams, targetForView, targetReady } from '../lib/compose-target';
+import { type ComposeTarget, draftFields, draftMatches, retarget, sendParams, targetForView, targetReady } from '../lib/compose-target';
 import { searchEmoji } from '../lib/emoji';
 import { sanitizeMessageHtml } from '../lib/sanitize';
 import { basicAuthorization, uploadMarkdown, uploadWithProgress } from '../lib/upload';
 import { useStore } from '../lib/use-store';
-import type { MessageView } from '../narrow/view';
+import { type MessageView, viewKey } from '../narrow/view';
 import { EmojiPicker, useEmojiChoices } from './emoji-picker';
+import { MessageContent } from './message-content';
 import { RecipientsInput } from './recipients-input';
 
 interface Suggestion {
@@ -52,15 +53,21 @@ export function Compose({ view }: { view: MessageView }) {
   const draftId = useRef<number | undefined>(undefined);
   const lastTyping = useRef(0);
 
-  // A new view resets the target and brings back its draft.
-  useEffect(() => {
-    const next = targetForView(view, chat.ownId, channels[0]?.stream_id);
+  // A new view retargets the box (before the next paint, so nothing typed meanwhile is lost)
+  // and brings back its draft. A topic already typed for the same channel stays: what the
+  // Topic box shows is what is sent.
+  const key = viewKey(view);
+  const mounted = useRef(false);
+  useLayoutEffect(() => {
+    const next = mounted.current ? retarget(target, targetForView(view, chat.ownId, channels[0]?.stream_id)) : target;
+    mounted.current = true;
     setTarget(next);
     const draft = [...chat.drafts.get().values()].find((candidate) => draftMatches(candidate, next));
     draftId.current = draft?.id;
-    setContent(draft?.content ?? '');
+    // Text typed and not yet sent follows the box rather than vanish; a draft of the new place wins.
+    if (draft || content.trim() === '') setContent(draft?.content ?? '');
     setPreview(undefined);
-  }, [view]);
+  }, [key]);
 
   // A reply or shortcut: retarget and focus.
   useEffect(() => {
@@ -314,8 +321,7 @@ export function Compose({ view }: { view: MessageView }) {
           />
         ) : (
           <section aria-label="Preview">
-            {/* Safe: sanitized by DOMPurify's allow-list (lib/sanitize.ts). */}
-            <div class="message-content preview" dangerouslySetInnerHTML={{ __html: preview }} />
+            <MessageContent html={preview} class="message-content preview" />
           </section>
         )}
         {suggestions.length > 0 && preview === undefined && (

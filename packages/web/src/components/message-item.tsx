@@ -14,6 +14,7 @@ import { dmPartners } from '../narrow/matches';
 import type { MessageView } from '../narrow/view';
 import type { Message } from '../stores/types';
 import { Avatar } from './avatar';
+import { MessageContent } from './message-content';
 import { Reactions } from './reactions';
 
 function sameConversation(a: Message | undefined, b: Message): boolean {
@@ -166,11 +167,6 @@ export function MessageItem({ message, previous, view }: { message: Message; pre
       </article>
     </>
   );
-}
-
-function MessageContent({ html }: { html: string }) {
-  // Safe: sanitized by DOMPurify's allow-list (lib/sanitize.ts).
-  return <div class="message-content" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 function EditForm({ initial, onSave, onCancel }: { initial: string; onSave: (content: string) => void; onCancel: () => void }) {

@@ -9,23 +9,17 @@ import { createReadMarker } from '../lib/mark-read';
 import { conversationName } from '../lib/names';
 import { useStore } from '../lib/use-store';
 import { viewToTerms } from '../narrow/terms';
-import type { MessageView } from '../narrow/view';
-import { type MessageList, emptyList, mergeMessages } from '../stores/message-list';
-import type { Message } from '../stores/types';
+import { type MessageView, viewKey } from '../narrow/view';
+import { type FetchedPage, type MessageList, emptyList, firstPageArrived, olderPageArrived } from '../stores/message-list';
 import { Compose } from './compose';
 import { MessageItem } from './message-item';
+import { TypingIndicator } from './typing-indicator';
 
 const PAGE = 50;
 /** Pixels from the top at which older messages are fetched. */
 const LOAD_MARGIN = 300;
 
-interface MessagesAnswer {
-  messages: Message[];
-  found_oldest: boolean;
-  found_newest: boolean;
-}
-
-async function fetchPage(client: Client, view: MessageView, anchor: number | 'newest', before: number): Promise<MessagesAnswer> {
+async function fetchPage(client: Client, view: MessageView, anchor: number | 'newest', before: number): Promise<FetchedPage> {
   const answer = await client.getMessages({
     anchor: String(anchor),
     num_before: before,
@@ -35,7 +29,7 @@ async function fetchPage(client: Client, view: MessageView, anchor: number | 'ne
     apply_markdown: true,
     client_gravatar: true,
   } as Parameters<Client['getMessages']>[0]);
-  return answer as unknown as MessagesAnswer;
+  return answer as unknown as FetchedPage;
 }
 
 export function ViewTitle({ view }: { view: MessageView }) {
@@ -72,24 +66,25 @@ export function MessagePane({ view, reloads }: { view: MessageView; reloads: num
   const marker = useMemo(() => createReadMarker(client), [client]);
   useEffect(() => () => marker.dispose(), [marker]);
 
-  // Load the view's newest messages (again after a re-registration: events were missed).
+  // Load the view's newest messages when the view changes (by what it shows, not by identity),
+  // and again after a re-registration, when events were missed.
+  const key = viewKey(view);
   useEffect(() => {
     let cancelled = false;
     chat.messageList.set(emptyList(view));
     atBottom.current = true;
     fetchPage(client, view, 'newest', PAGE).then(
       (answer) => {
-        if (cancelled) return;
-        chat.messageList.set({ view, messages: mergeMessages([], answer.messages), foundOldest: answer.found_oldest, foundNewest: answer.found_newest, loading: false });
+        if (!cancelled) chat.messageList.update((list) => firstPageArrived(list, answer));
       },
       (error: Error) => {
-        if (!cancelled) chat.messageList.set({ ...emptyList(view), loading: false, error: error.message });
+        if (!cancelled) chat.messageList.set({ ...emptyList(view), loading: false, firstPage: false, error: error.message });
       },
     );
     return () => {
       cancelled = true;
     };
-  }, [view, reloads, client, chat]);
+  }, [key, reloads, client, chat]);
 
   const loadOlder = () => {
     const current = chat.messageList.get();
@@ -99,9 +94,9 @@ export function MessagePane({ view, reloads }: { view: MessageView; reloads: num
     fetchPage(client, current.view, oldest.id, PAGE).then(
       (answer) => {
         const latest = chat.messageList.get();
-        if (latest.view !== current.view) return;
+        if (viewKey(latest.view) !== viewKey(current.view)) return;
         heightBeforePrepend.current = scroller.current?.scrollHeight;
-        chat.messageList.set({ ...latest, messages: mergeMessages(latest.messages, answer.messages), foundOldest: answer.found_oldest, loading: false });
+        chat.messageList.set(olderPageArrived(latest, answer));
       },
       (error: Error) => chat.messageList.set({ ...chat.messageList.get(), loading: false, error: error.message }),
     );
@@ -161,6 +156,7 @@ export function MessagePane({ view, reloads }: { view: MessageView; reloads: num
         </div>
         {!list.loading && list.messages.length === 0 && !list.error && <p class="empty">No messages here yet.</p>}
       </div>
+      <TypingIndicator view={view} />
       {view.kind !== 'search' && <Compose view={view} />}
     </section>
   );

@@ -38,9 +38,7 @@ export function RecipientsInput({ userIds, onChange }: { userIds: number[]; onCh
         type="text"
         aria-label="Recipients"
         placeholder="Add a person"
-        role="combobox"
-        aria-expanded={suggestions.length > 0}
-        aria-controls="recipient-suggestions"
+        aria-controls={suggestions.length > 0 ? 'recipient-suggestions' : undefined}
         aria-autocomplete="list"
         value={query}
         onInput={(event) => setQuery((event.currentTarget as HTMLInputElement).value)}

@@ -10,6 +10,7 @@ import { viewToHash } from '../narrow/hash';
 import type { View } from '../narrow/view';
 import { setChannelTopics } from '../stores/topics';
 import { countUnread, topicKey } from '../stores/unread';
+import { PeopleList } from './people-list';
 
 function Count({ value, label }: { value: number | undefined; label?: string }) {
   if (!value) return null;
@@ -21,12 +22,13 @@ function Count({ value, label }: { value: number | undefined; label?: string }) 
 }
 
 export function Sidebar() {
-  const { chat, view: viewStore, state, client } = useWorkspace();
+  const { chat, view: viewStore, client } = useWorkspace();
   const view = useStore(viewStore);
   const subscriptions = useStore(chat.subscriptions);
   const unread = useStore(chat.unread);
   const topics = useStore(chat.topics);
   const people = useStore(chat.people);
+  const dmConversations = useStore(chat.dmConversations);
   const counts = useMemo(() => countUnread(unread), [unread]);
   const channelName = (id: number) => subscriptions.get(id)?.name;
   const href = (target: View) => viewToHash(target, channelName);
@@ -42,10 +44,8 @@ export function Sidebar() {
   }, [openChannel, topics, client, chat]);
 
   const channels = [...subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name));
-  const dmKeys = new Set<string>();
-  for (const conversation of (state.recent_private_conversations ?? []) as Array<{ user_ids: number[] }>) {
-    dmKeys.add(conversation.user_ids.length > 0 ? [...conversation.user_ids].sort((a, b) => a - b).join(',') : String(chat.ownId));
-  }
+  // Newest conversation first; unread ones never drop out.
+  const dmKeys = new Set([...dmConversations.entries()].sort((a, b) => b[1] - a[1]).map(([key]) => key));
   for (const key of counts.byDm.keys()) dmKeys.add(key);
   const current = (target: View) => (href(target) === href(view) ? 'page' : undefined);
   const standard: Array<[View, string, number | undefined]> = [
@@ -114,6 +114,7 @@ export function Sidebar() {
           })}
         </ul>
       </nav>
+      <PeopleList />
     </aside>
   );
 }

@@ -13,6 +13,15 @@ export function targetForView(view: MessageView, ownId: number, firstChannel: nu
   return { kind: 'channel', channelId: firstChannel, topic: '' };
 }
 
+/**
+ * The target after the view changes: the view's, except that a topic typed for the same channel
+ * is kept when the new view names no topic (opening a channel must not wipe a topic just typed).
+ */
+export function retarget(current: ComposeTarget, forView: ComposeTarget): ComposeTarget {
+  if (current.kind === 'channel' && forView.kind === 'channel' && current.channelId === forView.channelId && forView.topic === '') return current;
+  return forView;
+}
+
 /** The API's sendMessage parameters for a target and content. */
 export function sendParams(target: ComposeTarget, content: string): Record<string, string> {
   if (target.kind === 'channel') return { type: 'stream', to: String(target.channelId), topic: target.topic, content };

@@ -42,13 +42,20 @@ export function installShortcuts(workspace: Workspace): () => void {
     }
     if (typingInto(event.target) || (event.target as HTMLElement | null)?.closest?.('[role="dialog"]')) return;
     const view = workspace.view.get();
+    // Compose lives under message views: from Inbox, Recent or Settings, open one first.
+    const withCompose = (then: () => void) => {
+      if (!isMessageView(view) || view.kind === 'search') workspace.navigate({ kind: 'feed' });
+      setTimeout(then, 50);
+    };
     switch (event.key) {
       case 'c':
-        document.querySelector<HTMLTextAreaElement>('#compose-textarea')?.focus();
+        withCompose(() => document.querySelector<HTMLTextAreaElement>('#compose-textarea')?.focus());
         break;
       case 'x':
-        workspace.composeRequest.set({ to: { kind: 'dm', userIds: [] }, serial: Date.now() });
-        requestAnimationFrame(() => document.querySelector<HTMLInputElement>('input[aria-label="Recipients"]')?.focus());
+        withCompose(() => {
+          workspace.composeRequest.set({ to: { kind: 'dm', userIds: [] }, serial: Date.now() });
+          setTimeout(() => document.querySelector<HTMLInputElement>('input[aria-label="Recipients"]')?.focus(), 50);
+        });
         break;
       case 'r':
       case 'Enter': {

@@ -7,6 +7,10 @@
 import type { Client, EventQueue, QueueItem, RegisterParams } from '@teamchat/client';
 import { createStore, type Store } from '../lib/store';
 import { type Chat, type LooseEvent, type RegisterSnapshot, applyEvent, createChat } from '../stores/chat';
+import { type PresenceTimes, applyPresences } from '../stores/presence';
+
+/** How often the tab tells the server its user is here (the reference pings every minute). */
+const PRESENCE_PING_MS = 60_000;
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'signed-out';
 
@@ -37,6 +41,7 @@ function replaceState(chat: Chat, fresh: Chat): void {
   chat.userSettings.set(fresh.userSettings.get());
   chat.realmEmoji.set(fresh.realmEmoji.get());
   chat.drafts.set(fresh.drafts.get());
+  chat.dmConversations.set(fresh.dmConversations.get());
 }
 
 export interface Live {
@@ -109,13 +114,28 @@ export async function startLive(client: Client, options: LiveOptions): Promise<L
   });
   status.set('connecting');
   const state = (await queue.start()) as unknown as RegisterSnapshot;
-  chat = createChat(state);
+  const live = createChat(state);
+  chat = live;
   status.set('connected');
+  // Presence: "active" while the tab is visible, "idle" while hidden; the answer refreshes everyone's.
+  const ping = () => {
+    const visible = typeof document === 'undefined' || document.visibilityState === 'visible';
+    client.updatePresence({ status: visible ? 'active' : 'idle', new_user_input: visible, slim_presence: true } as never).then(
+      (answer) => {
+        const presences = (answer as unknown as { presences?: Record<string, PresenceTimes> }).presences;
+        if (presences) live.presence.update((current) => applyPresences(current, presences));
+      },
+      () => undefined,
+    );
+  };
+  ping();
+  const presenceTimer = setInterval(ping, PRESENCE_PING_MS);
   return {
-    chat,
+    chat: live,
     queue,
     state,
     async stop() {
+      clearInterval(presenceTimer);
       stopProbe();
       status.set('signed-out');
       await queue.stop();

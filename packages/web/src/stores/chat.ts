@@ -8,7 +8,8 @@ import { type PresenceState, applyPresences, presenceFromMap } from './presence'
 import { type TopicsState, bumpTopic, forgetChannel } from './topics';
 import { type TypingEventLike, type TypingState, applyTyping } from './typing';
 import type { Message, Person, Subscription } from './types';
-import { type UnreadState, addMessage, moveIds, removeIds, restoreIds, unreadFromRegister } from './unread';
+import { type UnreadState, addMessage, dmKey, moveIds, removeIds, restoreIds, unreadFromRegister } from './unread';
+import { dmPartners } from '../narrow/matches';
 
 /** The register fields the app reads (the answer has many more). */
 export interface RegisterSnapshot {
@@ -47,6 +48,8 @@ export interface Chat {
   realmEmoji: Store<Readonly<Record<string, RealmEmoji>>>;
   messageList: Store<MessageList>;
   drafts: Store<ReadonlyMap<number, Draft>>;
+  /** Direct conversations (key: the other participants' IDs, as unread.ts keys them) and their newest message ID. */
+  dmConversations: Store<ReadonlyMap<string, number>>;
 }
 
 /** A draft as `/drafts` keeps it: `to` is the channel's ID, or the DM's recipients. */
@@ -87,6 +90,14 @@ export function createChat(state: RegisterSnapshot): Chat {
     userSettings: createStore({ ...((state.user_settings as Settings | undefined) ?? {}) }),
     realmEmoji: createStore({ ...((state.realm_emoji as Record<string, RealmEmoji> | undefined) ?? {}) }),
     messageList: createStore(emptyList({ kind: 'feed' })),
+    dmConversations: createStore<ReadonlyMap<string, number>>(
+      new Map(
+        ((state.recent_private_conversations ?? []) as Array<{ user_ids: number[]; max_message_id: number }>).map((conversation) => [
+          dmKey(conversation.user_ids, ownId),
+          conversation.max_message_id,
+        ]),
+      ),
+    ),
     drafts: createStore<ReadonlyMap<number, Draft>>(new Map(((state.drafts ?? []) as Draft[]).map((draft) => [draft.id, draft]))),
   };
 }
@@ -103,6 +114,7 @@ export function applyEvent(chat: Chat, event: LooseEvent, now = Date.now()): voi
       chat.messageList.update((list) => addLiveMessage(list, message, ownId));
       chat.unread.update((unread) => addMessage(unread, message, message.flags, ownId));
       if (message.type === 'stream') chat.topics.update((topics) => bumpTopic(topics, message.stream_id!, message.subject, message.id));
+      else chat.dmConversations.update((conversations) => new Map(conversations).set(dmPartners(message, ownId).join(','), message.id));
       // A message ends its sender's typing indication.
       chat.typing.update((typing) => {
         let next = typing;

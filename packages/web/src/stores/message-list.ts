@@ -14,11 +14,33 @@ export interface MessageList {
   /** The list reaches the present, so live messages are appended (else they would leave a gap). */
   foundNewest: boolean;
   loading: boolean;
+  /**
+   * The first page is on its way. Live messages for the view are kept meanwhile: the page may
+   * have been read before they were sent, and they are newer than anything it holds.
+   */
+  firstPage?: boolean;
   error?: string;
 }
 
 export function emptyList(view: MessageView): MessageList {
-  return { view, messages: [], foundOldest: false, foundNewest: false, loading: true };
+  return { view, messages: [], foundOldest: false, foundNewest: false, loading: true, firstPage: true };
+}
+
+export interface FetchedPage {
+  messages: Message[];
+  found_oldest: boolean;
+  found_newest: boolean;
+}
+
+/** The first page arrived: its messages, plus the live ones that came while it was on its way (when it reaches the present). */
+export function firstPageArrived(list: MessageList, page: FetchedPage): MessageList {
+  const live = page.found_newest ? list.messages : [];
+  return { view: list.view, messages: mergeMessages(live, page.messages), foundOldest: page.found_oldest, foundNewest: page.found_newest, loading: false };
+}
+
+/** An older page arrived (scrolling back): merged, never replacing what is shown. */
+export function olderPageArrived(list: MessageList, page: FetchedPage): MessageList {
+  return { ...list, messages: mergeMessages(list.messages, page.messages), foundOldest: page.found_oldest, loading: false };
 }
 
 /** Adds fetched or live messages, keeping IDs unique and ascending. */
@@ -34,7 +56,7 @@ function mapMessages(list: MessageList, ids: ReadonlySet<number>, change: (messa
 }
 
 export function addLiveMessage(list: MessageList, message: Message, ownId: number): MessageList {
-  if (!list.foundNewest || !messageMatchesView(list.view, message, ownId)) return list;
+  if (!(list.foundNewest || list.firstPage) || !messageMatchesView(list.view, message, ownId)) return list;
   return { ...list, messages: mergeMessages(list.messages, [message]) };
 }
 
