@@ -32,7 +32,7 @@ export async function postgresNodes(database: string, count: number, parent: str
       const dir = join(parent, `node-${i}`);
       mkdirSync(dir, { recursive: true });
       const port = await freePort();
-      const args = [CLI, 'serve', '--database', database, '--data', dir, '--node-id', `n${i}`, '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1'];
+      const args = [CLI, 'serve', '--database', database, '--data', dir, '--node-id', `n${i}`, '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1', '--no-rate-limits'];
       const { child } = await startNode(args, 'teamchat is listening on');
       children.push(child);
       urls.push(`http://127.0.0.1:${port}`);

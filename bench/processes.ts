@@ -133,7 +133,7 @@ export async function runScript<T>(script: string, scriptArgs: string[]): Promis
 export async function startTeamchat(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const { child } = await startNode(
-    [CLI, 'serve', '--data', dataDir, '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1'],
+    [CLI, 'serve', '--data', dataDir, '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1', '--no-rate-limits'],
     'teamchat is listening on',
   );
   return { url: `http://127.0.0.1:${port}`, child };

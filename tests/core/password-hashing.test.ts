@@ -15,7 +15,7 @@ import {
 } from '@teamchat/core/internal';
 import { createSqliteContext } from '@teamchat/core/sqlite';
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../packages/core/src/auth/rate-limit.js';
+import { SlidingWindowCounter } from '../../packages/core/src/auth/sliding-window.js';
 import { makeWorld, must, TEST_PASSWORD_HASH_COST } from '../helpers/core.js';
 import { expectError, fakeClock, reload } from './fixtures.js';
 
@@ -103,7 +103,7 @@ describe('rehash on login', () => {
 describe('memory of the login limiter', () => {
   it('holds at most maxKeys keys and at most limit hits per key, however many keys clients invent', () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter(clock, 5, 60_000, 1000);
+    const limiter = new SlidingWindowCounter(clock, 5, 60_000, 1000);
     for (let i = 0; i < 20_000; i++) limiter.record(`203.0.113.9:user${i}@example.com`);
     expect(limiter.size).toBe(1000);
     for (let i = 0; i < 50; i++) limiter.record('hot');

@@ -27,7 +27,7 @@ const children = new Set<ChildProcess>();
 
 /** Starts `teamchat serve --data dir --port 0` and waits until it listens (at most `startMs`). */
 export function startServe(dir: string, startMs = 15_000): Promise<ServeProcess> {
-  const child = spawn('node', [CLI, 'serve', '--data', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node', [CLI, 'serve', '--data', dir, '--port', '0', '--no-rate-limits'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => {
       children.delete(child);

@@ -16,9 +16,14 @@ export interface ServeChild {
   output: () => string;
 }
 
-/** Starts `teamchat serve <args>`; `label` names it in the error when it exits before listening. */
-export async function spawnServe(args: readonly string[], label = 'serve'): Promise<ServeChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `teamchat serve <args>`; `label` names it in the error when it exits before listening.
+ * Its rate limits are off (`--no-rate-limits`: tests send many requests as one user) unless
+ * `rateLimits` is set.
+ */
+export async function spawnServe(args: readonly string[], label = 'serve', options: { rateLimits?: boolean } = {}): Promise<ServeChild> {
+  const limits = options.rateLimits ? [] : ['--no-rate-limits'];
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args, ...limits], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -1,42 +1,23 @@
 #!/usr/bin/env node
-import { BACKUP_USAGE, backupCommand } from './commands/backup.js';
-import { CHANGE_USER_USAGE, changeUserCommand } from './commands/change-user.js';
-import { CREATE_USER_USAGE, createUserCommand } from './commands/create-user.js';
-import { INIT_USAGE, initCommand } from './commands/init.js';
-import { MIGRATE_USAGE, migrateCommand } from './commands/migrate.js';
-import { RESTORE_USAGE, restoreCommand } from './commands/restore.js';
-import { SERVE_USAGE, serveCommand } from './commands/serve.js';
+import { COMMANDS } from './commands.js';
 import { CliError } from './data-dir.js';
-
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
-  serve: serveCommand,
-  init: initCommand,
-  'create-user': createUserCommand,
-  'change-user': changeUserCommand,
-  migrate: migrateCommand,
-  backup: backupCommand,
-  restore: restoreCommand,
-};
-
-const USAGE = [
-  'Usage:',
-  ...[SERVE_USAGE, INIT_USAGE, CREATE_USER_USAGE, CHANGE_USER_USAGE, MIGRATE_USAGE, BACKUP_USAGE, RESTORE_USAGE].map((u) => `  ${u}`),
-].join('\n');
+import { buildProgram, isCommanderExit } from './program.js';
 
 async function main(argv: string[]): Promise<void> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    process.stdout.write(`${USAGE}\n`);
+  const program = buildProgram(COMMANDS);
+  // Bare `teamchat` is a request for the overview, not a mistake.
+  if (argv.length === 0) {
+    program.outputHelp();
     return;
   }
-  const command = COMMANDS[name];
-  if (!command) throw new CliError(`unknown command '${name}'\n${USAGE}`);
-  await command(rest);
+  await program.parseAsync(argv, { from: 'user' });
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
+  // Commander has already said what was wrong (or printed the help that was asked for).
+  if (isCommanderExit(error)) process.exit(error.exitCode);
   // Argument errors and refused operations are the user's to fix: no stack trace for them.
-  const known = error instanceof CliError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const known = error instanceof CliError;
   process.stderr.write(`teamchat: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(1);
 });

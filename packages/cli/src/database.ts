@@ -5,17 +5,6 @@
  */
 import type { Logger, Storage } from '@teamchat/core';
 import { createPostgresStorage, type PostgresEventTransport } from '@teamchat/postgres';
-import { CliError } from './data-dir.js';
-
-/** The PostgreSQL URL to use, from the flag or the environment; undefined means the data directory's SQLite file. */
-export function databaseUrl(flag: string | undefined): string | undefined {
-  const value = flag ?? (process.env.TEAMCHAT_DATABASE_URL || undefined);
-  if (value === undefined) return undefined;
-  if (!/^postgres(ql)?:\/\//.test(value)) {
-    throw new CliError(`--database takes a postgres:// URL, not '${value}' (without it the data directory's SQLite file is used)`);
-  }
-  return value;
-}
 
 /**
  * The PostgreSQL storage at `url`. The server's operations never nest storage calls (the test

@@ -35,6 +35,7 @@ export type {
 export type { SentMessage } from './messages/insert.js';
 export type { EditSnapshot } from './messages/edit-history.js';
 export type { UpdateMessageResponse } from './actions/update-message.js';
+export type { UpdatedRealmSettings, UpdatedRealmValue } from './realm/setting-changes.js';
 export type { CreatedBot } from './actions/bots.js';
 export type { UpdatedBot } from './actions/bot-changes.js';
 export type { BotRecord } from './events/union/users.js';

@@ -1,3 +1,5 @@
+import { REFERENCE_RATE_LIMIT_RULES, type RateLimitRules } from './rate-limits/rules.js';
+
 /** Server-wide settings and the API's published limits. */
 export interface ServerConfig {
   /** API level; 512 covers every change listed in API.md section 9. */
@@ -60,6 +62,17 @@ export interface ServerConfig {
   loginFailureLimitPerAccount: number;
   /** Distinct limiter keys kept in memory; the oldest are forgotten first past this. */
   loginLimiterMaxKeys: number;
+  /**
+   * Whether API requests are rate limited (rate-limits/check.ts): per user, and per client
+   * address for requests without a user. Off in a context unless turned on here, so that
+   * in-process callers and test servers are never refused; `teamchat serve` turns it on
+   * (`--no-rate-limits` leaves it off).
+   */
+  rateLimiting: boolean;
+  /** The rules of each domain when rate limiting is on; the reference's by default (200/min per user, 100/min per address). */
+  rateLimitRules: RateLimitRules;
+  /** Buckets the in-memory rate limiter keeps; past this the least recently hit are forgotten. */
+  rateLimiterMaxKeys: number;
   /**
    * scrypt cost for new password hashes (OWASP's minimum: N=2^17, r=8, p=1). Hashes stored with
    * a weaker cost are rehashed at the next successful login. Tests lower it to stay fast.
@@ -139,6 +152,9 @@ export const DEFAULT_CONFIG: ServerConfig = {
   loginFailureLimitPerIp: 30,
   loginFailureLimitPerAccount: 100,
   loginLimiterMaxKeys: 100_000,
+  rateLimiting: false,
+  rateLimitRules: REFERENCE_RATE_LIMIT_RULES,
+  rateLimiterMaxKeys: 100_000,
   passwordHashCost: { N: 2 ** 17, r: 8, p: 1 },
   passwordHashConcurrency: 2,
   passwordHashMaxWaiting: 64,

@@ -18,6 +18,8 @@ import { RealmMemo } from './realm/memo.js';
 import { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 import type { OutgoingWebhookOptions } from './bots/outgoing/options.js';
 import { stopOutgoingWebhooks } from './bots/outgoing/runner.js';
+import type { RateLimiter } from './rate-limits/limiter.js';
+import { memoryRateLimiter } from './rate-limits/memory.js';
 
 /** Everything an operation needs besides its actor and input: the first argument of every action. */
 export interface Ctx {
@@ -33,6 +35,8 @@ export interface Ctx {
   randomBytes: (size: number) => Buffer;
   /** Password login attempts per account, address and both (auth/login-limits.ts). */
   loginLimits: LoginLimiter;
+  /** Where the API rate limits count requests (rate-limits/); used when `config.rateLimiting` is on. */
+  rateLimiter: RateLimiter;
   /** Derives password keys, a bounded number at a time. */
   passwords: PasswordHasher;
   /** The video-call integration the server owner configured; absent or null: none. */
@@ -82,6 +86,11 @@ export interface ContextOptions {
   logger?: Logger;
   /** This process's membership of a cluster of processes on one database (`@teamchat/postgres`). */
   cluster?: ClusterMember;
+  /**
+   * Where rate limits count requests: the cluster's shared limiter when there is one, else one
+   * in this process's memory (`memoryRateLimiter`).
+   */
+  rateLimiter?: RateLimiter;
 }
 
 /**
@@ -136,6 +145,7 @@ export function createContext(options: ContextOptions): Ctx {
     logger,
     realmMemo: new RealmMemo(),
     loginLimits: new LoginLimiter(clock, config, cluster?.loginAttempts),
+    rateLimiter: options.rateLimiter ?? cluster?.rateLimiter ?? memoryRateLimiter({ maxKeys: config.rateLimiterMaxKeys }),
     passwords: createPasswordHasher({
       scrypt: options.scrypt,
       concurrency: config.passwordHashConcurrency,

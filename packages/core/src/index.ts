@@ -35,6 +35,17 @@ export { type Mailer, memoryMailer } from './mail/mailer.js';
 export { flushOutbox } from './mail/outbox.js';
 export { type BlobStore, memoryBlobStore } from './uploads/blob-store.js';
 export { fileSystemBlobStore } from './uploads/fs-blob-store.js';
+export { checkRateLimit, type RateLimitDecision } from './rate-limits/check.js';
+export { type RateLimitBucket, type RateLimitHit, type RateLimiter, takeFromBucket } from './rate-limits/limiter.js';
+export { type MemoryRateLimiterOptions, memoryRateLimiter } from './rate-limits/memory.js';
+export {
+  invalidRateLimitRule,
+  RATE_LIMIT_DOMAINS,
+  type RateLimitDomain,
+  type RateLimitRule,
+  type RateLimitRules,
+  REFERENCE_RATE_LIMIT_RULES,
+} from './rate-limits/rules.js';
 export type {
   E2eePushData,
   E2eePushDevice,

@@ -90,6 +90,7 @@ export { createMemoryCluster, type MemoryCluster } from './cluster/memory.js';
 export type { EventTransport } from './events/transport.js';
 export { type EventLogReader, EventSequencer, type LoggedEvent } from './events/sequencer.js';
 export type { LoginAttemptChange, LoginAttemptFeed } from './auth/login-limits.js';
+export { FIT_TOLERANCE_MS } from './rate-limits/limiter.js';
 
 // ── The shared SQL layer, for storage drivers (@teamchat/postgres) and the CLI's archive checks ─
 export * from './storage/sql-kit.js';

@@ -1,5 +1,5 @@
 import { ServerResponse } from 'node:http';
-import { badRequest, type Caller, checkCaller, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
+import { badRequest, type Caller, checkCaller, checkRateLimit, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
 import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
 import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLargeByHeader } from './params.js';
@@ -8,6 +8,7 @@ import { failure, fastResponse, success, successBody, WRITTEN, writeSuccess } fr
 import { serveFile, serveRedirect } from './files.js';
 import { answerAtQueueOwner } from './forward.js';
 import { addHealthRoutes } from './health.js';
+import { rateLimitHeaders, withHeaders } from './rate-limit-headers.js';
 import { createWebClientHandler } from './web-client.js';
 import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 
@@ -92,13 +93,32 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutM
   if (caller.isErr()) return unread(request, failure(caller.error));
   const admitted = checkCaller(operation, caller.value);
   if (admitted.isErr()) return unread(request, failure(admitted.error));
+  // Counted before the body is read too: a refused caller costs no more than its headers.
+  const limits = await checkRateLimit(ctx, operation, caller.value);
+  if (!limits) return answer(ctx, route, operation, caller.value, event, method, bodyReadTimeoutMs, []);
+  const headers = rateLimitHeaders(limits);
+  if (limits.refusal) return unread(request, withHeaders(failure(limits.refusal), headers));
+  return withHeaders(await answer(ctx, route, operation, caller.value, event, method, bodyReadTimeoutMs, headers), headers);
+}
 
+/** Reads the parameters of an admitted request, runs its operation and answers; `headers` go on a success written directly. */
+async function answer(
+  ctx: Ctx,
+  route: Route,
+  operation: AnyOperation,
+  caller: Caller,
+  event: H3Event,
+  method: string,
+  bodyReadTimeoutMs: number,
+  headers: readonly [string, string][],
+): Promise<Response> {
+  const request = event.req;
   // Routes that take files (POST /user_uploads) accept bodies as large as their files may be;
   // a caller nobody has authenticated (login, spectators, invitations) sends only small forms.
   const routeLimit = Math.max(ctx.config.maxRequestBodyBytes, route.maxBodyBytes?.(ctx.config) ?? 0);
-  const limit = caller.value.user ? routeLimit : Math.min(routeLimit, ANONYMOUS_BODY_LIMIT);
+  const limit = caller.user ? routeLimit : Math.min(routeLimit, ANONYMOUS_BODY_LIMIT);
   const pathParams = decodePath((event.context.params ?? {}) as Record<string, string>);
-  if (route.streamsFiles && isMultipart(request)) return dispatchStreamed(ctx, operation, caller.value, request, pathParams, limit);
+  if (route.streamsFiles && isMultipart(request)) return dispatchStreamed(ctx, operation, caller, request, pathParams, limit);
 
   const params = await readParams(request, queryString(request.url), limit, bodyReadTimeoutMs);
   if (params.isErr()) return unread(request, failure(params.error));
@@ -107,14 +127,14 @@ async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutM
     if (atOwner) return atOwner;
   }
   const input = { ...params.value, ...pathParams };
-  const result = await operation.fromTransport(ctx, caller.value, input);
+  const result = await operation.fromTransport(ctx, caller, input);
   if (result.isErr()) return failure(result.error);
   const ignored = ignoredParameters(params.value, operation);
   // Served by node:http (not app.fetch, not HTTP/2): the answer goes straight to node's
   // response. HEAD keeps the bridge, which answers it without a body or content-length.
   const node = event.runtime?.node?.res;
   if (node instanceof ServerResponse && method === request.method) {
-    writeSuccess(node, successBody(result.value as object, ignored));
+    writeSuccess(node, successBody(result.value as object, ignored), headers);
     return WRITTEN;
   }
   return success(result.value as object, ignored);

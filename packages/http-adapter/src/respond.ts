@@ -41,15 +41,12 @@ export function success(data: object, ignored: readonly string[] = []): Response
  * content-length last), without the Response object and the bridge between them. A thousand
  * long-polls woken by one message are answered this way.
  */
-export function writeSuccess(response: ServerResponse, body: string): void {
-  response.writeHead(200, '', [
-    'content-type',
-    JSON_HEADERS['content-type'],
-    'cache-control',
-    JSON_HEADERS['cache-control'],
-    'content-length',
-    String(Buffer.byteLength(body)),
-  ]);
+export function writeSuccess(response: ServerResponse, body: string, extraHeaders: readonly [string, string][] = []): void {
+  const headers = ['content-type', JSON_HEADERS['content-type'], 'cache-control', JSON_HEADERS['cache-control']];
+  // Answer-specific headers (the rate limits') go between the fixed ones and the length.
+  for (const [name, value] of extraHeaders) headers.push(name, value);
+  headers.push('content-length', String(Buffer.byteLength(body)));
+  response.writeHead(200, '', headers);
   response.end(body);
 }
 

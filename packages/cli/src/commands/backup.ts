@@ -1,45 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { create as createTar } from 'tar';
 import { ARCHIVE_FORMAT, type BackupManifest, countRows, FORMAT_VERSION, MANIFEST_FILE } from '../backup/archive-format.js';
-import { CliError, DATABASE_FILE, DEFAULT_DATA_DIR, databasePath, uploadsPath } from '../data-dir.js';
-import { required } from '../options.js';
+import { defineCommand, flag, type OptionTable, type OptionValues, option } from '../command-spec.js';
+import { CliError, DATABASE_FILE, databasePath, uploadsPath } from '../data-dir.js';
+import { dataDirOption } from '../options.js';
 import { printJson } from '../output.js';
-
-export const BACKUP_USAGE = 'teamchat backup --data DIR --out FILE [--json]';
-
-const BACKUP_HELP = `${BACKUP_USAGE}
-
-Writes one archive (a gzipped tar) holding a consistent copy of DIR's database, its uploads and
-a manifest, while the server keeps running. An existing FILE is replaced once the new archive is
-complete.
-
-  --data DIR   the data directory (default ${DEFAULT_DATA_DIR})
-  --out FILE   where to write the archive (required)
-  --json       print the manifest as JSON instead of a summary
-`;
 
 /** Pages copied per step after the first: the rest of the database at once (a WAL read does not block the server's writes). */
 const PAGES_PER_STEP = 1 << 20;
 
-export async function backupCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      data: { type: 'string', default: DEFAULT_DATA_DIR },
-      out: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(BACKUP_HELP);
-    return;
-  }
-  const out = resolve(required('out', values.out));
+const options = {
+  data: dataDirOption,
+  out: option({ value: 'FILE', description: 'where to write the archive', required: true }),
+  json: flag({ description: 'print the manifest as JSON instead of a summary' }),
+} satisfies OptionTable;
+
+export const backupCommand = defineCommand({
+  name: 'backup',
+  summary: "back up a data directory's database and uploads into one archive while the server runs",
+  description: `Writes one archive (a gzipped tar) holding a consistent copy of the data directory's database, its uploads and a manifest, while the server keeps running. An existing FILE is replaced once the new archive is complete.`,
+  options,
+  run: backup,
+});
+
+async function backup(values: OptionValues<typeof options>): Promise<void> {
+  const out = resolve(values.out);
   if (!existsSync(dirname(out))) throw new CliError(`--out: the directory ${dirname(out)} does not exist`);
   if (!existsSync(databasePath(values.data))) throw new CliError(`--data: ${resolve(values.data)} has no database (${DATABASE_FILE})`);
 

@@ -1,35 +1,37 @@
-import { parseArgs } from 'node:util';
-import { closeContext, changeUserAsOperator } from '@teamchat/core';
-import { DEFAULT_DATA_DIR, openDataDir, rootRealm } from '../data-dir.js';
-import { parseBoolean, parseRole, required } from '../options.js';
+import { changeUserAsOperator, closeContext } from '@teamchat/core';
+import { defineCommand, type OptionTable, type OptionValues, option, parseTrueOrFalse } from '../command-spec.js';
+import { openDataDir, rootRealm } from '../data-dir.js';
+import { dataDirOption, jsonOption, parseRole } from '../options.js';
 import { orFail, printJson } from '../output.js';
 
-export const CHANGE_USER_USAGE = `teamchat change-user --data DIR --email EMAIL [--role ROLE] [--password PASSWORD]
-              [--can-create-users true|false] [--can-change-user-emails true|false] [--json]`;
+const options = {
+  data: dataDirOption,
+  email: option({ value: 'EMAIL', description: 'the user to change', required: true }),
+  role: option({ value: 'ROLE', description: 'a new role: owner, admin, moderator, member or guest (or 100-600)', parse: parseRole }),
+  password: option({ value: 'PASSWORD', description: 'a new password' }),
+  'can-create-users': option({ value: 'true|false', kind: 'boolean', description: 'whether the user may create users through the API', parse: parseTrueOrFalse }),
+  'can-change-user-emails': option({ value: 'true|false', kind: 'boolean', description: "whether the user may change other users' emails", parse: parseTrueOrFalse }),
+  json: jsonOption,
+} satisfies OptionTable;
 
 /** What only the operator may change: the reference grants these permissions from its command line only. */
-export async function changeUserCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      data: { type: 'string', default: DEFAULT_DATA_DIR },
-      email: { type: 'string' },
-      role: { type: 'string' },
-      password: { type: 'string' },
-      'can-create-users': { type: 'string' },
-      'can-change-user-emails': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
+export const changeUserCommand = defineCommand({
+  name: 'change-user',
+  summary: "change a user's role, password or operator-only permissions",
+  options,
+  run: changeUser,
+});
+
+async function changeUser(values: OptionValues<typeof options>): Promise<void> {
   const ctx = openDataDir(values.data);
   try {
     const realm = await rootRealm(ctx, values.data);
     const user = orFail(
-      await changeUserAsOperator(ctx, realm, required('email', values.email), {
-        role: parseRole(values.role),
+      await changeUserAsOperator(ctx, realm, values.email, {
+        role: values.role,
         password: values.password,
-        canCreateUsers: parseBoolean('can-create-users', values['can-create-users']),
-        canChangeUserEmails: parseBoolean('can-change-user-emails', values['can-change-user-emails']),
+        canCreateUsers: values['can-create-users'],
+        canChangeUserEmails: values['can-change-user-emails'],
       }),
     );
     const summary = {

@@ -1,33 +1,35 @@
-import { parseArgs } from 'node:util';
 import { closeContext, createUserAsOperator } from '@teamchat/core';
-import { DEFAULT_DATA_DIR, openDataDir, rootRealm } from '../data-dir.js';
-import { parseRole, required } from '../options.js';
+import { defineCommand, flag, type OptionTable, type OptionValues, option } from '../command-spec.js';
+import { openDataDir, rootRealm } from '../data-dir.js';
+import { dataDirOption, jsonOption, parseRole } from '../options.js';
 import { orFail, printJson } from '../output.js';
 
-export const CREATE_USER_USAGE = `teamchat create-user --data DIR --email EMAIL --full-name NAME
-              [--role ROLE] [--password PASSWORD] [--bot] [--json]`;
+const options = {
+  data: dataDirOption,
+  email: option({ value: 'EMAIL', description: 'the new account\'s email address', required: true }),
+  'full-name': option({ value: 'NAME', description: 'the new account\'s full name', required: true }),
+  role: option({ value: 'ROLE', description: 'owner, admin, moderator, member or guest (or 100-600)', parse: parseRole, defaultText: 'member' }),
+  password: option({ value: 'PASSWORD', description: 'a password to log in with (none: API key only)' }),
+  bot: flag({ description: 'create a generic bot instead of a person' }),
+  json: jsonOption,
+} satisfies OptionTable;
 
-export async function createUserCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      data: { type: 'string', default: DEFAULT_DATA_DIR },
-      email: { type: 'string' },
-      'full-name': { type: 'string' },
-      role: { type: 'string' },
-      password: { type: 'string' },
-      bot: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    },
-  });
+export const createUserCommand = defineCommand({
+  name: 'create-user',
+  summary: 'create a user or a bot in the realm',
+  options,
+  run: createUser,
+});
+
+async function createUser(values: OptionValues<typeof options>): Promise<void> {
   const ctx = openDataDir(values.data);
   try {
     const realm = await rootRealm(ctx, values.data);
     const user = orFail(
       await createUserAsOperator(ctx, realm, {
-        email: required('email', values.email),
-        fullName: required('full-name', values['full-name']),
-        role: parseRole(values.role),
+        email: values.email,
+        fullName: values['full-name'],
+        role: values.role,
         password: values.password,
         bot: values.bot,
       }),

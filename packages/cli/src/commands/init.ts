@@ -1,35 +1,36 @@
-import { parseArgs } from 'node:util';
 import { closeContext, createRealm, ensureNotificationBots } from '@teamchat/core';
-import { CliError, DEFAULT_DATA_DIR, isInitialised, openDataDir } from '../data-dir.js';
-import { required } from '../options.js';
+import { defineCommand, type OptionTable, type OptionValues, option } from '../command-spec.js';
+import { CliError, isInitialised, openDataDir } from '../data-dir.js';
+import { dataDirOption, jsonOption } from '../options.js';
 import { orFail, printJson } from '../output.js';
 
-export const INIT_USAGE = `teamchat init --data DIR --realm-name NAME --email EMAIL --password PASSWORD
-              [--full-name NAME] [--url URL] [--json]`;
+const options = {
+  data: dataDirOption,
+  'realm-name': option({ value: 'NAME', description: "the realm's name", required: true }),
+  email: option({ value: 'EMAIL', description: "the owner's email address", required: true }),
+  password: option({ value: 'PASSWORD', description: "the owner's password", required: true }),
+  'full-name': option({ value: 'NAME', description: "the owner's full name", defaultText: "the email's local part" }),
+  url: option({ value: 'URL', description: "the realm's public URL", default: 'http://127.0.0.1:9991' }),
+  json: jsonOption,
+} satisfies OptionTable;
 
-/** Creates the realm and its owner in an empty data directory. */
-export async function initCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      data: { type: 'string', default: DEFAULT_DATA_DIR },
-      'realm-name': { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      'full-name': { type: 'string' },
-      url: { type: 'string', default: 'http://127.0.0.1:9991' },
-      json: { type: 'boolean', default: false },
-    },
-  });
+export const initCommand = defineCommand({
+  name: 'init',
+  summary: 'create the realm and its owner in an empty data directory',
+  options,
+  run: init,
+});
+
+async function init(values: OptionValues<typeof options>): Promise<void> {
   const ctx = openDataDir(values.data);
   try {
     if (await isInitialised(ctx)) throw new CliError(`${values.data} is already initialised; refusing to create another realm`);
-    const email = required('email', values.email);
+    const email = values.email;
     const { realm, owner } = orFail(
       await createRealm(ctx, {
-        name: required('realm-name', values['realm-name']),
+        name: values['realm-name'],
         url: values.url,
-        owner: { email, fullName: values['full-name'] ?? email.split('@')[0]!, password: required('password', values.password) },
+        owner: { email, fullName: values['full-name'] ?? email.split('@')[0]!, password: values.password },
       }),
     );
     // The reference's realms have their system bots from the start.

@@ -1,16 +1,27 @@
 import { cpSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { createPostgresStorage } from '@teamchat/postgres';
 import Database from 'better-sqlite3';
 import postgres from 'postgres';
+import { defineCommand, type OptionTable, type OptionValues, option } from '../command-spec.js';
 import { CliError, databasePath, uploadsPath } from '../data-dir.js';
-import { databaseUrl, displayUrl } from '../database.js';
+import { displayUrl } from '../database.js';
 import { copyTables, type CopyReport } from '../migration/copy-tables.js';
 import { progressReporter } from '../migration/progress.js';
+import { parsePostgresUrl } from '../options.js';
 
-export const MIGRATE_USAGE = 'teamchat migrate --from sqlite:DIR --to postgres://… [--data NEW_DIR]';
+/** `sqlite:DIR`: the data directory whose SQLite file is copied. */
+function parseSqliteSource(value: string, source: string): string {
+  if (!value.startsWith('sqlite:')) throw new CliError(`${source} takes sqlite:DIR (a data directory), not '${value}'`);
+  return value.slice('sqlite:'.length);
+}
+
+const options = {
+  from: option({ value: 'sqlite:DIR', description: 'the data directory to copy from', required: true, parse: parseSqliteSource }),
+  to: option({ value: 'URL', description: 'an empty PostgreSQL database (postgres://…)', required: true, parse: parsePostgresUrl }),
+  data: option({ value: 'NEW_DIR', description: 'copy the uploads to this data directory', defaultText: 'uploads stay in DIR' }),
+} satisfies OptionTable;
 
 /**
  * Copies a whole installation from a data directory's SQLite file into an empty PostgreSQL
@@ -19,17 +30,18 @@ export const MIGRATE_USAGE = 'teamchat migrate --from sqlite:DIR --to postgres:/
  * where they are (`serve --data DIR --database …` keeps using DIR/uploads), or are copied to
  * `--data NEW_DIR`. Ends with a per-table count check that fails on any difference.
  */
-export async function migrateCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { from: { type: 'string' }, to: { type: 'string' }, data: { type: 'string' } },
-  });
-  const from = values.from;
-  if (!from?.startsWith('sqlite:')) throw new CliError(`--from takes sqlite:DIR (a data directory)\n  ${MIGRATE_USAGE}`);
-  const dir = from.slice('sqlite:'.length);
+export const migrateCommand = defineCommand({
+  name: 'migrate',
+  summary: "copy a data directory's SQLite database into an empty PostgreSQL database",
+  description: `Copies a whole installation from a data directory's SQLite file into an empty PostgreSQL database: every row with its ID, then a per-table count check that fails on any difference. Uploads stay where they are (serve with --data DIR --database URL), or are copied to --data.`,
+  options,
+  run: migrate,
+});
+
+async function migrate(values: OptionValues<typeof options>): Promise<void> {
+  const dir = values.from;
   if (!existsSync(databasePath(dir))) throw new CliError(`${resolve(dir)} holds no teamchat database (${databasePath(dir)})`);
-  if (values.to === undefined) throw new CliError(`--to is required\n  ${MIGRATE_USAGE}`);
-  const url = databaseUrl(values.to)!;
+  const url = values.to;
 
   // Both schemas brought to this version first: the SQLite file by its driver, PostgreSQL by ours.
   await createSqliteStorage({ filename: databasePath(dir) }).close();

@@ -1,42 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { extract } from 'tar';
+import { defineCommand, flag, type OptionTable, type OptionValues, option } from '../command-spec.js';
 import { type BackupManifest, countRows, isArchiveEntry, MANIFEST_FILE, parseManifest } from '../backup/archive-format.js';
 import { CliError, DATABASE_FILE, DEFAULT_DATA_DIR, makeDataDirPrivate } from '../data-dir.js';
 import { holdDataDirLock, LOCK_FILE } from '../data-dir-lock.js';
-import { required } from '../options.js';
 
-export const RESTORE_USAGE = 'teamchat restore --archive FILE --data DIR [--force]';
+const options = {
+  archive: option({ value: 'FILE', description: 'the archive written by `teamchat backup`', required: true }),
+  data: option({ value: 'DIR', description: 'the data directory to restore into (created if missing)', default: DEFAULT_DATA_DIR }),
+  force: flag({ description: 'replace the contents of a non-empty directory (its server must be stopped)' }),
+} satisfies OptionTable;
 
-const RESTORE_HELP = `${RESTORE_USAGE}
+export const restoreCommand = defineCommand({
+  name: 'restore',
+  summary: 'restore a `teamchat backup` archive into a data directory',
+  description: `Restores a \`teamchat backup\` archive into a data directory. The archive is unpacked and checked (manifest, database integrity, every table's row count) before anything in the directory changes. Refuses a directory that a running server uses, and a directory that is not empty unless --force is given.`,
+  options,
+  run: restore,
+});
 
-Restores a \`teamchat backup\` archive into a data directory. The archive is unpacked and checked
-(manifest, database integrity, every table's row count) before anything in DIR changes. Refuses a
-directory that a running server uses, and a directory that is not empty unless --force is given.
-
-  --archive FILE  the archive written by \`teamchat backup\` (required)
-  --data DIR      the data directory to restore into (default ${DEFAULT_DATA_DIR}; created if missing)
-  --force         replace the contents of a non-empty DIR (its server must be stopped)
-`;
-
-export async function restoreCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      archive: { type: 'string' },
-      data: { type: 'string', default: DEFAULT_DATA_DIR },
-      force: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(RESTORE_HELP);
-    return;
-  }
-  const archive = resolve(required('archive', values.archive));
+async function restore(values: OptionValues<typeof options>): Promise<void> {
+  const archive = resolve(values.archive);
   if (!existsSync(archive) || !statSync(archive).isFile()) throw new CliError(`--archive: ${archive} is not a file`);
   const dir = resolve(values.data);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new CliError(`--data: ${dir} is not a directory`);

@@ -1,55 +1,62 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createLinkVideoCallProvider, createRealm, ensureNotificationBots, findRealm, updateRealmAsOperator } from '@teamchat/core';
 import { serve } from '@teamchat/http-adapter';
-import { CliError, DEFAULT_DATA_DIR, openDataDir } from '../data-dir.js';
-import { databaseUrl, displayUrl, postgresStorage } from '../database.js';
+import { joinCluster } from '../cluster.js';
+import { defineCommand, integer, negatableFlag, type OptionTable, type OptionValues, option } from '../command-spec.js';
+import { CliError, openDataDir } from '../data-dir.js';
 import { holdDataDirLock } from '../data-dir-lock.js';
+import { displayUrl, postgresStorage } from '../database.js';
+import { databaseOption, dataDirOption } from '../options.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
-import { joinCluster } from '../cluster.js';
+import { parseRateLimitRules, RULES_FORMAT } from '../rate-limits.js';
 import { describeWebClient, locateWebClient } from '../web-client.js';
 
-export const SERVE_USAGE =
-  'teamchat serve [--data DIR] [--database postgres://…] [--node-id ID] [--internal-url URL] [--host 127.0.0.1] [--port 9991] [--url PUBLIC_URL] [--video-call-url MEETING_BASE_URL] [--push-notifier MODULE] [--shutdown-timeout SECONDS] [--web-dir DIR | --no-web]';
+function parseSeconds(raw: string, source: string): number {
+  const seconds = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw new CliError(`${source} takes a number of seconds (0 or more), not '${raw}'`);
+  return seconds;
+}
 
-/**
- * Runs the server. An empty data directory gets a realm and an owner, whose credentials are
- * printed once (and written to DIR/zuliprc). SIGINT and SIGTERM stop it gracefully: requests in
- * flight finish, and connections still open after --shutdown-timeout seconds (default 10) are cut.
- * A second signal exits at once.
- */
-export async function serveCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      data: { type: 'string', default: DEFAULT_DATA_DIR },
-      // A PostgreSQL database instead of the data directory's SQLite file (also TEAMCHAT_DATABASE_URL).
-      database: { type: 'string' },
-      // With --database, this process is a node of a cluster: its ID, and where the other nodes reach it.
-      'node-id': { type: 'string' },
-      'internal-url': { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '9991' },
-      url: { type: 'string' },
-      // Meeting URLs are this base plus a random room (for example https://meet.jit.si).
-      'video-call-url': { type: 'string' },
-      // A module whose default export is a PushNotifier, or a function ({ dataDir }) returning one.
-      'push-notifier': { type: 'string' },
-      'shutdown-timeout': { type: 'string', default: '10' },
-      // The built web client served at `/` (default: the @teamchat/web package's dist), or none.
-      'web-dir': { type: 'string' },
-      'no-web': { type: 'boolean', default: false },
-    },
-  });
-  const shutdownTimeout = Number(values['shutdown-timeout']);
-  if (!Number.isFinite(shutdownTimeout) || shutdownTimeout < 0) throw new CliError(`invalid --shutdown-timeout '${values['shutdown-timeout']}'`);
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port '${values.port}'`);
-  if (values['no-web'] && values['web-dir'] !== undefined) throw new CliError('--web-dir and --no-web exclude each other');
-  const webRoot = values['no-web'] ? undefined : locateWebClient(values['web-dir']);
+/** Every option of `teamchat serve`: the one list its flags, environment variables and config file keys come from. */
+export const SERVE_OPTIONS = {
+  data: dataDirOption,
+  database: databaseOption,
+  'node-id': option({ value: 'ID', description: "with --database, this node's ID in the cluster of processes serving the database", defaultText: 'a random ID' }),
+  'internal-url': option({ value: 'URL', description: 'with --database, where the other nodes reach this one', defaultText: 'the listening address' }),
+  host: option({ value: 'HOST', description: 'the address to listen on', default: '127.0.0.1' }),
+  port: integer({ value: 'PORT', description: 'the port to listen on (0: any free port)', min: 0, max: 65535, default: 9991 }),
+  url: option({ value: 'URL', description: "the realm's public URL, when a reverse proxy serves it", defaultText: 'the listening address' }),
+  'video-call-url': option({ value: 'URL', description: 'a meeting base URL for video calls (e.g. https://meet.jit.si); meetings get a random room under it' }),
+  'push-notifier': option({ value: 'MODULE', description: 'a module whose default export is a PushNotifier, or a function ({ dataDir }) returning one' }),
+  'shutdown-timeout': option({ value: 'SECONDS', kind: 'number', description: 'how long requests in flight may take to finish on SIGINT/SIGTERM', default: 10, parse: parseSeconds }),
+  'rate-limits': negatableFlag({ description: "limit API requests per user and per address as the reference server does (--no-rate-limits: no limits)", env: 'TEAMCHAT_RATE_LIMITS' }),
+  'rate-limit-rules': option({
+    value: 'RULES',
+    description: `replaces the rules of the domains named (api_by_user, api_by_ip): ${RULES_FORMAT}`,
+    defaultText: 'api_by_user=200/60,api_by_ip=100/60',
+    env: 'TEAMCHAT_RATE_LIMIT_RULES',
+    parse: parseRateLimitRules,
+  }),
+  web: negatableFlag({ description: 'serve the built web client at / (--no-web: only the API, the probes and the files)', env: 'TEAMCHAT_WEB' }),
+  'web-dir': option({ value: 'DIR', description: 'the built web client to serve (a directory holding index.html and assets/)', defaultText: "the @teamchat/web package's dist", env: 'TEAMCHAT_WEB_DIR' }),
+} satisfies OptionTable;
+
+export const serveCommand = defineCommand({
+  name: 'serve',
+  summary: 'run the server (an empty data directory gets a realm and its owner)',
+  description: `Runs the server. An empty data directory gets a realm and an owner, whose credentials are printed once (and written to DIR/zuliprc). SIGINT and SIGTERM stop it gracefully: requests in flight finish, and connections still open after --shutdown-timeout seconds are cut. A second signal exits at once.`,
+  options: SERVE_OPTIONS,
+  run: serveForever,
+});
+
+async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise<void> {
+  const shutdownTimeout = values['shutdown-timeout'];
+  const port = values.port;
+  if (!values.web && values['web-dir'] !== undefined) throw new CliError('--web-dir and --no-web exclude each other');
+  const webRoot = values.web ? locateWebClient(values['web-dir']) : undefined;
   const videoCallUrl = values['video-call-url'];
   // Built before the server starts, so a malformed URL stops `serve` with its message.
   const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
@@ -57,13 +64,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const pushNotifier = notifierModule === undefined ? null : await loadPushNotifier(notifierModule, values.data);
   // The server's operations never nest storage calls (the test suite runs them with the check
   // on), so the check's process-wide promise hook is not paid for on every request.
-  const database = databaseUrl(values.database);
+  const database = values.database;
   // Held for the life of the process: `teamchat restore` refuses a directory whose SQLite file a
   // server uses. On PostgreSQL the directory holds uploads only, shared by every node.
   if (database === undefined) holdDataDirLock(values.data, 'serve');
   const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id']);
   const storage = database === undefined ? undefined : postgresStorage(database, undefined, cluster?.events);
-  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, sqlite: { detectNestedCalls: false } });
+  const rateLimits = { rateLimiting: values['rate-limits'], ...(values['rate-limit-rules'] ? { rateLimitRules: values['rate-limit-rules'] } : {}) };
+  const ctx = openDataDir(values.data, { videoCalls, pushNotifier, storage, cluster, config: rateLimits, sqlite: { detectNestedCalls: false } });
   const running = await serve(ctx, { host: values.host, port, shutdownTimeoutMs: shutdownTimeout * 1000, webRoot });
   await cluster?.announce(values['internal-url'] ?? running.url);
   // Handlers first: a signal during the setup below must still close the server and the store.

@@ -10,6 +10,7 @@ import { DeleteQueueParams, GetEventsParams, RegisterParams } from '../schemas/e
 import type { InitialState, RegisterQueueFields, RegisterResponse } from '../state/register-response.js';
 import { fetchInitialState, type StateOptions } from '../state/sections.js';
 import { botQueueDefaults } from '../bots/queue-defaults.js';
+import { notRateLimited } from '../rate-limits/exempt.js';
 
 type RegisterInput = (typeof RegisterParams)['TYPE'];
 
@@ -122,6 +123,8 @@ export const getEvents = userOperation(GetEventsParams, async (ctx, actor: Actor
   const events = await ctx.queues.poll(queue.value, params.last_event_id, params.dont_block);
   return events.map((list) => pollAnswer(list, queueId));
 });
+// Long-polls are not counted by the rate limits (rate-limits/exempt.ts).
+notRateLimited(getEvents);
 
 /**
  * A poll's answer, marked so that the HTTP envelope (`toJson`) walks down through the events

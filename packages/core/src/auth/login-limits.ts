@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Clock } from '../clock.js';
 import type { ServerConfig } from '../config.js';
-import { RateLimiter } from './rate-limit.js';
+import { SlidingWindowCounter } from './sliding-window.js';
 
 /** One password login attempt: which account it names and where it comes from. */
 export interface LoginAttempt {
@@ -44,9 +44,9 @@ const KNOWN_SOURCES_PER_ACCOUNT = 10;
  *   addresses; addresses that logged in to the account since the server started are exempt.
  */
 export class LoginLimiter {
-  private readonly perSource: RateLimiter;
-  private readonly perIp: RateLimiter;
-  private readonly perAccount: RateLimiter;
+  private readonly perSource: SlidingWindowCounter;
+  private readonly perIp: SlidingWindowCounter;
+  private readonly perAccount: SlidingWindowCounter;
   private readonly knownSources = new Map<string, string[]>();
   private readonly maxKeys: number;
 
@@ -55,9 +55,9 @@ export class LoginLimiter {
   constructor(clock: Clock, config: ServerConfig, feed?: LoginAttemptFeed) {
     const windowMs = config.loginFailureWindowSeconds * 1000;
     this.maxKeys = config.loginLimiterMaxKeys;
-    this.perSource = new RateLimiter(clock, config.loginFailureLimit, windowMs, this.maxKeys);
-    this.perIp = new RateLimiter(clock, config.loginFailureLimitPerIp, windowMs, this.maxKeys);
-    this.perAccount = new RateLimiter(clock, config.loginFailureLimitPerAccount, windowMs, this.maxKeys);
+    this.perSource = new SlidingWindowCounter(clock, config.loginFailureLimit, windowMs, this.maxKeys);
+    this.perIp = new SlidingWindowCounter(clock, config.loginFailureLimitPerIp, windowMs, this.maxKeys);
+    this.perAccount = new SlidingWindowCounter(clock, config.loginFailureLimitPerAccount, windowMs, this.maxKeys);
     this.feed = feed;
     feed?.receive((change) => (change.op === 'begin' ? this.countBegin(change.attempt) : this.countSuccess(change.attempt)));
   }

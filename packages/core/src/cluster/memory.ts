@@ -1,7 +1,7 @@
 /**
  * A cluster of contexts in one process, sharing one storage: each member is a node as a
- * separate server process would be, with its own queues, and events, job runs and login
- * attempts cross between them as they would through PostgreSQL. Tests use it to check the
+ * separate server process would be, with its own queues, and events, job runs, login
+ * attempts and rate-limit counts cross between them as they would through PostgreSQL. Tests use it to check the
  * core's side of clustering without a database server; it is also the plain statement of what
  * each member method must do.
  */
@@ -9,6 +9,7 @@ import type { LoginAttemptChange, LoginAttemptFeed } from '../auth/login-limits.
 import type { PublishedEvent } from '../events/bus.js';
 import { EventSequencer, type LoggedEvent } from '../events/sequencer.js';
 import type { EventTransport } from '../events/transport.js';
+import { memoryRateLimiter } from '../rate-limits/memory.js';
 import { silentLogger } from '../logger.js';
 import type { Tx } from '../storage/types.js';
 import type { ClusterMember, JobLock, NodeDirectory } from './types.js';
@@ -44,6 +45,8 @@ export function createMemoryCluster(): MemoryCluster {
   const nodes = new Map<string, Node>();
   const running = new Set<string>();
   const finishedAt = new Map<string, number>();
+  // One count for the cluster, as PostgreSQL's table is.
+  const rateLimiter = memoryRateLimiter();
 
   const reader = {
     async after(afterId: number, limit: number) {
@@ -145,6 +148,7 @@ export function createMemoryCluster(): MemoryCluster {
         // One lock table for the cluster, one object per node (a test may wrap a node's).
         jobs: { runExclusive: (name, intervalMs, job) => jobs.runExclusive(name, intervalMs, job) },
         loginAttempts,
+        rateLimiter,
         async close() {
           node.sequencer?.stop();
           nodes.delete(nodeId);

@@ -7,6 +7,7 @@
  */
 import type { EventTransport } from '../events/transport.js';
 import type { LoginAttemptFeed } from '../auth/login-limits.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 
 export interface ClusterMember {
   /**
@@ -20,6 +21,8 @@ export interface ClusterMember {
   readonly jobs: JobLock;
   /** Login attempts counted by every node's limiter; absent: each node counts its own. */
   readonly loginAttempts?: LoginAttemptFeed;
+  /** Request counts of the API rate limits, shared by every node; absent: each node counts its own. */
+  readonly rateLimiter?: RateLimiter;
   /** Leaves the cluster: stops listening and heartbeats (the context closes its storage after). */
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { activeUserIds, publishOnCommit } from '../events/publish.js';
 import { renderRealmDescription } from '../format/realm-description.js';
+import type { ApiGroupSettingValue } from '../format/channel.js';
 import type { Actor } from '../operation.js';
 import type { UpdateRealmInput } from '../schemas/realm.js';
 import { REALM_SETTING_DEFAULTS, realmSetting, type RealmSettingName } from '../settings/realm-settings.js';
@@ -15,10 +16,19 @@ import type { Realm, RealmStoredSettings, SettingValue, StoredGroupSetting, Tx }
 
 type Stored = SettingValue | StoredGroupSetting;
 
+/** A changed setting's value in PATCH /realm's answer. */
+export type UpdatedRealmValue = string | number | boolean | null | ApiGroupSettingValue;
+
+/**
+ * PATCH /realm's answer: each setting the request changed, with its new value; text settings
+ * (`name`, `description`, the custom welcome text, the language…) say "updated" instead.
+ */
+export type UpdatedRealmSettings = { [K in keyof UpdateRealmInput]?: UpdatedRealmValue };
+
 /** The changes of one request, not yet written. */
 export class RealmChangePlan {
   readonly events: Record<string, unknown>[] = [];
-  readonly response: Record<string, unknown> = {};
+  readonly response: UpdatedRealmSettings = {};
   private readonly settings: Record<string, Stored>;
   private readonly columns: Partial<Pick<Realm, 'name' | 'description' | 'webPublicAccessEnabled'>> = {};
   private settingsChanged = false;
@@ -39,7 +49,7 @@ export class RealmChangePlan {
   }
 
   /** One realm/update_dict event's data; the response reports the same keys (text settings as "updated"). */
-  announce(data: Record<string, unknown>, response: Record<string, unknown> = data): void {
+  announce(data: Record<string, UpdatedRealmValue>, response: Record<string, UpdatedRealmValue> = data): void {
     this.events.push(data);
     Object.assign(this.response, response);
   }
@@ -97,7 +107,7 @@ async function parseChannel(tx: Tx, realm: Realm, name: string, id: number): Pro
 export async function planPlainSettings(tx: Tx, actor: Actor, params: UpdateRealmInput, now: Date): Promise<Result<RealmChangePlan, ApiError>> {
   const { realm } = actor;
   const plan = new RealmChangePlan(realm.settings);
-  const setting = <N extends RealmSettingName>(name: N, value: (typeof REALM_SETTING_DEFAULTS)[N] | SettingValue, data: Record<string, unknown> = { [name]: value }) => {
+  const setting = <N extends RealmSettingName>(name: N, value: (typeof REALM_SETTING_DEFAULTS)[N] | SettingValue, data: Record<string, UpdatedRealmValue> = { [name]: value }) => {
     if (value === realmSetting(realm, name)) return;
     plan.setSetting(name, value, REALM_SETTING_DEFAULTS[name]);
     plan.announce(data, { [name]: typeof value === 'string' ? 'updated' : value });

@@ -12,6 +12,7 @@ import { postgresLoginAttemptFeed } from './logins.js';
 import { forgetDeadNodes, startNodeHeartbeat } from './nodes.js';
 import { clusterNames } from './locks.js';
 import { ensureClusterSchema } from './schema.js';
+import { postgresRateLimiter, pruneRateLimits } from './rate-limits.js';
 import { createPostgresEventTransport, type PostgresEventTransport } from './transport.js';
 
 export interface PostgresClusterOptions {
@@ -66,6 +67,7 @@ export async function joinPostgresCluster(options: PostgresClusterOptions): Prom
         .runExclusive('prune the cluster event log', PRUNE_INTERVAL_MS * 0.9, async () => {
           await pruneEvents(sql, retentionMs);
           await forgetDeadNodes(sql, 3_600_000);
+          await pruneRateLimits(sql, Date.now());
         })
         .catch((error: unknown) => logger.error({ err: error }, 'pruning the cluster event log failed'));
     }, PRUNE_INTERVAL_MS);
@@ -77,6 +79,7 @@ export async function joinPostgresCluster(options: PostgresClusterOptions): Prom
       nodes: heartbeat.directory,
       jobs,
       loginAttempts,
+      rateLimiter: postgresRateLimiter(sql),
       announce: (url) => heartbeat.announce(url),
       close() {
         closing ??= (async () => {

@@ -5,6 +5,7 @@
  */
 import type { Sql } from 'postgres';
 import { CLUSTER_SCHEMA_LOCK } from './locks.js';
+import { RATE_LIMITS_TABLE } from './rate-limits.js';
 
 const STATEMENTS = [
   // Events in commit order (ids come from the sequence under EVENTS_LOCK, see event-log.ts).
@@ -34,6 +35,8 @@ const STATEMENTS = [
      name text PRIMARY KEY,
      finished_at timestamptz NOT NULL
    )`,
+  // The API rate limits' buckets (rate-limits.ts).
+  RATE_LIMITS_TABLE,
 ];
 
 /** Creates the cluster's tables if they are missing; nodes starting together take turns. */

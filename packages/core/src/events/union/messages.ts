@@ -50,6 +50,7 @@ export type UnreadMessageDetails =
   | { type: 'stream'; stream_id: number; topic: string; unmuted_stream_msg: boolean; mentioned?: true }
   | { type: 'private'; user_ids: number[]; mentioned?: true };
 
+/** A flag (read, starred, …) added to or removed from some of the user's messages; `all` when every message was marked. */
 export interface UpdateMessageFlagsEvent {
   type: 'update_message_flags';
   op: 'add' | 'remove';
@@ -62,6 +63,7 @@ export interface UpdateMessageFlagsEvent {
   message_details?: Record<string, UnreadMessageDetails>;
 }
 
+/** An emoji reaction added or removed by `user_id`. */
 export interface ReactionEvent {
   type: 'reaction';
   op: 'add' | 'remove';
@@ -72,6 +74,7 @@ export interface ReactionEvent {
   reaction_type: string;
 }
 
+/** A widget's submessage (a poll vote, a to-do change) on `message_id`. */
 export interface SubmessageEvent {
   type: 'submessage';
   msg_type: string;
@@ -81,15 +84,18 @@ export interface SubmessageEvent {
   content: string;
 }
 
+/** A typist or recipient in a typing event. */
 export interface TypingPerson {
   user_id: number;
   email: string;
 }
 
+/** Someone started or stopped typing in a channel topic or a direct conversation. */
 export type TypingEvent =
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'stream'; sender: TypingPerson; stream_id: number; topic: string }
   | { type: 'typing'; op: 'start' | 'stop'; message_type: 'direct'; sender: TypingPerson; recipients: TypingPerson[] };
 
+/** Someone started or stopped editing `message_id`. */
 export interface TypingEditMessageEvent {
   type: 'typing_edit_message';
   op: 'start' | 'stop';
@@ -98,6 +104,7 @@ export interface TypingEditMessageEvent {
   recipient: { type: 'direct'; user_ids: number[] } | { type: 'channel'; channel_id: number; topic: string };
 }
 
+/** The user's visibility policy for a topic (muted, unmuted, followed, inherit) changed. */
 export interface UserTopicEvent {
   type: 'user_topic';
   stream_id: number;

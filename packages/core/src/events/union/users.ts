@@ -28,6 +28,7 @@ export type PersonUpdateFields =
 /** One aspect of a user that changed: `user_id` and the fields of that aspect. */
 export type PersonUpdate = { user_id: number } & PersonUpdateFields;
 
+/** A user added to the realm, one aspect of a user changed, or a user no longer visible. */
 export type RealmUserEvent =
   | { type: 'realm_user'; op: 'add'; person: UserRecord }
   | { type: 'realm_user'; op: 'update'; person: PersonUpdate }
@@ -42,6 +43,7 @@ export interface BotRecord {
   services: ReturnType<typeof serviceDicts>;
 }
 
+/** A bot added, deleted or changed; sent to its owner and to administrators. */
 export type RealmBotEvent =
   | { type: 'realm_bot'; op: 'add'; bot: BotRecord }
   | { type: 'realm_bot'; op: 'delete'; bot: { user_id: number } }
@@ -57,6 +59,7 @@ export interface UserStatusFields {
   reaction_type?: string;
 }
 
+/** A user's status (text, emoji, away) changed; only the fields the change set. */
 export type UserStatusEvent = { type: 'user_status'; user_id: number } & UserStatusFields;
 
 /** Legacy shape (clients without simplified_presence_events). */
@@ -74,9 +77,12 @@ export interface ModernPresenceEvent {
   presences: Record<string, ModernPresence>;
 }
 
+/** A user's presence changed, in the shape the queue's client asked for. */
 export type PresenceEvent = LegacyPresenceEvent | ModernPresenceEvent;
 
+/** A user group as register's realm_user_groups has it. */
 export type UserGroupRecord = ReturnType<typeof formatUserGroup>;
+/** A user group created, changed, deactivated, or its members or subgroups changed. */
 export type UserGroupEvent =
   | { type: 'user_group'; op: 'add'; group: UserGroupRecord }
   | { type: 'user_group'; op: 'update'; group_id: number; data: Record<string, unknown> }

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
  * at most `limit` timestamps, and at most `maxKeys` keys are kept (the least recently hit are
  * forgotten first), so memory stays bounded however many keys clients make up.
  */
-export class RateLimiter {
+export class SlidingWindowCounter {
   private readonly hits = new Map<string, number[]>();
 
   constructor(
