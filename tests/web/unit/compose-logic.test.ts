@@ -107,3 +107,12 @@ describe('retargeting when the view changes', () => {
     expect(retarget(typed, { kind: 'dm', userIds: [BOB] })).toEqual({ kind: 'dm', userIds: [BOB] });
   });
 });
+
+describe('upload paths', () => {
+  it('reads the realm and file of an upload link', async () => {
+    const { uploadParams } = await import('../../../packages/web/src/lib/upload-files');
+    expect(uploadParams('/user_uploads/1/ab/cd/notes%20v2.txt')).toEqual({ realm_id: '1', filename: 'ab/cd/notes v2.txt' });
+    expect(uploadParams('/user_uploads/1/ab/cd/x.png?download=1')).toEqual({ realm_id: '1', filename: 'ab/cd/x.png' });
+    expect(uploadParams('/static/x.png')).toBeUndefined();
+  });
+});
