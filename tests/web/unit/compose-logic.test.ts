@@ -116,3 +116,16 @@ describe('upload paths', () => {
     expect(uploadParams('/static/x.png')).toBeUndefined();
   });
 });
+
+describe('avatars', () => {
+  it('fetches uploaded avatars through the client (by path), not Gravatar or custom emoji', async () => {
+    const { serverAvatarPath, initialsOf } = await import('../../../packages/web/src/lib/avatar');
+    expect(serverAvatarPath('http://chat.example/user_avatars/1/abc.png?version=3')).toBe('/user_avatars/1/abc.png?version=3');
+    expect(serverAvatarPath('/user_avatars/1/abc.png')).toBe('/user_avatars/1/abc.png');
+    expect(serverAvatarPath('/user_avatars/1/emoji/images/1.png')).toBeUndefined();
+    expect(serverAvatarPath('https://secure.gravatar.com/avatar/x')).toBeUndefined();
+    expect(initialsOf('Olive Owner')).toBe('OO');
+    expect(initialsOf('  cher ')).toBe('C');
+    expect(initialsOf('Ann B. Cole')).toBe('AC');
+  });
+});
