@@ -17,6 +17,7 @@ import { InboxView } from './inbox-view';
 import { MessagePane } from './message-pane';
 import { RecentView } from './recent-view';
 import { SettingsView } from './settings-view';
+import { ShortcutsHelp } from './shortcuts-help';
 import { Sidebar } from './sidebar';
 
 const HOME: View = { kind: 'feed' };
@@ -111,12 +112,26 @@ function Layout({ reloads }: { reloads: number }) {
   const view = useStore(useWorkspace().view);
   useTheme();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [view]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.key === '?' && !target?.closest('input, textarea, select, [contenteditable="true"]')) setHelpOpen(true);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   return (
     <div class={`layout${menuOpen ? ' sidebar-open' : ''}`}>
+      {/* A button, not a #main link: the hash is the router's. */}
+      <button type="button" class="skip-link" onClick={() => document.getElementById('main')?.focus()}>
+        Skip to the main view
+      </button>
+      {helpOpen && <ShortcutsHelp onClose={() => setHelpOpen(false)} />}
       <Header onToggleSidebar={() => setMenuOpen((open) => !open)} sidebarOpen={menuOpen} />
       <Sidebar />
-      <main class="main" id="main">
+      <main class="main" id="main" tabIndex={-1}>
         <ConnectionBanner />
         {view.kind === 'inbox' && <InboxView />}
         {view.kind === 'recent' && <RecentView />}
