@@ -107,3 +107,25 @@ describe('retargeting when the view changes', () => {
     expect(retarget(typed, { kind: 'dm', userIds: [BOB] })).toEqual({ kind: 'dm', userIds: [BOB] });
   });
 });
+
+describe('upload paths', () => {
+  it('reads the realm and file of an upload link', async () => {
+    const { uploadParams } = await import('../../../packages/web/src/lib/upload-files');
+    expect(uploadParams('/user_uploads/1/ab/cd/notes%20v2.txt')).toEqual({ realm_id: '1', filename: 'ab/cd/notes v2.txt' });
+    expect(uploadParams('/user_uploads/1/ab/cd/x.png?download=1')).toEqual({ realm_id: '1', filename: 'ab/cd/x.png' });
+    expect(uploadParams('/static/x.png')).toBeUndefined();
+  });
+});
+
+describe('avatars', () => {
+  it('fetches uploaded avatars through the client (by path), not Gravatar or custom emoji', async () => {
+    const { serverAvatarPath, initialsOf } = await import('../../../packages/web/src/lib/avatar');
+    expect(serverAvatarPath('http://chat.example/user_avatars/1/abc.png?version=3')).toBe('/user_avatars/1/abc.png?version=3');
+    expect(serverAvatarPath('/user_avatars/1/abc.png')).toBe('/user_avatars/1/abc.png');
+    expect(serverAvatarPath('/user_avatars/1/emoji/images/1.png')).toBeUndefined();
+    expect(serverAvatarPath('https://secure.gravatar.com/avatar/x')).toBeUndefined();
+    expect(initialsOf('Olive Owner')).toBe('OO');
+    expect(initialsOf('  cher ')).toBe('C');
+    expect(initialsOf('Ann B. Cole')).toBe('AC');
+  });
+});

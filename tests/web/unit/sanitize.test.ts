@@ -48,3 +48,23 @@ describe('the message HTML sanitizer', () => {
     expect(clean).not.toContain('aria-label');
   });
 });
+
+describe('presentation fixes made while sanitizing', () => {
+  it('shows emoji spans as their glyph', () => {
+    expect(sanitizeMessageHtml('<span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span>')).toBe(
+      '<span class="emoji emoji-1f642" title="smile">🙂</span>',
+    );
+    expect(sanitizeMessageHtml('<span class="emoji emoji-zzzz">:odd:</span>')).toBe('<span class="emoji emoji-zzzz">:odd:</span>');
+  });
+
+  it('keeps the server root-relative in-app links in the tab', () => {
+    expect(sanitizeMessageHtml('<a class="stream" data-stream-id="1" href="/#narrow/channel/1-general">#general</a>')).toBe(
+      '<a class="stream" data-stream-id="1" href="#narrow/channel/1-general">#general</a>',
+    );
+  });
+
+  it('parks uploaded images for the client to load, leaving other images alone', () => {
+    expect(sanitizeMessageHtml('<img src="/user_uploads/1/ab/c/pic.png">')).toBe('<img data-upload-src="/user_uploads/1/ab/c/pic.png">');
+    expect(sanitizeMessageHtml('<img src="/user_avatars/1/emoji/images/1.png" class="emoji">')).toBe('<img src="/user_avatars/1/emoji/images/1.png" class="emoji">');
+  });
+});

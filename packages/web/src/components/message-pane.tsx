@@ -129,6 +129,13 @@ export function MessagePane({ view, reloads }: { view: MessageView; reloads: num
     marker.seen(unreadIds);
   }
 
+  // Coming back to the tab marks what is in sight.
+  useEffect(() => {
+    const onVisible = () => markVisible();
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [marker]);
+
   function onScroll() {
     const element = scroller.current!;
     atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;

@@ -2,6 +2,7 @@
  * A signed-in tab: starts the event queue, follows the URL hash, and lays out the sidebar, the
  * open view and the connection status.
  */
+import { isTransient } from '@teamchat/client';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ComposeRequest, type Workspace, WorkspaceContext, useWorkspace } from '../app-context';
 import { createStore } from '../lib/store';
@@ -17,9 +18,12 @@ import { InboxView } from './inbox-view';
 import { MessagePane } from './message-pane';
 import { RecentView } from './recent-view';
 import { SettingsView } from './settings-view';
+import { ShortcutsHelp } from './shortcuts-help';
 import { Sidebar } from './sidebar';
 
 const HOME: View = { kind: 'feed' };
+/** How long after a failed connection the tab tries again. */
+const RETRY_MS = 5000;
 
 function currentView(): View {
   return hashToView(location.hash) ?? HOME;
@@ -30,6 +34,8 @@ export function WorkspaceView({ session, onSignedOut }: { session: Session; onSi
   const client = useMemo(() => sessionClient(location.origin, session, watchingFetch(status)), [session, status]);
   const [workspace, setWorkspace] = useState<Workspace | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
+  /** Bumped to try connecting again (by hand, or a few seconds after a failure). */
+  const [attempt, setAttempt] = useState(0);
   const [reloads, setReloads] = useState(0);
   // The parent's callback may be a new function each render; the queue must not restart for it.
   const signedOut = useRef(onSignedOut);
@@ -38,6 +44,7 @@ export function WorkspaceView({ session, onSignedOut }: { session: Session; onSi
   useEffect(() => {
     let live: Live | undefined;
     let cancelled = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     const view = createStore<View>(currentView());
     const signOut = () => {
       void live?.stop();
@@ -67,25 +74,40 @@ export function WorkspaceView({ session, onSignedOut }: { session: Session; onSi
         });
       },
       (error: { code?: string; status?: number; message?: string }) => {
+        if (cancelled) return;
         if (error.status === 401 || error.code === 'UNAUTHORIZED' || error.code === 'USER_DEACTIVATED') signOut();
-        else setFailure(error.message ?? String(error));
+        else {
+          setFailure(isTransient(error) ? 'the server is not answering' : (error.message ?? String(error)));
+          retry = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
+        }
       },
     );
     const onHash = () => view.set(currentView());
     window.addEventListener('hashchange', onHash);
     return () => {
       cancelled = true;
+      clearTimeout(retry);
       window.removeEventListener('hashchange', onHash);
       void live?.stop();
     };
-  }, [client, status, session]);
+  }, [client, status, session, attempt]);
 
   useEffect(() => (workspace ? installShortcuts(workspace) : undefined), [workspace]);
 
   if (!workspace) {
     return (
       <main class="loading">
-        <p role="status">{failure ? `Could not connect: ${failure}` : 'Connecting…'}</p>
+        <p role="status">{failure ? `Could not connect: ${failure}. Trying again…` : 'Connecting…'}</p>
+        {failure && (
+          <p>
+            <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+              Try again now
+            </button>{' '}
+            <button type="button" onClick={() => signedOut.current()}>
+              Sign out
+            </button>
+          </p>
+        )}
       </main>
     );
   }
@@ -111,12 +133,26 @@ function Layout({ reloads }: { reloads: number }) {
   const view = useStore(useWorkspace().view);
   useTheme();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [view]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.key === '?' && !target?.closest('input, textarea, select, [contenteditable="true"]')) setHelpOpen(true);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   return (
     <div class={`layout${menuOpen ? ' sidebar-open' : ''}`}>
+      {/* A button, not a #main link: the hash is the router's. */}
+      <button type="button" class="skip-link" onClick={() => document.getElementById('main')?.focus()}>
+        Skip to the main view
+      </button>
+      {helpOpen && <ShortcutsHelp onClose={() => setHelpOpen(false)} />}
       <Header onToggleSidebar={() => setMenuOpen((open) => !open)} sidebarOpen={menuOpen} />
       <Sidebar />
-      <main class="main" id="main">
+      <main class="main" id="main" tabIndex={-1}>
         <ConnectionBanner />
         {view.kind === 'inbox' && <InboxView />}
         {view.kind === 'recent' && <RecentView />}

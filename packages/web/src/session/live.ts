@@ -4,7 +4,7 @@
  * reports the connection: "reconnecting" from the first failed request until the server answers
  * again.
  */
-import type { Client, EventQueue, QueueItem, RegisterParams } from '@teamchat/client';
+import type { BackoffOptions, Client, EventQueue, QueueItem, RegisterParams } from '@teamchat/client';
 import { createStore, type Store } from '../lib/store';
 import { type Chat, type LooseEvent, type RegisterSnapshot, applyEvent, createChat } from '../stores/chat';
 import { type PresenceTimes, applyPresences } from '../stores/presence';
@@ -57,6 +57,10 @@ export interface LiveOptions {
   onReregistered: () => void;
   /** The server refused the credentials (key regenerated, account deactivated): sign out. */
   onUnauthorized: () => void;
+  /** Retry delays; the default caps them at 8 s, so a tab catches up soon after an outage. */
+  backoff?: BackoffOptions;
+  /** How often to check whether the server is back while reconnecting (default 3 s). */
+  probeMs?: number;
 }
 
 /** A fetch that marks the connection up whenever the server answers anything below 500. */
@@ -86,10 +90,11 @@ export async function startLive(client: Client, options: LiveOptions): Promise<L
         },
         () => undefined,
       );
-    }, 3000);
+    }, options.probeMs ?? 3000);
   };
   const queue = client.eventQueue({
     register: REGISTER_PARAMS,
+    backoff: options.backoff ?? { maxMs: 8000 },
     onItem(item: QueueItem) {
       if (status.get() === 'reconnecting') status.set('connected');
       if (!chat) return;
