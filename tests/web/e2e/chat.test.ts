@@ -102,6 +102,8 @@ describe('the web client in a browser', () => {
     expect(await onGrace.locator('time').count()).toBeGreaterThan(0);
 
     // Grace reacts; Ada sees the reaction with its count.
+    // The button shows with the message's hover or focus, as a pointer user reaches it.
+    await onGrace.hover();
     await onGrace.getByRole('button', { name: 'Add reaction' }).click();
     const picker = g.getByRole('dialog', { name: 'Emoji picker' });
     await picker.getByLabel('Search emoji').fill('thumbs_up');
