@@ -5,40 +5,26 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useWorkspace } from '../app-context';
-import { type Trigger, applyChoice, findTrigger, markupFor, rankByName } from '../lib/autocomplete';
+import { applyChoice } from '../lib/autocomplete';
 import { type ComposeTarget, draftFields, draftMatches, retarget, sendParams, targetForView, targetReady } from '../lib/compose-target';
-import { searchEmoji } from '../lib/emoji';
 import { sanitizeMessageHtml } from '../lib/sanitize';
-import { basicAuthorization, uploadMarkdown, uploadWithProgress } from '../lib/upload';
 import { useStore } from '../lib/use-store';
 import { type MessageView, viewKey } from '../narrow/view';
-import { EmojiPicker, useEmojiChoices } from './emoji-picker';
+import { type Suggestion, useSuggestions } from './compose-suggestions';
+import { useUploads } from './compose-uploads';
+import { EmojiPicker } from './emoji-picker';
 import { MessageContent } from './message-content';
 import { RecipientsInput } from './recipients-input';
-
-interface Suggestion {
-  key: string;
-  label: string;
-  markup: string;
-}
-
-interface Upload {
-  id: number;
-  name: string;
-  progress: number;
-}
 
 /** How often a "typing" start is repeated while typing goes on (the reference's period). */
 const TYPING_PERIOD_MS = 10_000;
 const DRAFT_DELAY_MS = 1000;
 
 export function Compose({ view }: { view: MessageView }) {
-  const { client, chat, session, composeRequest, state } = useWorkspace();
+  const { client, chat, composeRequest, state } = useWorkspace();
   const subscriptions = useStore(chat.subscriptions);
-  const people = useStore(chat.people);
   const realm = useStore(chat.realm);
   const request = useStore(composeRequest);
-  const emojiChoices = useEmojiChoices();
   const channels = useMemo(() => [...subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name)), [subscriptions]);
   const [target, setTarget] = useState<ComposeTarget>(() => targetForView(view, chat.ownId, channels[0]?.stream_id));
   const [content, setContent] = useState('');
@@ -46,7 +32,6 @@ export function Compose({ view }: { view: MessageView }) {
   const [selected, setSelected] = useState(0);
   const [preview, setPreview] = useState<string | undefined>();
   const [picking, setPicking] = useState(false);
-  const [uploads, setUploads] = useState<Upload[]>([]);
   const [error, setError] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -99,30 +84,7 @@ export function Compose({ view }: { view: MessageView }) {
     return () => clearTimeout(timer);
   }, [content]);
 
-  const trigger: Trigger | undefined = useMemo(() => findTrigger(content, caret), [content, caret]);
-  const suggestions: Suggestion[] = useMemo(() => {
-    if (!trigger) return [];
-    if (trigger.kind === 'mention') {
-      const active = [...people.values()].filter((person) => person.is_active);
-      return rankByName(active, (person) => person.full_name, trigger.query).map((person) => ({
-        key: `u${person.user_id}`,
-        label: `${person.full_name} (${person.email})`,
-        markup: markupFor('mention', person.full_name),
-      }));
-    }
-    if (trigger.kind === 'channel') {
-      return rankByName(channels, (channel) => channel.name, trigger.query).map((channel) => ({
-        key: `c${channel.stream_id}`,
-        label: `#${channel.name}`,
-        markup: markupFor('channel', channel.name),
-      }));
-    }
-    return searchEmoji(emojiChoices, trigger.query, 8).map((choice) => ({
-      key: `e${choice.code}`,
-      label: `${choice.glyph ?? ''} :${choice.name}:`,
-      markup: markupFor('emoji', choice.name),
-    }));
-  }, [trigger, people, channels, emojiChoices]);
+  const { trigger, suggestions } = useSuggestions(content, caret, channels);
   useEffect(() => setSelected(0), [trigger?.kind, trigger?.query]);
 
   const insertText = (text: string) => {
@@ -181,25 +143,10 @@ export function Compose({ view }: { view: MessageView }) {
     }
   };
 
-  const upload = (files: Iterable<File>) => {
-    const authorization = basicAuthorization(session.email, session.apiKey);
-    for (const file of files) {
-      const id = Math.random();
-      setUploads((list) => [...list, { id, name: file.name, progress: 0 }]);
-      uploadWithProgress(location.origin, authorization, file, (progress) =>
-        setUploads((list) => list.map((item) => (item.id === id ? { ...item, progress } : item))),
-      ).then(
-        (result) => {
-          setContent((text) => `${text}${text && !text.endsWith('\n') ? '\n' : ''}${uploadMarkdown(result)}\n`);
-          setUploads((list) => list.filter((item) => item.id !== id));
-        },
-        (failure: Error) => {
-          setError(`${file.name}: ${failure.message}`);
-          setUploads((list) => list.filter((item) => item.id !== id));
-        },
-      );
-    }
-  };
+  const { uploads, upload } = useUploads(
+    (markdown) => setContent((text) => `${text}${text && !text.endsWith('\n') ? '\n' : ''}${markdown}\n`),
+    setError,
+  );
 
   const togglePreview = () => {
     if (preview !== undefined) return setPreview(undefined);

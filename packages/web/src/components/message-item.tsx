@@ -15,6 +15,7 @@ import type { MessageView } from '../narrow/view';
 import type { Message } from '../stores/types';
 import { Avatar } from './avatar';
 import { MessageContent } from './message-content';
+import { MoveTopicForm } from './move-topic-form';
 import { Reactions } from './reactions';
 
 function sameConversation(a: Message | undefined, b: Message): boolean {
@@ -52,6 +53,7 @@ export function MessageItem({ message, previous, view }: { message: Message; pre
   const settings = useStore(chat.userSettings);
   const [editing, setEditing] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const [moving, setMoving] = useState(false);
   const html = useMemo(() => sanitizeMessageHtml(message.content), [message.content]);
   const time = messageTime(message.timestamp, settings.twenty_four_hour_time === true);
   const newConversation = !sameConversation(previous, message);
@@ -85,10 +87,6 @@ export function MessageItem({ message, previous, view }: { message: Message; pre
   };
   const moveTopic = (topic: string) =>
     client.updateMessage({ message_id: message.id, topic, propagate_mode: 'change_all' } as never).catch(fail);
-  const rename = () => {
-    const topic = prompt('Move this topic to:', message.subject);
-    if (topic?.trim() && topic !== message.subject) void moveTopic(topic.trim());
-  };
   const resolved = isResolved(message.subject);
   const toggleResolved = () => void moveTopic(resolved ? message.subject.slice(RESOLVED_PREFIX.length) : `${RESOLVED_PREFIX}${message.subject}`);
 
@@ -149,7 +147,7 @@ export function MessageItem({ message, previous, view }: { message: Message; pre
             )}
             {canMoveTopic(message, realm) && (
               <>
-                <button type="button" onClick={rename}>
+                <button type="button" aria-expanded={moving} onClick={() => setMoving(!moving)}>
                   Move topic
                 </button>
                 <button type="button" onClick={toggleResolved}>
@@ -158,6 +156,16 @@ export function MessageItem({ message, previous, view }: { message: Message; pre
               </>
             )}
           </div>
+          {moving && (
+            <MoveTopicForm
+              message={message}
+              onDone={() => setMoving(false)}
+              onError={(failure) => {
+                setMoving(false);
+                fail(failure);
+              }}
+            />
+          )}
           {error && (
             <p role="alert" class="error">
               {error}
