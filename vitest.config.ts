@@ -17,8 +17,11 @@ if (!postgresUrl && !process.env.TEAMCHAT_POSTGRES_SKIP_SAID) {
   console.log('PostgreSQL run skipped: TEAMCHAT_TEST_DATABASE_URL is not set (SQLite only).');
 }
 
-/** Tests that only make sense on SQLite (files, crashes, group commit, its migrations): not run on PostgreSQL. */
-const SQLITE_ONLY = ['tests/crash/**', 'tests/contract/sqlite*.test.ts', 'tests/contract/concurrency.test.ts'];
+/**
+ * Tests that only make sense on SQLite (files, crashes, group commit, its migrations) or touch no
+ * storage at all (the web client's unit tests and browser tests): not run again on PostgreSQL.
+ */
+const SQLITE_ONLY = ['tests/crash/**', 'tests/contract/sqlite*.test.ts', 'tests/contract/concurrency.test.ts', 'tests/web/**'];
 /** Tests of PostgreSQL itself (they construct its driver): run once, in the postgres project. */
 const POSTGRES_ONLY = ['tests/contract/postgres*.test.ts', 'tests/cli/postgres*.test.ts', 'tests/cluster/**'];
 

@@ -9,6 +9,7 @@ import { serveFile, serveRedirect } from './files.js';
 import { answerAtQueueOwner } from './forward.js';
 import { addHealthRoutes } from './health.js';
 import { rateLimitHeaders, withHeaders } from './rate-limit-headers.js';
+import { createWebClientHandler } from './web-client.js';
 import { type AnyOperation, FILE_ROUTES, type Method, REDIRECT_ROUTES, ROUTES, type Route } from './routes.js';
 import { noteRoute, recordOf } from './request-record.js';
 
@@ -28,6 +29,11 @@ export interface AppOptions {
    * milliseconds, or the request is answered 408. Default 60 s.
    */
   bodyReadTimeoutMs?: number;
+  /**
+   * A directory holding a built web client (index.html, assets/): served at `/`, below every
+   * API, probe and file route. Without it, paths outside those routes answer the API's 404.
+   */
+  webRoot?: string;
 }
 
 /** The HTTP application: an h3 app serving the route table under /api/v1. */
@@ -73,7 +79,11 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
     });
   }
   addHealthRoutes(app, ctx);
-  app.all('/**', () => failure(notFound()));
+  if (options.webRoot === undefined) app.all('/**', () => failure(notFound()));
+  else {
+    const serveWebClient = createWebClientHandler(options.webRoot);
+    app.all('/**', (event) => serveWebClient(event).catch(answerInternalError));
+  }
   return app;
 }
 

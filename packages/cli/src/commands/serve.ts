@@ -15,6 +15,7 @@ import { databaseOption, dataDirOption } from '../options.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
 import { parseRateLimitRules, RULES_FORMAT } from '../rate-limits.js';
+import { describeWebClient, locateWebClient } from '../web-client.js';
 
 function parseSeconds(raw: string, source: string): number {
   const seconds = Number(raw);
@@ -51,6 +52,8 @@ export const SERVE_OPTIONS = {
   }),
   'metrics-host': option({ value: 'HOST', description: 'with --metrics-port, the address GET /metrics listens on', defaultText: '127.0.0.1' }),
   'metrics-port': integer({ value: 'PORT', description: 'serve Prometheus metrics (GET /metrics) on this port, apart from the API (0: any free port)', min: 0, max: 65535, defaultText: 'off' }),
+  web: negatableFlag({ description: 'serve the built web client at / (--no-web: only the API, the probes and the files)', env: 'TEAMCHAT_WEB' }),
+  'web-dir': option({ value: 'DIR', description: 'the built web client to serve (a directory holding index.html and assets/)', defaultText: "the @teamchat/web package's dist", env: 'TEAMCHAT_WEB_DIR' }),
 } satisfies OptionTable;
 
 export const serveCommand = defineCommand({
@@ -69,6 +72,8 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
   if (values['metrics-host'] !== undefined && metricsPort === undefined) throw new CliError('--metrics-host needs --metrics-port');
   const shutdownTimeout = values['shutdown-timeout'];
   const port = values.port;
+  if (!values.web && values['web-dir'] !== undefined) throw new CliError('--web-dir and --no-web exclude each other');
+  const webRoot = values.web ? locateWebClient(values['web-dir']) : undefined;
   const videoCallUrl = values['video-call-url'];
   // Built before the server starts, so a malformed URL stops `serve` with its message.
   const videoCalls = videoCallUrl === undefined ? null : videoCallProvider(videoCallUrl);
@@ -101,6 +106,7 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
     port,
     shutdownTimeoutMs: shutdownTimeout * 1000,
     logger,
+    webRoot,
     ...(metrics && metricsPort !== undefined ? { metrics: { collector: metrics, host: values['metrics-host'] ?? '127.0.0.1', port: metricsPort } } : {}),
   }).catch((error: NodeJS.ErrnoException) => {
     // A port in use (the metrics port given as the API's among them) is the operator's to fix.
@@ -173,10 +179,11 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
       url: running.url,
       database: database === undefined ? 'sqlite' : 'postgresql',
       dataDir: resolve(values.data),
+      webRoot: webRoot ?? null,
       ...(running.metricsUrl ? { metricsUrl: running.metricsUrl } : {}),
     },
     // The URL is followed by a space: scripts (and the tests) find it with /listening on (\S+)/.
-    `teamchat is listening on ${running.url} (${where})`,
+    `teamchat is listening on ${running.url} (${where}; ${describeWebClient(webRoot)})`,
   );
 }
 
