@@ -86,8 +86,8 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
   it('lets the channel’s administrators and realm administrators; tells other readers they may not; hides private channels', async () => {
     const cw = await channelWorld();
     const { w, admin, member, other, guest, moderator } = cw;
-    await subscribe(w, member, ['Denmark'], { principals: json([member.id, guest.id]) });
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['Denmark'], { principals: [member.id, guest.id] });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
     const change = { can_send_message_group: { new: id('role:members') } };
     must(await set(cw, member, denmark.id, change));
@@ -107,7 +107,7 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
   it('sends a private channel’s changes only to those who can see it, and its visibility changes as create and delete', async () => {
     const cw = await channelWorld();
     const { w, admin, member, other } = cw;
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const secret = await channel(w, 'secret');
     cw.drain();
     must(await set(cw, admin, secret.id, { can_send_message_group: { new: id('role:members') } }));
@@ -133,7 +133,7 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
   it('needs content access for the settings that grant it', async () => {
     const cw = await channelWorld();
     const { w, admin, member } = cw;
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const secret = await channel(w, 'secret');
     cw.drain();
     expectBadRequest(await set(cw, admin, secret.id, { can_subscribe_group: { new: id('role:members') } }), 'Channel content access is required.');
@@ -149,8 +149,8 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
   it('wants exactly everyone to create topics where history is protected', async () => {
     const cw = await channelWorld();
     const { w, admin, member } = cw;
-    await subscribe(w, member, ['protected'], { invite_only: 'true' });
-    await subscribe(w, member, ['shared'], { invite_only: 'true', history_public_to_subscribers: 'true' });
+    await subscribe(w, member, ['protected'], { invite_only: true });
+    await subscribe(w, member, ['shared'], { invite_only: true, history_public_to_subscribers: true });
     const [hidden, shared] = [await channel(w, 'protected'), await channel(w, 'shared')];
     const incompatible = (result: Parameters<typeof failure>[0]) =>
       expectError(result, 'BAD_REQUEST', 'Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group', 400, {
