@@ -123,7 +123,7 @@ describe('channel group settings, enforced', () => {
     const mw = await messageWorld();
     const { w, member, other, moderator, guest } = mw;
     await setRealm(mw, { can_add_subscribers_group: id('role:administrators') });
-    const add = (user: User, target: User) => doSubscribe.fromTransport(w.ctx, w.as(user), { subscriptions: json([{ name: 'general' }]), principals: json([target.id]) });
+    const add = (user: User, target: User) => doSubscribe(w.ctx, w.as(user), { subscriptions: [{ name: 'general' }], principals: [target.id] });
     expectBadRequest(await add(member, guest), 'Insufficient permission');
     await setChannel(mw, mw.general, { can_add_subscribers_group: only(member) });
     must(await add(member, guest));
@@ -132,7 +132,7 @@ describe('channel group settings, enforced', () => {
     must(await add(moderator, guest));
     // A private channel's can_add_subscribers_group also gives content access.
     await setChannel(mw, mw.secret, { can_add_subscribers_group: only(other) });
-    must(await doSubscribe.fromTransport(w.ctx, w.as(other), { subscriptions: json([{ name: 'secret' }]), principals: json([moderator.id]) }));
+    must(await doSubscribe(w.ctx, w.as(other), { subscriptions: [{ name: 'secret' }], principals: [moderator.id] }));
     expect((await channel(w, 'secret')).id).toBe(mw.secret.id);
   });
 });
