@@ -7,5 +7,6 @@ export default defineConfig({
   platform: 'neutral',
   target: 'es2022',
   clean: true,
-  dts: true,
+  // Declarations: scripts/bundle-types.ts, one file with the core types it uses inlined.
+  dts: false,
 });

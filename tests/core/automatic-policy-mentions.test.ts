@@ -52,7 +52,7 @@ describe('following topics where one is mentioned', () => {
     await automatic(m, member, NEVER, NEVER);
     await automatic(m, other, ON_INITIATION, ON_SEND, false);
     must(await doUpdateUserTopic(w.ctx, w.as(moderator), { stream_id: m.general.id, topic: 'busy', visibility_policy: 1 }));
-    await subscribe(w, member, ['general'], { principals: JSON.stringify([bot.id]) });
+    await subscribe(w, member, ['general'], { principals: [bot.id] });
     m.drain();
     await sendTo(m, member, 'busy', '@**Otto Other** @**Mo Moderator** @**Gus Guest** @**Mel Bot**');
     must(await doSendMessage(w.ctx, w.as(member), { type: 'direct', to: JSON.stringify([admin.id]), content: '@**Ada Admin**' }));

@@ -69,7 +69,7 @@ describe('following on send', () => {
     const { w, admin, member, other } = m;
     must(await doSubscribe(w.ctx, w.as(admin), { subscriptions: [{"name":"vault"}], invite_only: true, history_public_to_subscribers: false }));
     await sendTo(m, admin, 'old', 'before you came', 'vault');
-    await subscribe(w, admin, ['vault'], { principals: JSON.stringify([member.id]) });
+    await subscribe(w, admin, ['vault'], { principals: [member.id] });
     // A public channel's history is readable: its existing topic is not started by someone new to it.
     await sendTo(m, admin, 'public old', 'hi', 'general');
     expect((await sendTo(m, member, 'old', 'hello', 'vault')).automatic_new_visibility_policy).toBe(3);
@@ -81,7 +81,7 @@ describe('following on send', () => {
     const { w, member, other, bot } = m;
     await automatic(m, member, NEVER, NEVER);
     await muteChannel(m, member, m.general);
-    await subscribe(w, member, ['general'], { principals: JSON.stringify([bot.id]) });
+    await subscribe(w, member, ['general'], { principals: [bot.id] });
     m.drain();
     expect(await sendTo(m, member, 'new topic')).not.toHaveProperty('automatic_new_visibility_policy');
     expect(await sendTo(m, bot, 'bot topic')).not.toHaveProperty('automatic_new_visibility_policy');

@@ -28,7 +28,7 @@ describe('register defaults of a bot', () => {
   it('an empty narrow becomes the default events register channel; a given narrow wins', async () => {
     const { w, member, post, createBot } = await botWorld();
     const bot = await createBot(member, { short_name: 'narrow', default_events_register_stream: 'general' });
-    await subscribe(w, w.owner, ['general', 'random'], { principals: JSON.stringify([bot.id, member.id]) });
+    await subscribe(w, w.owner, ['general', 'random'], { principals: [bot.id, member.id] });
     const byDefault = await registerAs(w, bot);
     const given = await registerAs(w, bot, { narrow: JSON.stringify([['stream', 'random']]) });
     await post(member, 'general talk');

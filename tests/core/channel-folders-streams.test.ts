@@ -18,7 +18,7 @@ describe('folder_id on channel creation', () => {
     const c = await channelWorld();
     const folder = await newFolder(c, 'Frontend');
     c.drain();
-    await subscribe(c.w, c.member, ['Denmark'], { folder_id: String(folder) });
+    await subscribe(c.w, c.member, ['Denmark'], { folder_id: folder });
     expect((await channel(c.w, 'Denmark')).folderId).toBe(folder);
     const created = c.drain().find((p) => p.event.type === 'stream' && p.event.op === 'create')!;
     expect((created.event.streams as Array<Record<string, unknown>>)[0]).toMatchObject({ name: 'Denmark', folder_id: folder });
@@ -46,7 +46,7 @@ describe('folder_id on PATCH /streams/{stream_id}', () => {
   it('moves a channel into a folder and out again (null), announced to those who may see the channel', async () => {
     const c = await channelWorld();
     const folder = await newFolder(c, 'Frontend');
-    await subscribe(c.w, c.member, ['secret'], { invite_only: 'true' });
+    await subscribe(c.w, c.member, ['secret'], { invite_only: true });
     const secret = await channel(c.w, 'secret');
     c.drain();
     must(await doUpdateStream(c.w.ctx, c.w.as(c.member), { stream_id: secret.id, folder_id: folder }));

@@ -6,6 +6,7 @@ import {
   doRegister,
   doSubscribe,
   getEvents,
+  type InputOf,
   type Stream,
   type StreamPatch,
   type Subscription,
@@ -48,8 +49,8 @@ export async function channelWorld(options: Parameters<typeof makeWorld>[0] = {}
 export const names = (...list: string[]) => JSON.stringify(list.map((name) => ({ name })));
 
 /** Subscribes `user` (or the principals) to channels by name and returns the response. */
-export async function subscribe(w: World, user: User, channelNames: string[], extra: Record<string, unknown> = {}) {
-  return must(await doSubscribe.fromTransport(w.ctx, w.as(user), { subscriptions: names(...channelNames), ...extra }));
+export async function subscribe(w: World, user: User, channelNames: string[], extra: Omit<InputOf<typeof doSubscribe>, 'subscriptions'> = {}) {
+  return must(await doSubscribe(w.ctx, w.as(user), { subscriptions: channelNames.map((name) => ({ name })), ...extra }));
 }
 
 /** The stored channel of that name (any case). */

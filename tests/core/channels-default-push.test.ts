@@ -8,7 +8,7 @@ import { expectBadRequest } from './fixtures.js';
 describe('default_push_notifications', () => {
   it('is set on creation and changed by the channel’s administrators, announced as a stream update', async () => {
     const c = await channelWorld();
-    await subscribe(c.w, c.member, ['Alerts'], { default_push_notifications: 'true' });
+    await subscribe(c.w, c.member, ['Alerts'], { default_push_notifications: true });
     await subscribe(c.w, c.member, ['Quiet']);
     const alerts = await channel(c.w, 'Alerts');
     expect([alerts.defaultPushNotifications, (await channel(c.w, 'Quiet')).defaultPushNotifications]).toEqual([true, false]);

@@ -13,7 +13,7 @@ const id = systemGroupId;
 const json = (value: unknown) => JSON.stringify(value);
 
 async function userGroup(cw: ChannelWorld, name: string, members: User[]): Promise<number> {
-  return (must(await doCreateUserGroup.fromTransport(cw.w.ctx, cw.w.as(cw.w.owner), { name, description: '', members: json(members.map((u) => u.id)) }))).group_id;
+  return (must(await doCreateUserGroup(cw.w.ctx, cw.w.as(cw.w.owner), { name, description: '', members: members.map((u) => u.id) }))).group_id;
 }
 
 const create = (cw: ChannelWorld, user: User, name: string, extra: Record<string, unknown>) =>
@@ -147,7 +147,7 @@ describe('POST /users/me/subscriptions: channel group settings', () => {
     // Nobody is the default, which needs no permission.
     must(await create(cw, member, 'd1', { can_delete_any_message_group: json(id('role:nobody')) }));
     must(await create(cw, moderator, 'd2', { can_delete_own_message_group: json(id('role:members')) }));
-    must(await doUpdateRealm.fromTransport(w.ctx, w.as(w.owner), { can_set_delete_message_policy_group: json({ new: id('role:nobody') }) }));
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { can_set_delete_message_policy_group: { new: id('role:nobody') } }));
     // Administrators always may.
     must(await create(cw, admin, 'd3', { can_delete_own_message_group: json(id('role:members')) }));
     expectBadRequest(await create(cw, moderator, 'd4', { can_delete_own_message_group: json(id('role:members')) }), 'Insufficient permission');
@@ -163,7 +163,7 @@ describe('POST /users/me/subscriptions: channel group settings', () => {
 
   it('checks the settings before the creation permission, as the reference does', async () => {
     const cw = await channelWorld();
-    must(await doUpdateRealm.fromTransport(cw.w.ctx, cw.w.as(cw.w.owner), { can_create_public_channel_group: json({ new: id('role:administrators') }) }));
+    must(await doUpdateRealm(cw.w.ctx, cw.w.as(cw.w.owner), { can_create_public_channel_group: { new: id('role:administrators') } }));
     expectBadRequest(await create(cw, cw.member, 'y', { can_send_message_group: '9999' }), 'Invalid user group');
     expectBadRequest(await create(cw, cw.member, 'y', { can_send_message_group: json(id('role:members')) }), 'Insufficient permission');
   });

@@ -48,7 +48,7 @@ describe('channel group settings, enforced', () => {
     expectBadRequest(await sendTo(mw, moderator, 'dinner'), refused);
     must(await sendTo(mw, other, 'lunch'));
     must(await sendTo(mw, member, 'dinner'));
-    await subscribe(w, member, ['general'], { principals: json([bot.id]) });
+    await subscribe(w, member, ['general'], { principals: [bot.id] });
     must(await sendTo(mw, bot, 'breakfast'));
     // Moving messages into a new topic starts it; resolving does not.
     const mine = must(await sendTo(mw, other, 'lunch'));
@@ -74,7 +74,7 @@ describe('channel group settings, enforced', () => {
     const mw = await messageWorld();
     const { w, member, other, moderator } = mw;
     await setRealm(mw, { can_move_messages_between_channels_group: id('role:administrators') });
-    await subscribe(w, w.owner, ['elsewhere'], { principals: json([w.owner.id, member.id, other.id, moderator.id]) });
+    await subscribe(w, w.owner, ['elsewhere'], { principals: [w.owner.id, member.id, other.id, moderator.id] });
     const target = await channel(w, 'elsewhere');
     const message = (must(await sendTo(mw, other, 'lunch'))).id;
     expectBadRequest(await move(mw, member, message, { stream_id: String(target.id) }), "You don't have permission to move this message");
@@ -95,7 +95,7 @@ describe('channel group settings, enforced', () => {
     expectBadRequest(await move(mw, member, message, { topic: '✔ lunch' }), refused);
     await setChannel(mw, mw.general, { can_resolve_topics_group: id('role:everyone') });
     must(await move(mw, member, message, { topic: '✔ lunch' }));
-    await subscribe(w, w.owner, ['general'], { principals: json([guest.id]) });
+    await subscribe(w, w.owner, ['general'], { principals: [guest.id] });
     must(await move(mw, guest, message, { topic: 'lunch' }));
   });
 
@@ -103,7 +103,7 @@ describe('channel group settings, enforced', () => {
     const mw = await messageWorld();
     const { w, member, other, guest } = mw;
     await setRealm(mw, { can_delete_own_message_group: id('role:administrators') });
-    await subscribe(w, w.owner, ['general'], { principals: json([guest.id]) });
+    await subscribe(w, w.owner, ['general'], { principals: [guest.id] });
     const own = (must(await sendTo(mw, member, 'lunch'))).id;
     const others = (must(await sendTo(mw, other, 'lunch'))).id;
     const guests = (must(await sendTo(mw, guest, 'lunch'))).id;
@@ -123,7 +123,7 @@ describe('channel group settings, enforced', () => {
     const mw = await messageWorld();
     const { w, member, other, moderator, guest } = mw;
     await setRealm(mw, { can_add_subscribers_group: id('role:administrators') });
-    const add = (user: User, target: User) => doSubscribe.fromTransport(w.ctx, w.as(user), { subscriptions: json([{ name: 'general' }]), principals: json([target.id]) });
+    const add = (user: User, target: User) => doSubscribe(w.ctx, w.as(user), { subscriptions: [{ name: 'general' }], principals: [target.id] });
     expectBadRequest(await add(member, guest), 'Insufficient permission');
     await setChannel(mw, mw.general, { can_add_subscribers_group: only(member) });
     must(await add(member, guest));
@@ -132,7 +132,7 @@ describe('channel group settings, enforced', () => {
     must(await add(moderator, guest));
     // A private channel's can_add_subscribers_group also gives content access.
     await setChannel(mw, mw.secret, { can_add_subscribers_group: only(other) });
-    must(await doSubscribe.fromTransport(w.ctx, w.as(other), { subscriptions: json([{ name: 'secret' }]), principals: json([moderator.id]) }));
+    must(await doSubscribe(w.ctx, w.as(other), { subscriptions: [{ name: 'secret' }], principals: [moderator.id] }));
     expect((await channel(w, 'secret')).id).toBe(mw.secret.id);
   });
 });

@@ -50,7 +50,7 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
   it('changes every setting, with user-defined and anonymous groups, one event each', async () => {
     const cw = await channelWorld();
     const { w, admin, member } = cw;
-    const team = (must(await doCreateUserGroup.fromTransport(w.ctx, w.as(w.owner), { name: 'team', description: '', members: json([member.id]) }))).group_id;
+    const team = (must(await doCreateUserGroup(w.ctx, w.as(w.owner), { name: 'team', description: '', members: [member.id] }))).group_id;
     await subscribe(w, member, ['Denmark']);
     const stream = await channel(w, 'Denmark');
     const values: Record<string, unknown> = {
@@ -86,8 +86,8 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
   it('lets the channel’s administrators and realm administrators; tells other readers they may not; hides private channels', async () => {
     const cw = await channelWorld();
     const { w, admin, member, other, guest, moderator } = cw;
-    await subscribe(w, member, ['Denmark'], { principals: json([member.id, guest.id]) });
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['Denmark'], { principals: [member.id, guest.id] });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
     const change = { can_send_message_group: { new: id('role:members') } };
     must(await set(cw, member, denmark.id, change));
@@ -101,13 +101,13 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
     // A realm administrator who is not subscribed to the private channel may change it.
     must(await set(cw, admin, secret.id, change));
     const far = await secondRealm(w.ctx);
-    expectBadRequest(await doUpdateStream.fromTransport(w.ctx, { realm: far.realm, user: far.owner }, { stream_id: String(denmark.id), can_send_message_group: json({ new: 1 }) }), 'Invalid channel ID');
+    expectBadRequest(await doUpdateStream(w.ctx, { realm: far.realm, user: far.owner }, { stream_id: denmark.id, can_send_message_group: { new: 1 } }), 'Invalid channel ID');
   });
 
   it('sends a private channel’s changes only to those who can see it, and its visibility changes as create and delete', async () => {
     const cw = await channelWorld();
     const { w, admin, member, other } = cw;
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const secret = await channel(w, 'secret');
     cw.drain();
     must(await set(cw, admin, secret.id, { can_send_message_group: { new: id('role:members') } }));
@@ -133,7 +133,7 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
   it('needs content access for the settings that grant it', async () => {
     const cw = await channelWorld();
     const { w, admin, member } = cw;
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const secret = await channel(w, 'secret');
     cw.drain();
     expectBadRequest(await set(cw, admin, secret.id, { can_subscribe_group: { new: id('role:members') } }), 'Channel content access is required.');
@@ -149,8 +149,8 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
   it('wants exactly everyone to create topics where history is protected', async () => {
     const cw = await channelWorld();
     const { w, admin, member } = cw;
-    await subscribe(w, member, ['protected'], { invite_only: 'true' });
-    await subscribe(w, member, ['shared'], { invite_only: 'true', history_public_to_subscribers: 'true' });
+    await subscribe(w, member, ['protected'], { invite_only: true });
+    await subscribe(w, member, ['shared'], { invite_only: true, history_public_to_subscribers: true });
     const [hidden, shared] = [await channel(w, 'protected'), await channel(w, 'shared')];
     const incompatible = (result: Parameters<typeof failure>[0]) =>
       expectError(result, 'BAD_REQUEST', 'Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group', 400, {
@@ -161,10 +161,10 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
     incompatible(await set(cw, member, hidden.id, { can_create_topic_group: { new: { direct_members: [admin.id], direct_subgroups: [id('role:everyone')] } } }));
     must(await set(cw, member, shared.id, { can_create_topic_group: { new: id('role:moderators') } }));
     incompatible(await set(cw, member, shared.id, { history_public_to_subscribers: false }));
-    incompatible(await doUpdateStream.fromTransport(w.ctx, w.as(member), { stream_id: String(hidden.id), history_public_to_subscribers: 'false', can_create_topic_group: json({ new: id('role:members') }) }));
+    incompatible(await doUpdateStream(w.ctx, w.as(member), { stream_id: hidden.id, history_public_to_subscribers: false, can_create_topic_group: { new: id('role:members') } }));
     // Both in one request: sharing the history allows the group.
-    must(await doUpdateStream.fromTransport(w.ctx, w.as(member), { stream_id: String(hidden.id), history_public_to_subscribers: 'true', can_create_topic_group: json({ new: id('role:members') }) }));
-    must(await doUpdateStream.fromTransport(w.ctx, w.as(member), { stream_id: String(shared.id), history_public_to_subscribers: 'false', can_create_topic_group: json({ new: id('role:everyone') }) }));
+    must(await doUpdateStream(w.ctx, w.as(member), { stream_id: hidden.id, history_public_to_subscribers: true, can_create_topic_group: { new: id('role:members') } }));
+    must(await doUpdateStream(w.ctx, w.as(member), { stream_id: shared.id, history_public_to_subscribers: false, can_create_topic_group: { new: id('role:everyone') } }));
     expect((await channel(w, 'shared')).groupSettings.can_create_topic_group).toBe('role:everyone');
   });
 
@@ -178,7 +178,7 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
     expectBadRequest(await set(cw, member, stream.id, { can_delete_own_message_group: { new: id('role:members') } }), 'Insufficient permission');
     expectBadRequest(await set(cw, member, stream.id, { can_delete_any_message_group: { new: id('role:moderators') } }), 'Insufficient permission');
     must(await set(cw, moderator, stream.id, { can_delete_own_message_group: { new: id('role:members') } }));
-    must(await doUpdateRealm.fromTransport(w.ctx, w.as(w.owner), { can_set_delete_message_policy_group: json({ new: id('role:nobody') }) }));
+    must(await doUpdateRealm(w.ctx, w.as(w.owner), { can_set_delete_message_policy_group: { new: id('role:nobody') } }));
     expectBadRequest(await set(cw, moderator, stream.id, { can_delete_own_message_group: { new: id('role:nobody') } }), 'Insufficient permission');
     must(await set(cw, admin, stream.id, { can_delete_own_message_group: { new: id('role:nobody') } }));
   });

@@ -29,7 +29,7 @@ async function verify(w: World, viewers: readonly User[], action: () => Promise<
 describe('new users and the default channels', () => {
   it('subscribes new human users to the default channels; only the channels’ peers hear of it', async () => {
     const { w, admin, moderator, member, other, bot, drain } = await channelWorld();
-    await subscribe(w, member, ['welcome', 'elsewhere'], { principals: `[${member.id}, ${other.id}]` });
+    await subscribe(w, member, ['welcome', 'elsewhere'], { principals: [member.id, other.id] });
     const welcome = await channel(w, 'welcome');
     must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: welcome.id }));
     drain();
@@ -49,7 +49,7 @@ describe('new users and the default channels', () => {
 
   it('keeps every other viewer’s snapshot right', async () => {
     const { w, admin, member, other, guest } = await channelWorld();
-    await subscribe(w, member, ['welcome'], { principals: `[${member.id}, ${other.id}]` });
+    await subscribe(w, member, ['welcome'], { principals: [member.id, other.id] });
     must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: (await channel(w, 'welcome')).id }));
     await verify(w, [w.owner, admin, member, other, guest], () => w.addUser({ email: 'new@example.com', fullName: 'New Comer' }));
   });
@@ -58,7 +58,7 @@ describe('new users and the default channels', () => {
 describe('role changes', () => {
   it('shows an administrator every private channel and hides them again from a member; a guest keeps only their own', async () => {
     const { w, admin, member, other, drain } = await channelWorld();
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     await subscribe(w, member, ['public']);
     await subscribe(w, other, ['mine']);
     const [secret, pub] = [await channel(w, 'secret'), await channel(w, 'public')];
@@ -79,7 +79,7 @@ describe('role changes', () => {
 
   it('keeps the changed user’s snapshot right', async () => {
     const { w, member, other } = await channelWorld();
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     await subscribe(w, member, ['public', 'old']);
     await subscribe(w, other, ['mine']);
     await setStream(w, await channel(w, 'old'), { isArchived: true });
@@ -92,8 +92,8 @@ describe('role changes', () => {
 describe('deactivation and reactivation', () => {
   it('takes the user out of subscriber lists with peer_remove, and back with peer_add', async () => {
     const { w, admin, moderator, member, other, bot, drain } = await channelWorld();
-    await subscribe(w, member, ['public'], { principals: `[${member.id}, ${other.id}]` });
-    await subscribe(w, member, ['secret'], { invite_only: 'true', principals: `[${member.id}, ${other.id}]` });
+    await subscribe(w, member, ['public'], { principals: [member.id, other.id] });
+    await subscribe(w, member, ['secret'], { invite_only: true, principals: [member.id, other.id] });
     const [pub, secret] = [await channel(w, 'public'), await channel(w, 'secret')];
     drain();
     must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: other.id }));
@@ -113,8 +113,8 @@ describe('deactivation and reactivation', () => {
 
   it('keeps every other viewer’s snapshot right', async () => {
     const { w, admin, member, other, guest } = await channelWorld();
-    await subscribe(w, member, ['public'], { principals: `[${member.id}, ${other.id}, ${guest.id}]` });
-    await subscribe(w, member, ['secret'], { invite_only: 'true', principals: `[${member.id}, ${other.id}]` });
+    await subscribe(w, member, ['public'], { principals: [member.id, other.id, guest.id] });
+    await subscribe(w, member, ['secret'], { invite_only: true, principals: [member.id, other.id] });
     await verify(w, [w.owner, admin, member, guest], () => doDeactivateUser(w.ctx, w.as(admin), { user_id: other.id }));
     await verify(w, [w.owner, admin, member, guest], () => doReactivateUser(w.ctx, w.as(admin), { user_id: other.id }));
   });

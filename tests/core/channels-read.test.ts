@@ -25,7 +25,7 @@ describe('GET /users/me/subscriptions', () => {
   it('lists the active subscriptions by name, as subscription objects, without subscribers by default', async () => {
     const { w, member } = await channelWorld();
     await subscribe(w, member, ['zeta', 'Alpha', 'mid']);
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     await subscribe(w, w.owner, ['not mine']);
     // biome-ignore lint/suspicious/noExplicitAny: see above.
     const { subscriptions } = must(await getSubscriptions(w.ctx, w.as(member), {})) as { subscriptions: any[] };
@@ -78,7 +78,7 @@ describe('GET /users/me/subscriptions', () => {
 
   it('adds subscribers with include_subscribers true or "partial", leaving out deactivated users; leaves out archived channels', async () => {
     const { w, member, other, guest } = await channelWorld();
-    await subscribe(w, member, ['Denmark', 'old'], { principals: `[${member.id}, ${other.id}, ${guest.id}]` });
+    await subscribe(w, member, ['Denmark', 'old'], { principals: [member.id, other.id, guest.id] });
     await setUser(w.ctx, guest, { isActive: false });
     await setStream(w, await channel(w, 'old'), { isArchived: true });
     for (const include of ['true', 'partial']) {
@@ -120,8 +120,8 @@ describe('GET /streams', () => {
     const cw = await channelWorld();
     const { w, member, admin, bot } = cw;
     await subscribe(w, member, ['public one', 'mine']);
-    await subscribe(w, member, ['my secret'], { invite_only: 'true', principals: `[${member.id}, ${bot.id}]` });
-    await subscribe(w, admin, ['their secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['my secret'], { invite_only: true, principals: [member.id, bot.id] });
+    await subscribe(w, admin, ['their secret'], { invite_only: true });
     await subscribe(w, w.owner, ['public two']);
     await subscribe(w, w.owner, ['archived']);
     await setStream(w, await channel(w, 'archived'), { isArchived: true });
@@ -149,9 +149,9 @@ describe('GET /streams', () => {
   it('gives guests only their own channels and, with include_web_public, web-public ones', async () => {
     const cw = await setup();
     const { w, guest, moderator, member } = cw;
-    await subscribe(w, member, ['public one'], { principals: `[${guest.id}]` });
+    await subscribe(w, member, ['public one'], { principals: [guest.id] });
     must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
-    await subscribe(w, moderator, ['web'], { is_web_public: 'true' });
+    await subscribe(w, moderator, ['web'], { is_web_public: true });
     expect(await streamNames(cw, guest)).toEqual(['public one']);
     expect(await streamNames(cw, guest, { include_web_public: 'true' })).toEqual(['public one', 'web']);
     expect(await streamNames(cw, guest, { include_all: 'true' })).toEqual(['public one', 'web']);
@@ -189,8 +189,8 @@ describe('GET /streams', () => {
 describe('GET /streams/{stream_id} and /members', () => {
   it('gives one channel the requester may see; private ones to their subscribers and administrators only', async () => {
     const { w, member, other, admin, guest } = await channelWorld();
-    await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${other.id}]` });
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['Denmark'], { principals: [member.id, other.id] });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
     const get = (user: typeof member, id: number | string) => getStream.fromTransport(w.ctx, w.as(user), { stream_id: id });
     expect(must(await get(other, denmark.id))).toEqual({ stream: expect.objectContaining({ stream_id: denmark.id, name: 'Denmark', subscriber_count: 2 }) });
@@ -209,8 +209,8 @@ describe('GET /streams/{stream_id} and /members', () => {
 
   it('lists active subscribers to those who may see them', async () => {
     const { w, member, other, admin, guest } = await channelWorld();
-    await subscribe(w, member, ['Denmark'], { principals: `[${other.id}, ${member.id}, ${guest.id}]` });
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['Denmark'], { principals: [other.id, member.id, guest.id] });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
     const members = (user: typeof member, id: number) => getStreamMembers(w.ctx, w.as(user), { stream_id: id });
     expect(must(await members(w.owner, denmark.id))).toEqual({ subscribers: ids(member, other, guest) });
@@ -227,7 +227,7 @@ describe('GET /get_stream_id', () => {
   it('finds a channel the requester may read by name in any case; everything else is an invalid name', async () => {
     const { w, member, other, admin } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const id = (user: typeof member, stream: string) => getStreamId(w.ctx, w.as(user), { stream });
     expect(must(await id(other, 'denmark'))).toEqual({ stream_id: (await channel(w, 'Denmark')).id });
     expect(must(await id(member, 'SECRET'))).toEqual({ stream_id: (await channel(w, 'secret')).id });

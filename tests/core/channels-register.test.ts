@@ -44,9 +44,9 @@ describe('register: subscriptions, unsubscribed, never_subscribed, streams, real
   async function setup() {
     const cw = await channelWorld();
     const { w, admin, member, other, guest } = cw;
-    await subscribe(w, member, ['mine', 'left', 'shared'], { principals: `[${member.id}, ${guest.id}]` });
+    await subscribe(w, member, ['mine', 'left', 'shared'], { principals: [member.id, guest.id] });
     await subscribe(w, other, ['theirs']);
-    await subscribe(w, other, ['their secret'], { invite_only: 'true' });
+    await subscribe(w, other, ['their secret'], { invite_only: true });
     must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: ["left"] }));
     must(await doUnsubscribe(w.ctx, w.as(guest), { subscriptions: ["left"] }));
     must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: (await channel(w, 'theirs')).id }));
@@ -121,7 +121,7 @@ describe('register: subscriptions, unsubscribed, never_subscribed, streams, real
   it('gives spectators the web-public channels as if subscribed', async () => {
     const { w, moderator } = await setup();
     must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
-    await subscribe(w, moderator, ['web'], { is_web_public: 'true' });
+    await subscribe(w, moderator, ['web'], { is_web_public: true });
     const realm = { ...w.realm, webPublicAccessEnabled: true };
     const snapshot = must(await doRegister.fromTransport(w.ctx, { realm, user: null }, { fetch_event_types: SECTIONS })) as Snapshot;
     expect(snapshot.subscriptions).toEqual([
@@ -176,8 +176,8 @@ describe('verify_action: snapshot + events = fresh snapshot', () => {
     const { w, member, other, guest, bot } = cw;
     await step(() => subscribe(w, member, ['public']));
     await step(() => subscribe(w, other, ['public', 'second']));
-    await step(() => subscribe(w, member, ['secret'], { invite_only: 'true' }));
-    await step(() => subscribe(w, member, ['secret', 'public'], { principals: `[${other.id}, ${guest.id}, ${bot.id}]` }));
+    await step(() => subscribe(w, member, ['secret'], { invite_only: true }));
+    await step(() => subscribe(w, member, ['secret', 'public'], { principals: [other.id, guest.id, bot.id] }));
     await step(() => doUnsubscribe(w.ctx, w.as(other), { subscriptions: ["secret","public"] }));
     await step(() => doUnsubscribe(w.ctx, w.as(guest), { subscriptions: ["public"] }));
     await step(() => doUnsubscribe(w.ctx, w.as(cw.admin), { subscriptions: ["secret"], principals: [guest.id,member.id] }));
@@ -204,7 +204,7 @@ describe('verify_action: snapshot + events = fresh snapshot', () => {
   it('for renaming, describing, privacy changes and archiving', async () => {
     cw = await channelWorld();
     const { w, member, admin, guest } = cw;
-    await subscribe(w, member, ['public'], { principals: `[${member.id}, ${guest.id}]` });
+    await subscribe(w, member, ['public'], { principals: [member.id, guest.id] });
     await subscribe(w, cw.other, ['bystander']);
     const stream = await channel(w, 'public');
     const update = (input: Record<string, unknown>) => doUpdateStream(w.ctx, w.as(admin), { stream_id: stream.id, ...input });
@@ -227,7 +227,7 @@ describe('verify_action: snapshot + events = fresh snapshot', () => {
     const capable = VARIANTS.filter((v) => String(v.client_capabilities ?? '').includes('archived_channels'));
     await verifyAction(w, viewers(), () => doUpdateStream(w.ctx, w.as(admin), { stream_id: stream.id, is_archived: false }), capable);
     must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
-    await step(() => subscribe(w, moderator, ['web'], { is_web_public: 'true' }));
+    await step(() => subscribe(w, moderator, ['web'], { is_web_public: true }));
     const web = await channel(w, 'web');
     await step(() => doUpdateStream(w.ctx, w.as(admin), { stream_id: web.id, is_web_public: false }));
     await step(() => doUpdateStream(w.ctx, w.as(moderator), { stream_id: web.id, is_web_public: true }));
@@ -239,8 +239,8 @@ describe('verify_action: channel group settings', () => {
     const cw = await channelWorld();
     const { w, member, admin, other } = cw;
     const viewers = [w.owner, admin, member, other, cw.guest, cw.bot];
-    await subscribe(w, member, ['public'], { principals: `[${member.id}, ${cw.guest.id}]` });
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['public'], { principals: [member.id, cw.guest.id] });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const [open, secret] = [await channel(w, 'public'), await channel(w, 'secret')];
     const set = (stream: { id: number }, name: string, value: unknown) =>
       doUpdateStream(w.ctx, w.as(member), { stream_id: stream.id, [name]: JSON.stringify({ new: value }) });

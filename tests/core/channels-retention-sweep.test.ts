@@ -20,7 +20,7 @@ const clock = (c: W) => c.w.ctx.clock as unknown as { advance(ms: number): void 
 describe('sweepExpiredMessages', () => {
   it('deletes what is older than the channel’s retention, telling those who held it, and keeps the rest', async () => {
     const c = await channelWorld();
-    await subscribe(c.w, c.w.owner, ['Short', 'Forever', 'Default'], { principals: JSON.stringify([c.member.id, c.other.id]) });
+    await subscribe(c.w, c.w.owner, ['Short', 'Forever', 'Default'], { principals: [c.member.id, c.other.id] });
     for (const [name, value] of [['Short', '2'], ['Forever', '"unlimited"']] as const) {
       must(await doUpdateStream(c.w.ctx, c.w.as(c.w.owner), { stream_id: (await channel(c.w, name)).id, message_retention_days: value }));
     }
@@ -64,7 +64,7 @@ describe('startRetentionSweeps', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       const c = await channelWorld();
-      await subscribe(c.w, c.w.owner, ['Short'], { principals: JSON.stringify([c.member.id]) });
+      await subscribe(c.w, c.w.owner, ['Short'], { principals: [c.member.id] });
       must(await doUpdateStream(c.w.ctx, c.w.as(c.w.owner), { stream_id: (await channel(c.w, 'Short')).id, message_retention_days: '1' }));
       const first = await send(c, 'Short');
       clock(c).advance(2 * DAY);

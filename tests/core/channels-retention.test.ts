@@ -30,7 +30,7 @@ describe('message_retention_days on channel creation', () => {
     await subscribe(c.w, c.member, ['Existing']);
     c.drain();
     const create = (user: W['admin'], channelName: string) =>
-      doSubscribe.fromTransport(c.w.ctx, c.w.as(user), { subscriptions: names(channelName), message_retention_days: '30' });
+      doSubscribe(c.w.ctx, c.w.as(user), { subscriptions: [{ name: channelName }], message_retention_days: '30' });
     for (const user of [c.admin, c.member]) expectError(await create(user, 'New'), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
     expect(await c.w.ctx.storage.read((tx) => tx.streams.byName(c.w.realm.id, 'New'))).toBeUndefined();
     expect(c.drain()).toEqual([]);
@@ -39,7 +39,7 @@ describe('message_retention_days on channel creation', () => {
 
   it('refuses values below 1 and unknown words, before anything is written', async () => {
     const c = await channelWorld();
-    const create = (value: string) => doSubscribe.fromTransport(c.w.ctx, c.w.as(c.w.owner), { subscriptions: names('New'), message_retention_days: value });
+    const create = (value: string) => doSubscribe(c.w.ctx, c.w.as(c.w.owner), { subscriptions: [{ name: 'New' }], message_retention_days: value });
     expectError(await create('0'), ...badValue(0));
     expectError(await create('-1'), ...badValue(-1));
     expectError(await create('"forever"'), ...badValue('forever'));

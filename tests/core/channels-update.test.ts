@@ -76,14 +76,14 @@ describe('PATCH /streams/{stream_id}: who may', () => {
   it('lets administrators and the channel’s creator; tells others who can read it that they may not; hides it from the rest', async () => {
     const { w, admin, member, other, guest } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
     must(await patch(w, member, denmark.id, { description: 'mine' }));
     must(await patch(w, admin, secret.id, { new_name: 'renamed secret' }));
     expectBadRequest(await patch(w, other, denmark.id, { description: 'x' }), 'You do not have permission to administer this channel.');
     expectBadRequest(await patch(w, other, secret.id, { description: 'x' }), 'Invalid channel ID');
     expectBadRequest(await patch(w, guest, denmark.id, { description: 'x' }), 'Invalid channel ID');
-    await subscribe(w, member, ['Denmark'], { principals: `[${guest.id}]` });
+    await subscribe(w, member, ['Denmark'], { principals: [guest.id] });
     expectBadRequest(await patch(w, guest, denmark.id, { description: 'x' }), 'You do not have permission to administer this channel.');
     expectBadRequest(await patch(w, admin, 9999, { description: 'x' }), 'Invalid channel ID');
     expectBadRequest(await doUpdateStream.fromTransport(w.ctx, w.as(admin), { stream_id: 'abc' }), 'stream_id is not an integer');
@@ -96,7 +96,7 @@ describe('PATCH /streams/{stream_id}: who may', () => {
 describe('PATCH /streams/{stream_id}: privacy', () => {
   it('making a channel private: update to those who still see it, stream/delete to those who no longer do', async () => {
     const { w, admin, moderator, member, other, guest, bot, drain } = await channelWorld();
-    await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${guest.id}]` });
+    await subscribe(w, member, ['Denmark'], { principals: [member.id, guest.id] });
     const stream = await channel(w, 'Denmark');
     drain();
     must(await patch(w, admin, stream.id, { is_private: 'true' }));
@@ -113,7 +113,7 @@ describe('PATCH /streams/{stream_id}: privacy', () => {
 
   it('making a channel public: stream/create and the subscribers to those who newly see it', async () => {
     const { w, admin, moderator, member, other, bot, drain } = await channelWorld();
-    await subscribe(w, member, ['secret'], { invite_only: 'true', history_public_to_subscribers: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true, history_public_to_subscribers: true });
     const stream = await channel(w, 'secret');
     drain();
     must(await patch(w, member, stream.id, { is_private: 'false' }));
@@ -130,7 +130,7 @@ describe('PATCH /streams/{stream_id}: privacy', () => {
   it('checks the combination and the permissions as the reference does', async () => {
     const { w, admin, member } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
     expectBadRequest(await patch(w, admin, denmark.id, { history_public_to_subscribers: 'false' }), 'Invalid parameters');
     expectBadRequest(await patch(w, admin, denmark.id, { is_private: 'false', history_public_to_subscribers: 'false' }), 'Invalid parameters');
@@ -164,7 +164,7 @@ describe('PATCH /streams/{stream_id}: privacy', () => {
 describe('DELETE /streams/{stream_id}: archiving', () => {
   it('archives, keeps subscriptions, drops default status; archived_channels clients get update, the others delete', async () => {
     const { w, admin, member, other, drain } = await channelWorld();
-    await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${other.id}]` });
+    await subscribe(w, member, ['Denmark'], { principals: [member.id, other.id] });
     const stream = await channel(w, 'Denmark');
     must(await doAddDefaultStream(w.ctx, w.as(admin), { stream_id: stream.id }));
     const capable = await register(w, other, { event_types: '["stream", "default_streams"]', client_capabilities: '{"archived_channels": true}' });
@@ -189,7 +189,7 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
   it('lets the channel’s creator archive it, not other members; hides private channels from outsiders', async () => {
     const { w, member, other } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'secret')];
     expectBadRequest(await doArchiveStream(w.ctx, w.as(other), { stream_id: denmark.id }), 'You do not have permission to administer this channel.');
     expectBadRequest(await doArchiveStream(w.ctx, w.as(other), { stream_id: secret.id }), 'Invalid channel ID');
@@ -199,7 +199,7 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
   it('unarchives through PATCH is_archived=false: update for archived_channels clients, create for the others', async () => {
     const { w, admin, member, other } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
-    await subscribe(w, admin, ['empty secret'], { invite_only: 'true' });
+    await subscribe(w, admin, ['empty secret'], { invite_only: true });
     const [denmark, secret] = [await channel(w, 'Denmark'), await channel(w, 'empty secret')];
     expectBadRequest(await patch(w, admin, denmark.id, { is_archived: 'false' }), 'Channel is not currently deactivated');
     must(await doArchiveStream(w.ctx, w.as(admin), { stream_id: denmark.id }));
@@ -238,8 +238,8 @@ describe('POST and DELETE /default_streams', () => {
 
   it('refuses non-administrators, private and unknown channels, and bad input', async () => {
     const { w, admin, member } = await channelWorld();
-    await subscribe(w, admin, ['secret'], { invite_only: 'true' });
-    await subscribe(w, member, ['hidden'], { invite_only: 'true' });
+    await subscribe(w, admin, ['secret'], { invite_only: true });
+    await subscribe(w, member, ['hidden'], { invite_only: true });
     const [secret, hidden] = [await channel(w, 'secret'), await channel(w, 'hidden')];
     expectError(await doAddDefaultStream(w.ctx, w.as(member), { stream_id: secret.id }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     expectError(await doRemoveDefaultStream(w.ctx, w.as(member), { stream_id: secret.id }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');

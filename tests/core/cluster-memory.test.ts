@@ -63,10 +63,10 @@ describe('a cluster of contexts on one storage', () => {
     expect(registered.queue_id).toMatch(/^a\.[0-9a-f-]{36}$/);
     const sent = must(await doSendMessage(b, w.as(alice), { type: 'direct', to: JSON.stringify([bob.id]), content: 'across nodes' })) as { id: number };
     await settle();
-    const polled = must(await getEvents.fromTransport(a, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' }));
+    const polled = must(await getEvents(a, w.as(bob), { queue_id: registered.queue_id, dont_block: true }));
     expect(polled.events.map((e) => [e.type, 'message' in e ? (e.message as { id: number }).id : null])).toEqual([['message', sent.id]]);
     // The queue lives on its node only: the other node does not know it.
-    const onB = await getEvents.fromTransport(b, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' });
+    const onB = await getEvents(b, w.as(bob), { queue_id: registered.queue_id, dont_block: true });
     expect(onB.isErr() && onB.error.code).toBe('BAD_EVENT_QUEUE_ID');
   });
 
@@ -98,7 +98,7 @@ describe('a cluster of contexts on one storage', () => {
       sent.push((must(await doSendMessage(node, w.as(alice), { type: 'direct', to: JSON.stringify([bob.id]), content: `m${i}` })) as { id: number }).id);
     }
     await settle();
-    const polled = must(await getEvents.fromTransport(a, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' }));
+    const polled = must(await getEvents(a, w.as(bob), { queue_id: registered.queue_id, dont_block: true }));
     expect(polled.events.map((e) => (e as unknown as { message: { id: number } }).message.id)).toEqual(sent);
   });
 
@@ -141,7 +141,7 @@ describe('a cluster of contexts on one storage', () => {
     expect((await waiting).isOk()).toBe(true);
     await settle();
     for (const [ctx, queueId] of [[a, onA], [b, onB]] as const) {
-      const polled = await getEvents.fromTransport(ctx, w.as(bob), { queue_id: queueId, dont_block: 'true' });
+      const polled = await getEvents(ctx, w.as(bob), { queue_id: queueId, dont_block: true });
       expect(polled.isErr() && polled.error.code).toBe('BAD_EVENT_QUEUE_ID');
     }
   });
@@ -168,7 +168,7 @@ describe('a cluster of contexts on one storage', () => {
     const send = async (node: Ctx, content: string) =>
       (must(await doSendMessage(node, w.as(alice), { type: 'direct', to: JSON.stringify([bob.id]), content })) as { id: number }).id;
     const messageIds = async (queueId: string) =>
-      must(await getEvents.fromTransport(a, w.as(bob), { queue_id: queueId, dont_block: 'true' })).events.map((e) => (e as unknown as { message: { id: number } }).message.id);
+      must(await getEvents(a, w.as(bob), { queue_id: queueId, dont_block: true })).events.map((e) => (e as unknown as { message: { id: number } }).message.id);
     const before = (must(await doRegister.fromTransport(a, w.as(bob), { event_types: '["message"]', fetch_event_types: '[]' })) as { queue_id: string }).queue_id;
     cluster.disconnect('a');
     const first = await send(b, 'committed before the snapshot, delivered after it');
@@ -185,9 +185,9 @@ describe('a cluster of contexts on one storage', () => {
     const { cluster, w, a, b, alice, bob } = await twoNodes();
     const registered = must(await doRegister.fromTransport(a, w.as(bob), { event_types: '["typing"]', fetch_event_types: '[]' })) as { queue_id: string };
     const before = cluster.log.length;
-    must(await doSendTyping.fromTransport(b, w.as(alice), { op: 'start', to: `[${bob.id}]` }));
+    must(await doSendTyping(b, w.as(alice), { op: 'start', to: [bob.id] }));
     await settle();
-    const polled = must(await getEvents.fromTransport(a, w.as(bob), { queue_id: registered.queue_id, dont_block: 'true' }));
+    const polled = must(await getEvents(a, w.as(bob), { queue_id: registered.queue_id, dont_block: true }));
     expect(polled.events.map((e) => [e.type, 'op' in e ? e.op : null])).toEqual([['typing', 'start']]);
     expect(cluster.log.length).toBe(before);
   });

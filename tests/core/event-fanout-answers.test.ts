@@ -43,7 +43,7 @@ describe('answering the polls of a fan-out', () => {
     const w = await world();
     const members: User[] = [];
     for (let i = 0; i < 5; i++) members.push(await w.addUser({ email: `m${i}@example.com`, fullName: `Member ${i}` }));
-    await subscribe(w, w.owner, ['crowd'], { principals: JSON.stringify(members.map((u) => u.id)) });
+    await subscribe(w, w.owner, ['crowd'], { principals: members.map((u) => u.id) });
     const order: string[] = [];
     const polls: Promise<Polled>[] = [];
     for (const member of members) {
@@ -107,7 +107,7 @@ describe('answering the polls of a fan-out', () => {
     const w = await world();
     const mentioned = await w.addUser({ email: 'men@example.com', fullName: 'Men Tioned' });
     const quiet = await w.addUser({ email: 'quiet@example.com', fullName: 'Quiet One' });
-    await subscribe(w, w.owner, ['crowd'], { principals: JSON.stringify([w.owner.id, mentioned.id, quiet.id]) });
+    await subscribe(w, w.owner, ['crowd'], { principals: [w.owner.id, mentioned.id, quiet.id] });
     const variants: [User, Record<string, unknown>][] = [
       [w.owner, { apply_markdown: 'true' }],
       [w.owner, { apply_markdown: 'false' }],

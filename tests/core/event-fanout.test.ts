@@ -34,7 +34,7 @@ describe('large fan-out', () => {
     const crowd: User[] = [];
     for (let i = 0; i < 100; i++) crowd.push(await w.addUser({ email: `crowd${i}@example.com`, fullName: `Crowd ${i}` }));
     const outsider = await w.addUser({ email: 'out@example.com', fullName: 'Out Sider' });
-    await subscribe(w, w.owner, ['crowd'], { principals: JSON.stringify(crowd.map((u) => u.id)) });
+    await subscribe(w, w.owner, ['crowd'], { principals: crowd.map((u) => u.id) });
     const queues = crowd.flatMap((user) => Array.from({ length: w.ctx.config.maxQueuesPerUser }, () => w.ctx.queues.create(w.realm.id, user.id, QUEUE_OPTIONS)));
     expect(queues.length).toBe(3200);
     const withMessage = () => queues.filter((queue) => queue.pending().some((e) => e.type === 'message')).length;

@@ -48,7 +48,7 @@ export async function inviteWorld(): Promise<InviteWorld> {
   const c = await channelWorld({ clock, mailer: mail });
   const { w } = c;
   await subscribe(w, w.owner, ['general', 'announce']);
-  await subscribe(w, w.owner, ['secret'], { invite_only: 'true' });
+  await subscribe(w, w.owner, ['secret'], { invite_only: true });
   const [general, announce, secret] = [await channel(w, 'general'), await channel(w, 'announce'), await channel(w, 'secret')];
   must(await doAddDefaultStream(w.ctx, w.as(w.owner), { stream_id: announce.id }));
   // Its creator and the administrators (role:administrators, ID 2) may add members to it.

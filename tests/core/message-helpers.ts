@@ -20,8 +20,8 @@ export interface MessageWorld extends ChannelWorld {
 export async function messageWorld(options: Parameters<typeof channelWorld>[0] = {}): Promise<MessageWorld> {
   const cw = await channelWorld(options);
   const { w, admin, moderator, member, other } = cw;
-  await subscribe(w, w.owner, ['general'], { principals: JSON.stringify([w.owner.id, admin.id, moderator.id, member.id, other.id]) });
-  await subscribe(w, admin, ['secret'], { invite_only: 'true', principals: JSON.stringify([admin.id, member.id]) });
+  await subscribe(w, w.owner, ['general'], { principals: [w.owner.id, admin.id, moderator.id, member.id, other.id] });
+  await subscribe(w, admin, ['secret'], { invite_only: true, principals: [admin.id, member.id] });
   const send = async (user: User, params: Record<string, unknown>) => (must(await doSendMessage.fromTransport(w.ctx, w.as(user), params))).id;
   cw.drain();
   return {

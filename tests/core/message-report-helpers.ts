@@ -10,8 +10,8 @@ export interface ReportWorld extends ChannelWorld {
 /** A realm whose private "moderation" channel (owner and moderator) takes reports; members share "general". */
 export async function reportWorld(): Promise<ReportWorld> {
   const c = await channelWorld();
-  await subscribe(c.w, c.w.owner, ['moderation'], { invite_only: 'true', principals: JSON.stringify([c.w.owner.id, c.moderator.id]) });
-  await subscribe(c.w, c.w.owner, ['general'], { principals: JSON.stringify([c.w.owner.id, c.member.id, c.other.id]) });
+  await subscribe(c.w, c.w.owner, ['moderation'], { invite_only: true, principals: [c.w.owner.id, c.moderator.id] });
+  await subscribe(c.w, c.w.owner, ['general'], { principals: [c.w.owner.id, c.member.id, c.other.id] });
   const moderationChannelId = (await channel(c.w, 'moderation')).id;
   must(await doUpdateRealm(c.w.ctx, c.w.as(c.w.owner), { moderation_request_channel_id: moderationChannelId }));
   return { ...c, moderationChannelId };

@@ -74,7 +74,7 @@ describe('a channel message', () => {
   });
 
   it('names that would break the #**…** syntax give a Markdown link instead', async () => {
-    await subscribe(c.w, c.w.owner, ['Sw*den'], { principals: JSON.stringify([c.w.owner.id, c.member.id]) });
+    await subscribe(c.w, c.w.owner, ['Sw*den'], { principals: [c.w.owner.id, c.member.id] });
     const odd = await send(c.w, c.member, 'Sw*den', 'hej');
     must(await report(c, c.w.owner, odd, 'spam'));
     const slug = `${(await channel(c.w, 'Sw*den')).id}-Sw.2Aden`;
@@ -168,7 +168,7 @@ describe('refusals', () => {
   });
 
   it('unknown, unreadable and other realms’ messages are "Invalid message(s)"', async () => {
-    await subscribe(c.w, c.w.owner, ['vault'], { invite_only: 'true', principals: JSON.stringify([c.w.owner.id]) });
+    await subscribe(c.w, c.w.owner, ['vault'], { invite_only: true, principals: [c.w.owner.id] });
     const secret = await send(c.w, c.w.owner, 'vault', 'hidden');
     expect(failure(await report(c, c.other, secret, 'spam'))).toBe('Invalid message(s)');
     expect(failure(await report(c, c.other, 999_999, 'spam'))).toBe('Invalid message(s)');

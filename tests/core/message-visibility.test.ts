@@ -93,9 +93,9 @@ describe('message visibility', () => {
     // Another realm's all_public_streams queue gets nothing of this realm.
     const foreign = m.w.ctx.queues.create(m.w.realm.id + 1, watcher.id + 1000, { ...QUEUE_OPTIONS, allPublicStreams: true });
     const first = await m.post(m.other, 'one');
-    must(await doUpdateUser.fromTransport(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: String(ROLE.guest) }));
+    must(await doUpdateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: ROLE.guest }));
     const second = await m.post(m.other, 'two');
-    must(await doUpdateUser.fromTransport(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: String(ROLE.member) }));
+    must(await doUpdateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: ROLE.member }));
     const third = await m.post(m.other, 'three');
     await m.post(m.admin, 'not for outsiders', 'x', 'secret');
     const messages = (events: QueuedEvent[]) => events.filter((e) => e.type === 'message').map((e) => [(e.message as { id: number }).id, e.flags]);

@@ -235,7 +235,7 @@ describe('push notifications: who is notified', () => {
     const p = await pushWorld();
     const { w, guest, other } = p;
     const sam = await w.addUser({ email: 'sam@example.com', fullName: 'Sam Stranger' });
-    await subscribe(w, w.owner, ['general'], { principals: JSON.stringify([guest.id]) });
+    await subscribe(w, w.owner, ['general'], { principals: [guest.id] });
     const stream = await general(p);
     for (const user of [guest, other]) await setSubscription(w, user, stream, { pushNotifications: true });
     await setAccessGroup(w, 'role:members');

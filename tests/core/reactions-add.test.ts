@@ -10,7 +10,7 @@ let c: ChannelWorld;
 let general: number;
 beforeEach(async () => {
   c = await channelWorld();
-  await subscribe(c.w, c.w.owner, ['general'], { principals: JSON.stringify([c.w.owner.id, c.member.id]) });
+  await subscribe(c.w, c.w.owner, ['general'], { principals: [c.w.owner.id, c.member.id] });
   general = await send(c.w, c.w.owner, 'general');
   c.drain();
 });
@@ -106,7 +106,7 @@ describe('errors publish nothing', () => {
   });
 
   it('messages one may not read are "Invalid message(s)": private channels, others\' direct messages, another realm', async () => {
-    await subscribe(c.w, c.w.owner, ['secret'], { invite_only: 'true' });
+    await subscribe(c.w, c.w.owner, ['secret'], { invite_only: true });
     const secret = await send(c.w, c.w.owner, 'secret');
     const dm = await send(c.w, c.w.owner, [c.member]);
     const other = await secondRealm(c.w.ctx);

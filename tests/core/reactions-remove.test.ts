@@ -10,7 +10,7 @@ let c: ChannelWorld;
 let general: number;
 beforeEach(async () => {
   c = await channelWorld();
-  await subscribe(c.w, c.w.owner, ['general'], { principals: JSON.stringify([c.w.owner.id, c.member.id]) });
+  await subscribe(c.w, c.w.owner, ['general'], { principals: [c.w.owner.id, c.member.id] });
   general = await send(c.w, c.w.owner, 'general');
   must(await doAddReaction(c.w.ctx, c.w.as(c.member), { message_id: general, emoji_name: 'like' }));
   c.drain();
@@ -78,7 +78,7 @@ describe('errors publish nothing', () => {
   });
 
   it('a private channel message is invisible to a non-subscriber, whose removal cannot tell it exists', async () => {
-    await subscribe(c.w, c.w.owner, ['secret'], { invite_only: 'true' });
+    await subscribe(c.w, c.w.owner, ['secret'], { invite_only: true });
     const secret = await send(c.w, c.w.owner, 'secret');
     must(await doAddReaction(c.w.ctx, c.w.as(c.w.owner), { message_id: secret, emoji_name: 'like' }));
     c.drain();

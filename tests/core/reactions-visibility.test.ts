@@ -16,9 +16,9 @@ const react = async (user: ChannelWorld['member'], messageId: number) => {
 };
 
 it('a private channel: its subscribers, including one who joined after the message (shared history); no outsider', async () => {
-  await subscribe(c.w, c.w.owner, ['secret'], { invite_only: 'true', history_public_to_subscribers: 'true', principals: JSON.stringify([c.w.owner.id, c.member.id]) });
+  await subscribe(c.w, c.w.owner, ['secret'], { invite_only: true, history_public_to_subscribers: true, principals: [c.w.owner.id, c.member.id] });
   const message = await send(c.w, c.w.owner, 'secret');
-  await subscribe(c.w, c.w.owner, ['secret'], { principals: JSON.stringify([c.moderator.id]) });
+  await subscribe(c.w, c.w.owner, ['secret'], { principals: [c.moderator.id] });
   const outsider = await register(c.w, c.admin, {});
   c.drain();
   await react(c.member, message);
@@ -29,10 +29,10 @@ it('a private channel: its subscribers, including one who joined after the messa
 
 it('a private channel without shared history: only users with a copy, not a later subscriber', async () => {
   // Private channels keep their history from later subscribers by default.
-  await subscribe(c.w, c.w.owner, ['vault'], { invite_only: 'true', principals: JSON.stringify([c.w.owner.id, c.member.id]) });
+  await subscribe(c.w, c.w.owner, ['vault'], { invite_only: true, principals: [c.w.owner.id, c.member.id] });
   expect((await channel(c.w, 'vault')).historyPublicToSubscribers).toBe(false);
   const message = await send(c.w, c.w.owner, 'vault');
-  await subscribe(c.w, c.w.owner, ['vault'], { principals: JSON.stringify([c.moderator.id]) });
+  await subscribe(c.w, c.w.owner, ['vault'], { principals: [c.moderator.id] });
   c.drain();
   await react(c.member, message);
   expect(recipientsOf(c.drain(), 'reaction')).toEqual([ids(c.w.owner, c.member), ids(c.w.owner, c.member)]);
@@ -46,7 +46,7 @@ it('a direct message: its participants only', async () => {
 });
 
 it('a public channel: subscribers and earlier reactors (their copies), not other members or guests', async () => {
-  await subscribe(c.w, c.w.owner, ['general'], { principals: JSON.stringify([c.w.owner.id, c.guest.id]) });
+  await subscribe(c.w, c.w.owner, ['general'], { principals: [c.w.owner.id, c.guest.id] });
   const message = await send(c.w, c.w.owner, 'general');
   c.drain();
   await react(c.member, message);

@@ -39,7 +39,7 @@ function countingStorage(): { storage: Storage; reads: number[] } {
 let c: ChannelWorld;
 beforeEach(async () => {
   c = await channelWorld();
-  await subscribe(c.w, c.w.owner, ['general'], { principals: JSON.stringify([c.w.owner.id, c.member.id, c.other.id]) });
+  await subscribe(c.w, c.w.owner, ['general'], { principals: [c.w.owner.id, c.member.id, c.other.id] });
 });
 
 describe('a /poll message', () => {
@@ -82,7 +82,7 @@ describe('fetching', () => {
   it('GET /messages shows each message’s submessages in ID order, read in one query per page', async () => {
     const counting = countingStorage();
     const m = await channelWorld({ storage: counting.storage });
-    await subscribe(m.w, m.w.owner, ['general'], { principals: JSON.stringify([m.w.owner.id, m.member.id]) });
+    await subscribe(m.w, m.w.owner, ['general'], { principals: [m.w.owner.id, m.member.id] });
     const polls = [await send(m.w, m.member, 'general', '/poll A?'), await send(m.w, m.member, 'general', 'plain'), await send(m.w, m.w.owner, 'general', '/todo B')];
     must(await submit(m.w, m.w.owner, polls[0]!, { type: 'vote', key: 'canned,0', vote: 1 }));
     must(await submit(m.w, m.w.owner, polls[2]!, { type: 'strike', key: '0,canned' }));

@@ -11,7 +11,7 @@ import { failure, submessagesOf, submit } from './submessage-helpers.js';
 let c: ChannelWorld;
 beforeEach(async () => {
   c = await channelWorld();
-  await subscribe(c.w, c.w.owner, ['general'], { principals: JSON.stringify([c.w.owner.id, c.member.id, c.other.id]) });
+  await subscribe(c.w, c.w.owner, ['general'], { principals: [c.w.owner.id, c.member.id, c.other.id] });
 });
 
 const vote = (key = 'canned,0', v = 1) => ({ type: 'vote', key, vote: v });
@@ -110,7 +110,7 @@ describe('who may attach submessages', () => {
   });
 
   it('unknown, unreadable and other realms’ messages are "Invalid message(s)"', async () => {
-    await subscribe(c.w, c.w.owner, ['secret'], { invite_only: 'true', principals: JSON.stringify([c.w.owner.id]) });
+    await subscribe(c.w, c.w.owner, ['secret'], { invite_only: true, principals: [c.w.owner.id] });
     const secret = await send(c.w, c.w.owner, 'secret', '/poll Hidden?');
     const dm = await send(c.w, c.w.owner, [c.member], '/poll Just us?');
     expect(failure(await submit(c.w, c.other, secret, vote()))).toBe('Invalid message(s)');
@@ -135,9 +135,9 @@ describe('who may attach submessages', () => {
   });
 
   it('a private channel without shared history: readers with a copy only', async () => {
-    await subscribe(c.w, c.w.owner, ['vault'], { invite_only: 'true', principals: JSON.stringify([c.w.owner.id, c.member.id]) });
+    await subscribe(c.w, c.w.owner, ['vault'], { invite_only: true, principals: [c.w.owner.id, c.member.id] });
     const poll = await send(c.w, c.w.owner, 'vault', '/poll Vault?');
-    await subscribe(c.w, c.w.owner, ['vault'], { principals: JSON.stringify([c.moderator.id]) });
+    await subscribe(c.w, c.w.owner, ['vault'], { principals: [c.moderator.id] });
     expect(failure(await submit(c.w, c.moderator, poll, vote()))).toBe('Invalid message(s)');
     c.drain();
     must(await submit(c.w, c.member, poll, vote()));

@@ -23,7 +23,7 @@ describe('getSubscriptionStatus', () => {
 
   it('shows private channels to their subscribers and to administrators, and hides them from others', async () => {
     const cw = await channelWorld();
-    await subscribe(cw.w, cw.member, ['vault'], { invite_only: 'true' });
+    await subscribe(cw.w, cw.member, ['vault'], { invite_only: true });
     const vault = await channel(cw.w, 'vault');
     expect(must(await status(cw, cw.member, cw.member.id, vault.id))).toEqual({ is_subscribed: true });
     expect(must(await status(cw, cw.admin, cw.member.id, vault.id))).toEqual({ is_subscribed: true });

@@ -67,11 +67,11 @@ describe('creating channels and joining them', () => {
   it('subscribes principals given by ID or by API email, bots included, keyed by user ID', async () => {
     const { w, member, other, bot } = await channelWorld();
     await subscribe(w, other, ['Denmark']);
-    expect(await subscribe(w, member, ['Denmark', 'Sweden'], { principals: JSON.stringify([other.id, bot.id, other.id]) })).toEqual({
+    expect(await subscribe(w, member, ['Denmark', 'Sweden'], { principals: [other.id, bot.id, other.id] })).toEqual({
       subscribed: { [other.id]: ['Sweden'], [bot.id]: ['Denmark', 'Sweden'] },
       already_subscribed: { [other.id]: ['Denmark'] },
     });
-    expect(await subscribe(w, member, ['Norway'], { principals: JSON.stringify(['OTTO@example.com', 'mel@example.com']) })).toEqual({
+    expect(await subscribe(w, member, ['Norway'], { principals: ['OTTO@example.com', 'mel@example.com'] })).toEqual({
       subscribed: { [other.id]: ['Norway'], [member.id]: ['Norway'] },
       already_subscribed: {},
     });
@@ -81,9 +81,9 @@ describe('creating channels and joining them', () => {
 
   it('creates private channels with protected history unless asked otherwise; public channels always share history', async () => {
     const { w, member } = await channelWorld();
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
-    await subscribe(w, member, ['shared'], { invite_only: 'true', history_public_to_subscribers: 'true' });
-    await subscribe(w, member, ['open'], { history_public_to_subscribers: 'false' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
+    await subscribe(w, member, ['shared'], { invite_only: true, history_public_to_subscribers: true });
+    await subscribe(w, member, ['open'], { history_public_to_subscribers: false });
     expect(await channel(w, 'secret')).toMatchObject({ inviteOnly: true, historyPublicToSubscribers: false });
     expect(await channel(w, 'shared')).toMatchObject({ inviteOnly: true, historyPublicToSubscribers: true });
     expect(await channel(w, 'open')).toMatchObject({ inviteOnly: false, historyPublicToSubscribers: true });
@@ -103,27 +103,27 @@ describe('creating channels and joining them', () => {
 
   it('makes new channels default channels for administrators only, and never private ones', async () => {
     const { w, admin, member } = await channelWorld();
-    await subscribe(w, admin, ['welcome'], { is_default_stream: 'true' });
+    await subscribe(w, admin, ['welcome'], { is_default_stream: true });
     expect(await w.ctx.storage.read((tx) => tx.defaultStreams.list(w.realm.id))).toEqual([(await channel(w, 'welcome')).id]);
-    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: names('x'), is_default_stream: 'true' }), 'Insufficient permission');
+    expectBadRequest(await doSubscribe(w.ctx, w.as(member), { subscriptions: [{ name: 'x' }], is_default_stream: true }), 'Insufficient permission');
     expectBadRequest(
-      await doSubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: names('y'), is_default_stream: 'true', invite_only: 'true' }),
+      await doSubscribe(w.ctx, w.as(admin), { subscriptions: [{ name: 'y' }], is_default_stream: true, invite_only: true }),
       'A default channel cannot be private.',
     );
     // Joining existing channels needs no creation permission.
-    expect(await subscribe(w, member, ['welcome'], { is_default_stream: 'true' })).toEqual({ subscribed: { [member.id]: ['welcome'] }, already_subscribed: {} });
+    expect(await subscribe(w, member, ['welcome'], { is_default_stream: true })).toEqual({ subscribed: { [member.id]: ['welcome'] }, already_subscribed: {} });
   });
 
   it('creates web-public channels only where spectators are allowed, for moderators and above', async () => {
     const { w, member, moderator } = await channelWorld();
-    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(moderator), { subscriptions: names('web'), is_web_public: 'true' }), 'Web-public channels are not enabled.');
+    expectBadRequest(await doSubscribe(w.ctx, w.as(moderator), { subscriptions: [{ name: 'web' }], is_web_public: true }), 'Web-public channels are not enabled.');
     must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
-    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: names('web'), is_web_public: 'true' }), 'Insufficient permission');
+    expectBadRequest(await doSubscribe(w.ctx, w.as(member), { subscriptions: [{ name: 'web' }], is_web_public: true }), 'Insufficient permission');
     expectBadRequest(
-      await doSubscribe.fromTransport(w.ctx, w.as(moderator), { subscriptions: names('web'), is_web_public: 'true', invite_only: 'true' }),
+      await doSubscribe(w.ctx, w.as(moderator), { subscriptions: [{ name: 'web' }], is_web_public: true, invite_only: true }),
       'Invalid parameters',
     );
-    await subscribe(w, moderator, ['web'], { is_web_public: 'true' });
+    await subscribe(w, moderator, ['web'], { is_web_public: true });
     expect(await channel(w, 'web')).toMatchObject({ isWebPublic: true, inviteOnly: false });
   });
 });
@@ -132,32 +132,32 @@ describe('who may subscribe', () => {
   it('refuses guests, even to public channels', async () => {
     const { w, member, guest } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
-    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(guest), { subscriptions: names('Denmark') }), 'Not allowed for guest users');
-    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(guest), { subscriptions: names('new') }), 'Not allowed for guest users');
+    expectBadRequest(await doSubscribe(w.ctx, w.as(guest), { subscriptions: [{ name: 'Denmark' }] }), 'Not allowed for guest users');
+    expectBadRequest(await doSubscribe(w.ctx, w.as(guest), { subscriptions: [{ name: 'new' }] }), 'Not allowed for guest users');
   });
 
   it('lets members subscribe guests and bots to public channels', async () => {
     const { w, member, guest } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
-    expect(await subscribe(w, member, ['Denmark'], { principals: `[${guest.id}]` })).toEqual({ subscribed: { [guest.id]: ['Denmark'] }, already_subscribed: {} });
+    expect(await subscribe(w, member, ['Denmark'], { principals: [guest.id] })).toEqual({ subscribed: { [guest.id]: ['Denmark'] }, already_subscribed: {} });
   });
 
   it('refuses private channels the requester is not in, naming the first; or lists them when errors are not fatal', async () => {
     const { w, member, other, admin } = await channelWorld();
-    await subscribe(w, member, ['secret', 'hidden'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret', 'hidden'], { invite_only: true });
     await subscribe(w, member, ['Denmark']);
     const before = await subscribersOf(w, await channel(w, 'Denmark'));
     for (const user of [other, admin]) {
-      expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(user), { subscriptions: names('Denmark', 'secret', 'hidden') }), 'Unable to access channel (secret).');
+      expectBadRequest(await doSubscribe(w.ctx, w.as(user), { subscriptions: [{ name: 'Denmark' }, { name: 'secret' }, { name: 'hidden' }] }), 'Unable to access channel (secret).');
     }
     expect(await subscribersOf(w, await channel(w, 'Denmark'))).toEqual(before);
-    expect(await subscribe(w, other, ['secret', 'Denmark', 'hidden'], { authorization_errors_fatal: 'false' })).toEqual({
+    expect(await subscribe(w, other, ['secret', 'Denmark', 'hidden'], { authorization_errors_fatal: false })).toEqual({
       subscribed: { [other.id]: ['Denmark'] },
       already_subscribed: {},
       unauthorized: ['secret', 'hidden'],
     });
     // A subscriber may add others to the private channel.
-    expect(await subscribe(w, member, ['secret'], { principals: `[${other.id}]`, authorization_errors_fatal: 'false' })).toEqual({
+    expect(await subscribe(w, member, ['secret'], { principals: [other.id], authorization_errors_fatal: false })).toEqual({
       subscribed: { [other.id]: ['secret'] },
       already_subscribed: {},
       unauthorized: [],
@@ -172,14 +172,14 @@ describe('who may subscribe', () => {
     for (const principals of ['[9999]', `[${foreign.owner.id}]`, '["nobody@example.com"]', `["${foreign.owner.deliveryEmail}"]`]) {
       expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: names('fresh'), principals }), 'No such user');
     }
-    expectBadRequest(await doSubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: names('fresh'), principals: `[${other.id}]` }), 'User is deactivated');
+    expectBadRequest(await doSubscribe(w.ctx, w.as(member), { subscriptions: [{ name: 'fresh' }], principals: [other.id] }), 'User is deactivated');
     expect(await w.ctx.storage.read((tx) => tx.streams.list(w.realm.id))).toEqual([]);
     expect(drain()).toEqual([]);
   });
 
   it('needs a logged-in user', async () => {
     const { w } = await channelWorld();
-    expectError(await doSubscribe.fromTransport(w.ctx, w.as(null), { subscriptions: names('x') }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    expectError(await doSubscribe(w.ctx, w.as(null), { subscriptions: [{ name: 'x' }] }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
   });
 });
 
@@ -217,7 +217,7 @@ describe('events', () => {
     const { w, admin, moderator, member, other, bot, drain } = await channelWorld();
     const everyoneButGuest = ids(w.owner, admin, moderator, member, other, bot);
     drain();
-    await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${other.id}]` });
+    await subscribe(w, member, ['Denmark'], { principals: [member.id, other.id] });
     const published = drain();
     expect(published.map((p) => `${p.event.type}/${p.event.op}`)).toEqual(['stream/create', 'subscription/add', 'subscription/add', 'subscription/peer_add']);
     expect(recipientsOf(published, 'stream', 'create')).toEqual([everyoneButGuest]);
@@ -233,12 +233,12 @@ describe('events', () => {
   it('private channel: stream/create only to administrators and the creator; peers are the subscribers and administrators', async () => {
     const { w, admin, member, other, guest, drain } = await channelWorld();
     drain();
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
+    await subscribe(w, member, ['secret'], { invite_only: true });
     let published = drain();
     expect(recipientsOf(published, 'stream', 'create')).toEqual([ids(w.owner, admin, member)]);
     expect(recipientsOf(published, 'subscription', 'peer_add')).toEqual([ids(w.owner, admin)]);
     // A newcomer (guest) first gets the channel, then the subscription.
-    await subscribe(w, member, ['secret'], { principals: `[${other.id}, ${guest.id}]` });
+    await subscribe(w, member, ['secret'], { principals: [other.id, guest.id] });
     published = drain();
     expect(published.map((p) => `${p.event.type}/${p.event.op}`)).toEqual([
       'stream/create',
@@ -254,7 +254,7 @@ describe('events', () => {
     const { w, admin, moderator, member, other, guest, bot, drain } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
     drain();
-    await subscribe(w, member, ['Denmark'], { principals: `[${guest.id}]` });
+    await subscribe(w, member, ['Denmark'], { principals: [guest.id] });
     const published = drain();
     expect(published.map((p) => [`${p.event.type}/${p.event.op}`, [...p.userIds]])).toEqual([
       ['stream/create', [guest.id]],
@@ -262,7 +262,7 @@ describe('events', () => {
       ['subscription/peer_add', ids(w.owner, admin, moderator, member, other, bot)],
     ]);
     must(await updateRealmAsOperator(w.ctx, w.realm, { webPublicAccessEnabled: true, settings: MODERATORS_CREATE_WEB_PUBLIC }));
-    await subscribe(w, moderator, ['web'], { is_web_public: 'true' });
+    await subscribe(w, moderator, ['web'], { is_web_public: true });
     expect(recipientsOf(drain(), 'stream', 'create')).toEqual([ids(w.owner, admin, moderator, member, other, guest, bot)]);
   });
 

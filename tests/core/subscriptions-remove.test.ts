@@ -15,47 +15,47 @@ describe('DELETE /users/me/subscriptions', () => {
     const { w, member } = await channelWorld();
     await subscribe(w, member, ['Denmark']);
     await subscribe(w, w.owner, ['Sweden']);
-    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list(' denmark ', 'Sweden') }))).toEqual({
+    expect(must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: [' denmark ', 'Sweden'] }))).toEqual({
       removed: ['Denmark'],
       not_removed: ['Sweden'],
     });
     const denmark = await channel(w, 'Denmark');
     expect(await row(w, member, denmark)).toMatchObject({ active: false, color: '#76ce90' });
     expect(await subscribersOf(w, denmark)).toEqual([]);
-    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark') }))).toEqual({ removed: [], not_removed: ['Denmark'] });
+    expect(must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: ['Denmark'] }))).toEqual({ removed: [], not_removed: ['Denmark'] });
   });
 
   it('answers STREAM_DOES_NOT_EXIST for unknown channels and for private channels the requester cannot see', async () => {
     const { w, member, other, admin } = await channelWorld();
-    await subscribe(w, member, ['secret'], { invite_only: 'true' });
-    expectError(await doUnsubscribe.fromTransport(w.ctx, w.as(other), { subscriptions: list('nope') }), 'STREAM_DOES_NOT_EXIST', "Channel 'nope' does not exist", 400, {
+    await subscribe(w, member, ['secret'], { invite_only: true });
+    expectError(await doUnsubscribe(w.ctx, w.as(other), { subscriptions: ['nope'] }), 'STREAM_DOES_NOT_EXIST', "Channel 'nope' does not exist", 400, {
       stream: 'nope',
     });
-    expectError(await doUnsubscribe.fromTransport(w.ctx, w.as(other), { subscriptions: list('secret') }), 'STREAM_DOES_NOT_EXIST', "Channel 'secret' does not exist", 400, {
+    expectError(await doUnsubscribe(w.ctx, w.as(other), { subscriptions: ['secret'] }), 'STREAM_DOES_NOT_EXIST', "Channel 'secret' does not exist", 400, {
       stream: 'secret',
     });
     // Administrators can see every channel.
-    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('secret') }))).toEqual({ removed: [], not_removed: ['secret'] });
+    expect(must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: ['secret'] }))).toEqual({ removed: [], not_removed: ['secret'] });
     const foreign = await secondRealm(w.ctx);
     const { id: _id, ...template } = await channel(w, 'secret');
     await w.ctx.storage.transaction(async (tx) => {
       await tx.streams.insert({ ...template, realmId: foreign.realm.id, name: 'elsewhere', groupSettings: {} });
       return { isOk: () => true, isErr: () => false, value: undefined } as never;
     });
-    expectError(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('elsewhere') }), 'STREAM_DOES_NOT_EXIST', "Channel 'elsewhere' does not exist", 400, {
+    expectError(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: ['elsewhere'] }), 'STREAM_DOES_NOT_EXIST', "Channel 'elsewhere' does not exist", 400, {
       stream: 'elsewhere',
     });
   });
 
   it('lets users remove themselves and their own bots; removing others needs an administrator', async () => {
     const { w, admin, member, other, bot } = await channelWorld();
-    await subscribe(w, w.owner, ['Denmark'], { principals: `[${member.id}, ${other.id}, ${bot.id}]` });
-    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${bot.id}]` }))).toEqual({
+    await subscribe(w, w.owner, ['Denmark'], { principals: [member.id, other.id, bot.id] });
+    expect(must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: ['Denmark'], principals: [bot.id] }))).toEqual({
       removed: ['Denmark'],
       not_removed: [],
     });
-    expectBadRequest(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${other.id}]` }), 'Insufficient permission');
-    expectBadRequest(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${member.id}, ${other.id}]` }), 'Insufficient permission');
+    expectBadRequest(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: ['Denmark'], principals: [other.id] }), 'Insufficient permission');
+    expectBadRequest(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: ['Denmark'], principals: [member.id, other.id] }), 'Insufficient permission');
     expect(await subscribersOf(w, await channel(w, 'Denmark'))).toEqual(ids(member, other));
     expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('Denmark'), principals: '["otto@example.com", "mel@example.com"]' }))).toEqual({
       removed: ['Denmark', 'Denmark'],
@@ -65,8 +65,8 @@ describe('DELETE /users/me/subscriptions', () => {
 
   it('lets a channel’s administrators (by default its creator) remove others', async () => {
     const { w, member, other } = await channelWorld();
-    await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${other.id}]` });
-    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('Denmark'), principals: `[${other.id}]` }))).toEqual({
+    await subscribe(w, member, ['Denmark'], { principals: [member.id, other.id] });
+    expect(must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: ['Denmark'], principals: [other.id] }))).toEqual({
       removed: ['Denmark'],
       not_removed: [],
     });
@@ -74,8 +74,8 @@ describe('DELETE /users/me/subscriptions', () => {
 
   it('lets administrators remove others from private channels they are not in', async () => {
     const { w, admin, member, other } = await channelWorld();
-    await subscribe(w, member, ['secret'], { invite_only: 'true', principals: `[${member.id}, ${other.id}]` });
-    expect(must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('secret'), principals: `[${other.id}]` }))).toEqual({
+    await subscribe(w, member, ['secret'], { invite_only: true, principals: [member.id, other.id] });
+    expect(must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: ['secret'], principals: [other.id] }))).toEqual({
       removed: ['secret'],
       not_removed: [],
     });
@@ -94,9 +94,9 @@ describe('DELETE /users/me/subscriptions', () => {
 
   it('sends subscription/remove to the removed users and peer_remove to those who may see the subscribers', async () => {
     const { w, admin, moderator, member, other, bot, drain } = await channelWorld();
-    await subscribe(w, member, ['Denmark'], { principals: `[${member.id}, ${other.id}]` });
+    await subscribe(w, member, ['Denmark'], { principals: [member.id, other.id] });
     drain();
-    must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('Denmark'), principals: `[${member.id}, ${other.id}]` }));
+    must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: ['Denmark'], principals: [member.id, other.id] }));
     const published = drain();
     const stream = await channel(w, 'Denmark');
     expect(published.map((p) => [p.event, [...p.userIds].sort((a, b) => a - b)])).toEqual([
@@ -111,19 +111,19 @@ describe('DELETE /users/me/subscriptions', () => {
 
   it('sends stream/delete to users who can no longer see the channel: non-administrators leaving a private one, guests leaving a public one', async () => {
     const { w, admin, member, other, guest, drain } = await channelWorld();
-    await subscribe(w, member, ['secret'], { invite_only: 'true', principals: `[${member.id}, ${other.id}, ${admin.id}]` });
-    await subscribe(w, member, ['Denmark'], { principals: `[${guest.id}]` });
+    await subscribe(w, member, ['secret'], { invite_only: true, principals: [member.id, other.id, admin.id] });
+    await subscribe(w, member, ['Denmark'], { principals: [guest.id] });
     const secret = await channel(w, 'secret');
     drain();
-    must(await doUnsubscribe.fromTransport(w.ctx, w.as(other), { subscriptions: list('secret') }));
-    must(await doUnsubscribe.fromTransport(w.ctx, w.as(admin), { subscriptions: list('secret') }));
+    must(await doUnsubscribe(w.ctx, w.as(other), { subscriptions: ['secret'] }));
+    must(await doUnsubscribe(w.ctx, w.as(admin), { subscriptions: ['secret'] }));
     let published = drain();
     expect(recipientsOf(published, 'stream', 'delete')).toEqual([[other.id]]);
     expect(published.find((p) => p.event.op === 'delete')!.event).toEqual({ type: 'stream', op: 'delete', streams: [{ stream_id: secret.id }], stream_ids: [secret.id] });
     // The creator administers the channel, so leaving it does not hide it.
-    must(await doUnsubscribe.fromTransport(w.ctx, w.as(member), { subscriptions: list('secret') }));
+    must(await doUnsubscribe(w.ctx, w.as(member), { subscriptions: ['secret'] }));
     expect(recipientsOf(drain(), 'stream', 'delete')).toEqual([]);
-    must(await doUnsubscribe.fromTransport(w.ctx, w.as(guest), { subscriptions: list('Denmark') }));
+    must(await doUnsubscribe(w.ctx, w.as(guest), { subscriptions: ['Denmark'] }));
     published = drain();
     expect(recipientsOf(published, 'stream', 'delete')).toEqual([[guest.id]]);
   });
@@ -191,7 +191,7 @@ describe('POST /users/me/subscriptions/properties', () => {
     const { w, member, other, drain } = await channelWorld();
     await subscribe(w, member, ['Denmark', 'Sweden']);
     await subscribe(w, other, ['Norway']);
-    await subscribe(w, other, ['secret'], { invite_only: 'true' });
+    await subscribe(w, other, ['secret'], { invite_only: true });
     const [denmark, norway, secret] = [await channel(w, 'Denmark'), await channel(w, 'Norway'), await channel(w, 'secret')];
     drain();
     const send = (...changes: Parameters<typeof data>) => doUpdateSubscriptionProperties.fromTransport(w.ctx, w.as(member), data(...changes));

@@ -105,7 +105,7 @@ describe('POST /typing: channels', () => {
     const { w, alice, bob, published } = await world();
     const carol = await w.addUser({ email: 'carol@example.com', fullName: 'Carol' });
     const dave = await w.addUser({ email: 'dave@example.com', fullName: 'Dave' });
-    await subscribe(w, alice, ['lunch'], { principals: `[${alice.id}, ${bob.id}, ${carol.id}, ${dave.id}]` });
+    await subscribe(w, alice, ['lunch'], { principals: [alice.id, bob.id, carol.id, dave.id] });
     must(await doUpdateSettings(w.ctx, w.as(carol), { receives_typing_notifications: false }));
     await setUser(w.ctx, dave, { isActive: false });
     const stream = await channel(w, 'lunch');
@@ -126,7 +126,7 @@ describe('POST /typing: channels', () => {
 
   it('reads "(no topic)" and the empty topic’s display name as ""; clients without empty_topic_name see the display name', async () => {
     const { w, alice, bob, published } = await world();
-    await subscribe(w, alice, ['lunch'], { principals: `[${alice.id}, ${bob.id}]` });
+    await subscribe(w, alice, ['lunch'], { principals: [alice.id, bob.id] });
     const stream = await channel(w, 'lunch');
     const modern = must(
       await doRegister(w.ctx, w.as(bob), { event_types: ["typing"], client_capabilities: {"stream_typing_notifications":true,"empty_topic_name":true} }),
@@ -148,7 +148,7 @@ describe('POST /typing: channels', () => {
   it('answers "Invalid channel ID" for channels the sender cannot read, and refuses those they may not post to', async () => {
     const { w, alice, bob, published } = await world();
     const guest = await w.addUser({ email: 'guest@example.com', fullName: 'Guest', role: 600 });
-    await subscribe(w, alice, ['secret'], { invite_only: 'true' });
+    await subscribe(w, alice, ['secret'], { invite_only: true });
     await subscribe(w, alice, ['open', 'old', 'announcements']);
     const [secret, open, old, announcements] = [await channel(w, 'secret'), await channel(w, 'open'), await channel(w, 'old'), await channel(w, 'announcements')];
     await setStream(w, old, { isArchived: true });
@@ -178,12 +178,12 @@ describe('POST /typing: channels', () => {
     const { w, alice, published } = await world();
     const users = [];
     for (let i = 0; i < 100; i++) users.push(await w.addUser({ email: `u${i}@example.com`, fullName: `User ${i}` }));
-    await subscribe(w, alice, ['big'], { principals: JSON.stringify([alice.id, ...users.slice(0, 99).map((u) => u.id)]) });
+    await subscribe(w, alice, ['big'], { principals: [alice.id, ...users.slice(0, 99).map((u) => u.id)] });
     const stream = await channel(w, 'big');
     published.length = 0;
     must(await doSendTyping(w.ctx, w.as(alice), { type: 'channel', op: 'start', stream_id: stream.id, topic: 't' }));
     expect(published[0]!.userIds).toHaveLength(100);
-    await subscribe(w, alice, ['big'], { principals: `[${users[99]!.id}]` });
+    await subscribe(w, alice, ['big'], { principals: [users[99]!.id] });
     published.length = 0;
     expect(must(await doSendTyping(w.ctx, w.as(alice), { type: 'channel', op: 'start', stream_id: stream.id, topic: 't' }))).toEqual({});
     expect(published).toEqual([]);

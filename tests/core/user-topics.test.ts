@@ -78,7 +78,7 @@ describe('POST /user_topics', () => {
     const m = await messageWorld();
     const { w, member, other, guest } = m;
     const far = await secondRealm(w.ctx);
-    must(await doSubscribe.fromTransport(w.ctx, { realm: far.realm, user: far.owner }, { subscriptions: names('far away') }));
+    must(await doSubscribe(w.ctx, { realm: far.realm, user: far.owner }, { subscriptions: [{ name: 'far away' }] }));
     const farId = (await w.ctx.storage.read((tx) => tx.streams.byName(far.realm.id, 'far away')))!.id;
     m.drain();
     const base = { topic: 'lunch', visibility_policy: '1' };

@@ -66,7 +66,7 @@ describe('DELETE /users/{id}: deactivation', () => {
   it('accepts the message-deleting actions (nothing to delete before messages exist)', async () => {
     const { w, admin, member } = await world();
     const actions = { delete_public_channel_messages: true, delete_private_channel_messages: true, delete_direct_messages: false };
-    must(await doDeactivateUser.fromTransport(w.ctx, w.as(admin), { user_id: member.id, actions: JSON.stringify(actions) }));
+    must(await doDeactivateUser(w.ctx, w.as(admin), { user_id: member.id, actions: actions }));
     expect((await reload(w.ctx, member)).fullName).toBe('Mel Member');
   });
 

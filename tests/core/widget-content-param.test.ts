@@ -8,7 +8,7 @@ import { failure, submessagesOf } from './submessage-helpers.js';
 let c: ChannelWorld;
 beforeEach(async () => {
   c = await channelWorld();
-  await subscribe(c.w, c.w.owner, ['general'], { principals: JSON.stringify([c.w.owner.id, c.member.id, c.bot.id]) });
+  await subscribe(c.w, c.w.owner, ['general'], { principals: [c.w.owner.id, c.member.id, c.bot.id] });
 });
 
 const ZFORM = { type: 'choices', heading: 'Pick one', choices: [{ short_name: 'A', long_name: 'Apple', reply: 'order apple' }] };

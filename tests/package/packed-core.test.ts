@@ -5,7 +5,7 @@
  * workspace's install instead of downloaded. Needs the packages built (`pnpm run build`).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const corePackage = join(root, 'packages/core');
 const project = mkdtempSync(join(tmpdir(), 'teamchat-packed-'));
 const installed = join(project, 'node_modules/@teamchat/core');
+/** A second install whose dependencies are all there but better-sqlite3, the optional peer. */
+const withoutSqlite = mkdtempSync(join(tmpdir(), 'teamchat-packed-nosqlite-'));
+const installedWithoutSqlite = join(withoutSqlite, 'node_modules/@teamchat/core');
 
 /** The consumer: one import from each public entry point, and an operation called through them. */
 const CONSUMER = `import { closeContext, createRealm, type Ctx, getUsers, ROLE, silentLogger } from '@teamchat/core';
@@ -63,9 +66,19 @@ beforeAll(async () => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   writeFileSync(join(project, 'consumer.ts'), CONSUMER);
+
+  mkdirSync(join(installedWithoutSqlite, 'node_modules'), { recursive: true });
+  await run('tar', ['-xzf', tarball, '-C', installedWithoutSqlite, '--strip-components=1']);
+  for (const name of readdirSync(join(corePackage, 'node_modules'))) {
+    if (name !== 'better-sqlite3') symlinkSync(join(corePackage, 'node_modules', name), join(installedWithoutSqlite, 'node_modules', name), 'dir');
+  }
+  writeFileSync(join(withoutSqlite, 'package.json'), JSON.stringify({ name: 'consumer-without-sqlite', private: true, type: 'module' }));
 }, 120_000);
 
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+  rmSync(withoutSqlite, { recursive: true, force: true });
+});
 
 describe('the packed @teamchat/core', () => {
   it('holds the built files only, and every exports target is among them', async () => {
@@ -99,5 +112,29 @@ describe('the packed @teamchat/core', () => {
     expect(await loads('@teamchat/core')).toBe(false);
     expect(await loads('@teamchat/core/internal')).toBe(false);
     expect(await loads('@teamchat/core/sqlite')).toBe(true);
+  }, 60_000);
+
+  it('declares better-sqlite3 as an optional peer, not a dependency', () => {
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    expect(manifest.dependencies?.['better-sqlite3']).toBeUndefined();
+    expect(manifest.peerDependencies?.['better-sqlite3']).toMatch(/^\^12\./);
+    expect(manifest.peerDependenciesMeta?.['better-sqlite3']).toEqual({ optional: true });
+  });
+
+  it('works without better-sqlite3 installed, until the sqlite entry is imported', async () => {
+    const load = (entry: string) =>
+      run(process.execPath, ['--input-type=module', '-e', `await import('${entry}'); console.log('loaded')`], { cwd: withoutSqlite }).then(
+        ({ stdout }) => stdout.trim(),
+        (error: { stderr: string }) => error.stderr,
+      );
+    expect(await load('@teamchat/core')).toBe('loaded');
+    expect(await load('@teamchat/core/internal')).toBe('loaded');
+    const sqlite = await load('@teamchat/core/sqlite');
+    expect(sqlite).toContain('ERR_MODULE_NOT_FOUND');
+    expect(sqlite).toContain("'better-sqlite3'");
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import type { EventQueue } from '../events/queue.js';
 import { CLIENT_CAPABILITIES, type ClientCapability, type QueuedEvent, type QueueOptions } from '../events/types.js';
 import { type Actor, type Caller, spectatorOperation, userOperation } from '../operation.js';
 import { DeleteQueueParams, GetEventsParams, RegisterParams } from '../schemas/events.js';
-import type { InitialState, RegisterQueueFields, RegisterResponse } from '../state/register-response.js';
+import type { RegisterQueueFields, RegisterResponse } from '../state/register-response.js';
 import { fetchInitialState, type StateOptions } from '../state/sections.js';
 import { botQueueDefaults } from '../bots/queue-defaults.js';
 import { notRateLimited } from '../rate-limits/exempt.js';
@@ -87,8 +87,8 @@ async function register(ctx: Ctx, caller: Caller, params: RegisterInput): Promis
   return ctx.storage.read(async (tx) => {
     if (options.allPublicStreams && caller.user && isGuest(caller.user)) return err(badRequest('User not authorized for this query'));
     const queue = caller.user ? ctx.queues.create(caller.realm.id, caller.user.id, options) : null;
-    // The sections are assembled from a table of fetchers; InitialState names what they give.
-    const state = (await fetchInitialState(ctx, tx, caller, fetchTypes ? new Set(fetchTypes) : null, stateOptions)) as InitialState;
+    // The sections are assembled from a table of fetchers; state/all.ts checks them against InitialState.
+    const state = await fetchInitialState(ctx, tx, caller, fetchTypes ? new Set(fetchTypes) : null, stateOptions);
     return ok<RegisterResponse>({
       queue_id: queue?.id ?? null,
       last_event_id: queue ? queue.lastEventId : -1,

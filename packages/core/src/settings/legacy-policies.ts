@@ -36,8 +36,16 @@ function policyOf(setting: StoredGroupSetting, allowed: readonly number[], fallb
   return policy !== undefined && allowed.includes(policy) ? policy : fallback;
 }
 
+/** The deprecated policy keys of the register's realm section. */
+export interface LegacyRealmPolicies {
+  realm_create_public_stream_policy: number;
+  realm_create_private_stream_policy: number;
+  realm_create_web_public_stream_policy: number;
+  realm_wildcard_mention_policy: number;
+}
+
 /** `realm_create_*_stream_policy` and `realm_wildcard_mention_policy`, from the realm's group settings. */
-export function legacyRealmPolicies(realm: Pick<Realm, 'settings'>): Record<string, number> {
+export function legacyRealmPolicies(realm: Pick<Realm, 'settings'>): LegacyRealmPolicies {
   const mention = realmGroupSetting(realm, 'can_mention_many_users_group');
   return {
     realm_create_public_stream_policy: policyOf(realmGroupSetting(realm, 'can_create_public_channel_group'), COMMON_POLICIES, 1),

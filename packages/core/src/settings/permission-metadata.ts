@@ -9,7 +9,8 @@ import { CHANNEL_GROUP_PERMISSIONS, type GroupPermissionConfig, REALM_GROUP_PERM
 import { REALM_GROUP_SETTING_DEFAULTS } from './realm-settings.js';
 import { defaultUserGroupSettings, USER_GROUP_PERMISSIONS } from './user-group-permissions.js';
 
-interface PermissionSettingMetadata {
+/** One group permission setting as `server_supported_permission_settings` describes it (named so that declaration files can name it). */
+export interface PermissionSettingMetadata {
   require_system_group: boolean;
   allow_internet_group: boolean;
   allow_nobody_group: boolean;

@@ -85,22 +85,24 @@ export interface SettingFacts {
 }
 
 type Extra<T extends SettingValue | readonly unknown[]> = Omit<SettingDefinition<T>, 'default' | 'param'>;
+/** A definition without extras. */
+type NoExtras = Record<never, never>;
 
-/** A setting users may change. */
-const setting = <T extends SettingValue>(
+/** A setting users may change. Its extras stay in its type (`legacy: true` names a legacy key). */
+const setting = <T extends SettingValue, E extends Extra<T> = NoExtras>(
   defaultValue: T,
   param: Struct<T>,
-  extra: Extra<T> = {},
-): SettingDefinition<T> & { param: Struct<T> } => ({ default: defaultValue, param, ...extra });
+  extra?: E,
+): SettingDefinition<T> & { param: Struct<T> } & NoInfer<E> => ({ default: defaultValue, param, ...(extra as E) });
 
 /** A setting only the server sets (the lists of choices). */
-const readOnly = <T extends readonly unknown[]>(value: T, extra: Extra<T> = {}): SettingDefinition<T> & { param: null } => ({
+const readOnly = <T extends readonly unknown[], E extends Extra<T> = NoExtras>(value: T, extra?: E): SettingDefinition<T> & { param: null } & NoInfer<E> => ({
   default: value,
   param: null,
-  ...extra,
+  ...(extra as E),
 });
 
-const bool = (defaultValue: boolean, extra?: Extra<boolean>) => setting(defaultValue, JsonBool, extra);
+const bool = <E extends Extra<boolean> = NoExtras>(defaultValue: boolean, extra?: E) => setting(defaultValue, JsonBool, extra);
 const legacy = { legacy: true } as const;
 
 /** The reference's limit on the email batching period: one week. */
@@ -109,7 +111,7 @@ const MAX_BATCHING_PERIOD_SECONDS = 7 * 24 * 60 * 60;
 /** Every setting of SHAPES.md 2.9, in that order. */
 export const USER_SETTINGS = {
   // Settable as a boolean only; null ("the locale's default", FL 408) cannot be set (SHAPES 2.9).
-  twenty_four_hour_time: setting<boolean | null>(false, JsonBool as Struct<boolean | null>, legacy),
+  twenty_four_hour_time: setting<boolean | null, typeof legacy>(false, JsonBool as Struct<boolean | null>, legacy),
   web_mark_read_on_scroll_policy: setting(1, intChoice([1, 2, 3])),
   // 3 "list of topics" (FL 383) and 4 "top unread topic" (FL 401) included.
   web_channel_default_view: setting(1, intChoice([1, 2, 3, 4])),
@@ -127,7 +129,7 @@ export const USER_SETTINGS = {
   display_emoji_reaction_users: bool(true),
   default_language: setting('en', Str, {
     legacy: true,
-    check: (code) => (code in LANGUAGES ? null : 'Invalid default_language'),
+    check: (code: string) => (code in LANGUAGES ? null : 'Invalid default_language'),
   }),
   // "recent" replaced "recent_topics" at FL 454.
   web_home_view: setting('inbox', stringChoice(['recent', 'inbox', 'all_messages']), legacy),
@@ -155,7 +157,7 @@ export const USER_SETTINGS = {
   enable_stream_audible_notifications: bool(false, legacy),
   notification_sound: setting('zulip', Str, {
     legacy: true,
-    check: (sound) =>
+    check: (sound: string) =>
       NOTIFICATION_SOUNDS.includes(sound) || sound === SILENT_NOTIFICATION_SOUND
         ? null
         : `Invalid notification sound '${sound}'`,
@@ -169,7 +171,7 @@ export const USER_SETTINGS = {
   enable_followed_topic_wildcard_mentions_notify: bool(true),
   email_notifications_batching_period_seconds: setting(120, JsonInt, {
     legacy: true,
-    check: (seconds) =>
+    check: (seconds: number) =>
       seconds <= 0 || seconds > MAX_BATCHING_PERIOD_SECONDS ? `Invalid email batching period: ${seconds} seconds` : null,
   }),
   enable_offline_email_notifications: bool(true, legacy),
@@ -244,7 +246,12 @@ export function formatUserSettings(user: User | null): UserSettingValues {
 /** A setting's definition, seen without its value type. */
 export const settingFacts = (name: UserSettingName): SettingFacts => USER_SETTINGS[name];
 
-export const LEGACY_TOP_LEVEL_SETTINGS = NAMES.filter((name) => settingFacts(name).legacy);
+export const LEGACY_TOP_LEVEL_SETTINGS = NAMES.filter((name): name is LegacyTopLevelSettingName => settingFacts(name).legacy === true);
+
+/** The names of the settings marked `legacy` in USER_SETTINGS. */
+export type LegacyTopLevelSettingName = {
+  [K in UserSettingName]: (typeof USER_SETTINGS)[K] extends { legacy: true } ? K : never;
+}[UserSettingName];
 
 /**
  * The stored settings object after setting `name` to `value`: only values that differ from the

@@ -1,7 +1,14 @@
 /**
  * Every register snapshot section, in the order the snapshot is assembled. Each area's module
  * exports its sections; this table is the one place that lists them (fetchInitialState reads it).
+ *
+ * RegisterResponse (register-response.ts) stays the documented, hand-written answer type: it
+ * carries JSDoc and literal unions that a type inferred from the fetchers would lose. The
+ * checks at the end of this file keep the two from drifting: `npm run typecheck` fails when a
+ * section gives a key RegisterResponse does not declare, or when InitialState declares a key
+ * that no section gives. (That each value fits its declared type is checked by defineSection.)
  */
+import type { RegisterResponse, InitialState } from './register-response.js';
 import type { StateSection } from './sections.js';
 import { alertWordsSection } from './alert-words.js';
 import { channelFoldersSection } from './channel-folders.js';
@@ -33,7 +40,7 @@ import { userStatusSection } from './user-status.js';
 import { mutedTopicsSection, userTopicSection } from './user-topics.js';
 import { videoCallsSection } from './video-calls.js';
 
-export const STATE_SECTIONS: readonly StateSection[] = [
+export const STATE_SECTIONS = [
   realmSection,
   realmUserSection,
   realmBotSection,
@@ -73,4 +80,18 @@ export const STATE_SECTIONS: readonly StateSection[] = [
   realmBillingSection,
   giphySection,
   presenceSection,
-];
+] as const satisfies readonly StateSection[];
+
+/** The keys a section gives, from the fetch result type defineSection kept; distributes over a union of sections. */
+type KeysGiven<S> = S extends StateSection<infer T> ? KeysOf<T> : never;
+/** The keys of each member of a union (a section may answer different shapes, e.g. for spectators). */
+type KeysOf<T> = T extends unknown ? keyof T : never;
+/** Every key some section gives. */
+type SectionKeys = KeysGiven<(typeof STATE_SECTIONS)[number]>;
+
+/** Compiles only when `T` is `never`; the error names the offending keys. */
+type Expect<T extends never> = T;
+/** Keys a section gives that RegisterResponse does not declare: declare them there. */
+export type UndeclaredSectionKeys = Expect<Exclude<SectionKeys, keyof RegisterResponse>>;
+/** Keys InitialState declares that no section gives: remove them, or add their section. */
+export type UnfetchedStateKeys = Expect<Exclude<keyof InitialState, SectionKeys>>;

@@ -1,5 +1,5 @@
 import { formatChannelFolder } from '../format/channel-folder.js';
-import type { StateSection } from './sections.js';
+import { defineSection } from './sections.js';
 
 /**
  * The `channel_folders` section: every folder of the realm, archived ones included, so that
@@ -7,7 +7,7 @@ import type { StateSection } from './sections.js';
  * A spectator sees only the folders holding a web-public channel (the reference's
  * get_channel_folders_for_spectators).
  */
-export const channelFoldersSection: StateSection = {
+export const channelFoldersSection = defineSection({
   key: 'channel_folders',
   eventTypes: ['channel_folder'],
   async fetch(_ctx, tx, { realm, user }) {
@@ -18,4 +18,4 @@ export const channelFoldersSection: StateSection = {
     }
     return { channel_folders: folders.map(formatChannelFolder) };
   },
-};
+});

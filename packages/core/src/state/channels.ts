@@ -7,9 +7,9 @@ import { hasMetadataAccess } from '../access/channel-rules.js';
 import { isGuest } from '../access/roles.js';
 import { withNotificationDefaults } from '../format/channel.js';
 import { formatStreams, gatherSubscriptions, spectatorSubscriptions, webPublicChannels } from '../queries/channel-lists.js';
-import type { StateSection } from './sections.js';
+import { defineSection } from './sections.js';
 
-export const subscriptionSection: StateSection = {
+export const subscriptionSection = defineSection({
   key: 'subscription',
   eventTypes: ['subscription', 'stream'],
   async fetch(_ctx, tx, { realm, user: caller }, options) {
@@ -26,9 +26,9 @@ export const subscriptionSection: StateSection = {
     }
     return { ...lists };
   },
-};
+});
 
-export const streamSection: StateSection = {
+export const streamSection = defineSection({
   key: 'stream',
   async fetch(_ctx, tx, { realm, user: caller }, options) {
     if (!caller) return { streams: await formatStreams(tx, realm, await webPublicChannels(tx, realm)) };
@@ -40,12 +40,12 @@ export const streamSection: StateSection = {
     );
     return { streams: await formatStreams(tx, realm, streams) };
   },
-};
+});
 
-export const defaultStreamsSection: StateSection = {
+export const defaultStreamsSection = defineSection({
   key: 'default_streams',
   async fetch(_ctx, tx, { realm, user }) {
     if (!user || isGuest(user)) return { realm_default_streams: [] };
     return { realm_default_streams: await tx.defaultStreams.list(realm.id) };
   },
-};
+});

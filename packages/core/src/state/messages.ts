@@ -1,17 +1,18 @@
 import { topicForClient } from '../messages/normalize.js';
 import { isUnreadMention, mutedConversations } from '../messages/unread.js';
-import type { StateSection } from './sections.js';
+import type { UnreadMessages } from './register-response.js';
+import { defineSection } from './sections.js';
 
 /**
  * The `message` section: max_message_id, and unread_msgs when update_message_flags is requested
  * too (SHAPES.md 2.4, 2.7).
  */
-export const messageSection: StateSection = {
+export const messageSection = defineSection({
   key: 'message',
   async fetch(_ctx, tx, { user }, options) {
     if (!user) return { max_message_id: -1 };
-    const state: Record<string, unknown> = { max_message_id: await tx.messages.maxMessageId(user.id) };
-    if (options.wanted && !options.wanted.has('update_message_flags')) return state;
+    const maxMessageId = await tx.messages.maxMessageId(user.id);
+    if (options.wanted && !options.wanted.has('update_message_flags')) return { max_message_id: maxMessageId };
 
     const isMuted = await mutedConversations(tx, user);
     const pms = new Map<number, number[]>();
@@ -41,7 +42,7 @@ export const messageSection: StateSection = {
     }
     // Each list in the reference's order: by other user, by (channel, topic ignoring case) as the
     // client sees the topic, and by the user IDs string compared as text.
-    state.unread_msgs = {
+    const unread_msgs: UnreadMessages = {
       count,
       pms: [...pms].sort(([a], [b]) => a - b).map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
       streams: [...streams.values()].sort((a, b) => a.stream_id - b.stream_id || byText(a.topic.toLowerCase(), b.topic.toLowerCase())),
@@ -49,9 +50,9 @@ export const messageSection: StateSection = {
       mentions,
       old_unreads_missing: false,
     };
-    return state;
+    return { max_message_id: maxMessageId, unread_msgs };
   },
-};
+});
 
 /** Plain text order (code units), as the reference sorts its keys, not the locale's. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,5 +1,5 @@
 import { presenceForViewer } from '../presence/read.js';
-import type { StateSection } from './sections.js';
+import { defineSection } from './sections.js';
 
 /**
  * The `presence` section (SHAPES.md 2.4): what the viewer may see of everyone's presence, keyed
@@ -7,7 +7,7 @@ import type { StateSection } from './sections.js';
  * otherwise, within `presence_history_limit_days` (14 by default). Kept current by `presence`
  * events and by the client's POST /users/me/presence with `presence_last_update_id`.
  */
-export const presenceSection: StateSection = {
+export const presenceSection = defineSection({
   key: 'presence',
   async fetch(ctx, tx, { realm, user }, options) {
     if (!user) return { presences: {}, presence_last_update_id: -1, server_timestamp: ctx.clock.now() / 1000 };
@@ -18,4 +18,4 @@ export const presenceSection: StateSection = {
       })),
     };
   },
-};
+});

@@ -1,9 +1,9 @@
 import { botProfiles, defaultChannelNames } from '../bots/profile.js';
 import { formatBot, managesBot } from '../events/realm-bot.js';
-import type { StateSection } from './sections.js';
+import { defineSection } from './sections.js';
 
 /** `realm_bots`: the active bots the user manages (human administrators: every bot of the realm). */
-export const realmBotSection: StateSection = {
+export const realmBotSection = defineSection({
   key: 'realm_bot',
   async fetch(_ctx, tx, { realm, user }) {
     if (!user) return { realm_bots: [] };
@@ -12,4 +12,4 @@ export const realmBotSection: StateSection = {
     const names = await defaultChannelNames(tx, realm.id, profiles.values());
     return { realm_bots: bots.map((bot) => formatBot(bot, profiles.get(bot.id)!, names)) };
   },
-};
+});

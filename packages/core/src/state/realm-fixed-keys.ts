@@ -32,7 +32,7 @@ function hostnameOf(url: string): string {
 }
 
 /** The server's fixed facts for one realm; `iconUrl` doubles as the (default) logo. */
-export function realmFixedKeys(realm: Realm, iconUrl: string): Record<string, unknown> {
+export function realmFixedKeys(realm: Realm, iconUrl: string) {
   return {
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS_FOR_API,
     server_emoji_data_url: serverEmojiDataUrl(realm.url),

@@ -12,7 +12,7 @@ import { avatarUrl } from '../format/avatar.js';
 import { profileDataByUser } from '../format/profile-field.js';
 import { apiEmail, formatInaccessibleUser, formatUser } from '../format/user.js';
 import type { User } from '../storage/types.js';
-import type { StateSection } from './sections.js';
+import { defineSection } from './sections.js';
 
 /**
  * The `realm_user` section (SHAPES.md 2.6): active and deactivated users, the cross-realm
@@ -21,7 +21,7 @@ import type { StateSection } from './sections.js';
  * placeholders (all active, so in realm_users, as in the reference), or not at all with the
  * user_list_incomplete capability.
  */
-export const realmUserSection: StateSection = {
+export const realmUserSection = defineSection({
   key: 'realm_user',
   async fetch(_ctx, tx, { realm, user: viewer }, options) {
     const everyone = await tx.users.list(realm.id);
@@ -37,7 +37,7 @@ export const realmUserSection: StateSection = {
       ? []
       : users.filter((u) => !isAccessible(accessible, u)).map((u) => formatInaccessibleUser(realm, u.id));
     const listed = (active: boolean) => (u: User) => u.isActive === active && isAccessible(accessible, u);
-    const state: Record<string, unknown> = {
+    const state = {
       realm_users: [...users.filter(listed(true)).map((u) => formatUser(realm, u, view)), ...placeholders],
       realm_non_active_users: users.filter(listed(false)).map((u) => formatUser(realm, u, view)),
       // The reference hides that they are self-owned: bot_owner_id is null.
@@ -71,4 +71,4 @@ export const realmUserSection: StateSection = {
       can_invite_others_to_realm: hasRealmPermission(me, realm, 'can_invite_users_group'),
     };
   },
-};
+});

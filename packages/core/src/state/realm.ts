@@ -1,7 +1,7 @@
 import { realmDescriptionHtml, realmIconUrl } from '../format/realm-description.js';
 import { USER_LIMITS } from '../config.js';
 import type { Ctx } from '../context.js';
-import type { StateSection } from './sections.js';
+import { defineSection } from './sections.js';
 import { realmFixedKeys } from './realm-fixed-keys.js';
 import { pushNotificationsEnabled } from '../push/enabled.js';
 import { legacyRealmPolicies } from '../settings/legacy-policies.js';
@@ -15,16 +15,23 @@ import {
   type RealmSettingName,
 } from '../settings/realm-settings.js';
 import type { Realm } from '../storage/types.js';
+import type { ApiGroupSettingValue } from '../format/channel.js';
 
 
-/** Every stored realm setting under its register name, `realm_` + the API name. */
-function storedRealmSettings(realm: Realm): Record<string, unknown> {
+/** The stored realm settings under their register names, `realm_` + the API name. */
+type StoredRealmSettings = { [N in RealmSettingName as `realm_${N}`]: ReturnType<typeof realmSetting<N>> } & {
+  [N in RealmGroupSettingName as `realm_${N}`]: ApiGroupSettingValue;
+};
+
+/** Every stored realm setting under its register name. */
+function storedRealmSettings(realm: Realm): StoredRealmSettings {
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(REALM_SETTING_DEFAULTS) as RealmSettingName[]) out[`realm_${name}`] = realmSetting(realm, name);
   for (const name of Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSettingName[]) {
     out[`realm_${name}`] = groupSettingForApi(realmGroupSetting(realm, name));
   }
-  return out;
+  // Filled from the two tables the type is mapped from.
+  return out as StoredRealmSettings;
 }
 
 /**
@@ -39,7 +46,7 @@ function serverGeneration(ctx: Ctx): number {
 }
 
 /** The `realm` section: realm settings and the server's limits (SHAPES.md 2.5). */
-export const realmSection: StateSection = {
+export const realmSection = defineSection({
   key: 'realm',
   async fetch(ctx, _tx, { realm, user }) {
     const config = ctx.config;
@@ -104,4 +111,4 @@ export const realmSection: StateSection = {
       ...(user ? {} : { realm_presence_disabled: true, realm_allow_message_editing: false }),
     };
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { StateSection } from './sections.js';
+import { defineSection } from './sections.js';
 
 /** The reference's RECENT_CONVERSATIONS_LIMIT: the register lists at most this many conversations. */
 export const MAX_RECENT_DM_CONVERSATIONS = 1000;
@@ -8,7 +8,7 @@ export const MAX_RECENT_DM_CONVERSATIONS = 1000;
  * conversations, newest first, each with the newest message the requester still holds and the
  * other participants (none for the conversation with themself), ascending.
  */
-export const recentPrivateConversationsSection: StateSection = {
+export const recentPrivateConversationsSection = defineSection({
   key: 'recent_private_conversations',
   eventTypes: ['message'],
   async fetch(_ctx, tx, { realm, user }) {
@@ -21,4 +21,4 @@ export const recentPrivateConversationsSection: StateSection = {
       })),
     };
   },
-};
+});

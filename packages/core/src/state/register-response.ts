@@ -192,7 +192,7 @@ export interface InitialState {
   realm_can_add_custom_emoji_group?: ApiGroupSettingValue;
   realm_can_add_subscribers_group?: ApiGroupSettingValue;
   realm_can_create_bots_group?: ApiGroupSettingValue;
-  realm_can_create_groups?: number;
+  realm_can_create_groups?: ApiGroupSettingValue;
   realm_can_create_private_channel_group?: ApiGroupSettingValue;
   realm_can_create_public_channel_group?: ApiGroupSettingValue;
   realm_can_create_web_public_channel_group?: ApiGroupSettingValue;
@@ -200,7 +200,7 @@ export interface InitialState {
   realm_can_delete_any_message_group?: ApiGroupSettingValue;
   realm_can_delete_own_message_group?: ApiGroupSettingValue;
   realm_can_invite_users_group?: ApiGroupSettingValue;
-  realm_can_manage_all_groups?: number;
+  realm_can_manage_all_groups?: ApiGroupSettingValue;
   realm_can_manage_billing_group?: ApiGroupSettingValue;
   realm_can_mention_many_users_group?: ApiGroupSettingValue;
   realm_can_move_messages_between_channels_group?: ApiGroupSettingValue;
@@ -224,8 +224,9 @@ export interface InitialState {
   delivery_email?: string;
   full_name?: string;
   avatar_source?: string;
-  avatar_url?: string;
-  avatar_url_medium?: string;
+  /** null when the client said `client_gravatar` and the user's avatar is their Gravatar. */
+  avatar_url?: string | null;
+  avatar_url_medium?: string | null;
   is_admin?: boolean;
   is_owner?: boolean;
   is_moderator?: boolean;
@@ -238,7 +239,8 @@ export interface InitialState {
   can_invite_others_to_realm?: boolean;
   realm_bots?: BotRecord[];
   user_settings?: UserSettingValues;
-  twenty_four_hour_time?: boolean;
+  /** null: the locale's default (FL 408). */
+  twenty_four_hour_time?: boolean | null;
   starred_message_counts?: boolean;
   fluid_layout_width?: boolean;
   high_contrast_mode?: boolean;
@@ -271,8 +273,8 @@ export interface InitialState {
   desktop_icon_count_display?: number;
   realm_name_in_email_notifications_policy?: number;
   presence_enabled?: boolean;
-  available_notification_sounds?: string[];
-  emojiset_choices?: Array<{ key: string; text: string }>;
+  available_notification_sounds?: readonly string[];
+  emojiset_choices?: ReadonlyArray<{ key: string; text: string }>;
   timezone?: string;
   subscriptions?: ApiSubscription[];
   unsubscribed?: ApiSubscription[];

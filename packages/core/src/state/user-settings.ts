@@ -1,12 +1,17 @@
-import { formatUserSettings, LEGACY_TOP_LEVEL_SETTINGS } from '../settings/user-settings.js';
-import type { StateSection } from './sections.js';
+import {
+  formatUserSettings,
+  LEGACY_TOP_LEVEL_SETTINGS,
+  type LegacyTopLevelSettingName,
+  type UserSettingValues,
+} from '../settings/user-settings.js';
+import { defineSection } from './sections.js';
 
 /**
  * The `user_settings` section (SHAPES.md 2.9): the requester's settings, the defaults for a
  * spectator. Clients without the `user_settings_object` capability also get the pre-FL 89
  * settings at the top level, as the reference sends them.
  */
-export const userSettingsSection: StateSection = {
+export const userSettingsSection = defineSection({
   key: 'user_settings',
   // The pre-FL 89 names of the legacy keys below.
   aliases: ['update_display_settings', 'update_global_notifications'],
@@ -15,11 +20,10 @@ export const userSettingsSection: StateSection = {
     // change whose event no queue of this registration will see.
     const user = caller ? ((await tx.users.byId(realm.id, caller.id)) ?? caller) : null;
     const settings = formatUserSettings(user);
-    const state: Record<string, unknown> = { user_settings: settings };
-    if (!options.capabilities.has('user_settings_object')) {
-      for (const name of LEGACY_TOP_LEVEL_SETTINGS) state[name] = settings[name];
-      state.timezone = settings.timezone;
-    }
-    return state;
+    if (options.capabilities.has('user_settings_object')) return { user_settings: settings };
+    const legacy: Partial<Pick<UserSettingValues, LegacyTopLevelSettingName | 'timezone'>> = {};
+    for (const name of LEGACY_TOP_LEVEL_SETTINGS) Object.assign(legacy, { [name]: settings[name] });
+    legacy.timezone = settings.timezone;
+    return { user_settings: settings, ...legacy };
   },
-};
+});

@@ -1,13 +1,13 @@
 import { accessibleUserIds, isAccessible } from '../access/user-access.js';
 import { type ApiUserStatus, formatUserStatus, isBlankStatus } from '../format/user-status.js';
-import type { StateSection } from './sections.js';
+import { defineSection } from './sections.js';
 
 /**
  * The `user_status` section (SHAPES.md 2.4): the statuses of the realm's active
  * users that say something, keyed by user ID as a string, limited to the users the caller may
  * access. Only users with a stored status are read, not the whole realm. Spectators get `{}`.
  */
-export const userStatusSection: StateSection = {
+export const userStatusSection = defineSection({
   key: 'user_status',
   async fetch(_ctx, tx, { realm, user: viewer }) {
     if (!viewer) return { user_status: {} };
@@ -23,4 +23,4 @@ export const userStatusSection: StateSection = {
     }
     return { user_status: statuses };
   },
-};
+});
