@@ -73,3 +73,31 @@ describe('teamchat serve rate limits', () => {
     await expect(serveWith(['--rate-limit-rules', 'api_by_user=many'], true)).rejects.toThrow(/--rate-limit-rules takes DOMAIN=REQUESTS\/SECONDS or DOMAIN=off/);
   });
 });
+
+describe('teamchat serve behind a reverse proxy', () => {
+  const anonymous = async (url: string, forwardedFor: string) => {
+    const response = await fetch(`${url}/api/v1/server_settings`, { headers: { 'x-forwarded-for': forwardedFor } });
+    return response.headers.get('x-ratelimit-remaining');
+  };
+
+  it('counts per address from X-Forwarded-For with --trusted-proxy-hops, and ignores the header without it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teamchat-proxy-'));
+    const proxied = await spawnServe(['--data', dir, '--port', '0', '--shutdown-timeout', '1', '--trusted-proxy-hops', '1'], 'serve', { rateLimits: true });
+    children.push(proxied.child);
+    expect(await anonymous(proxied.url, '203.0.113.7')).toBe('99');
+    expect(await anonymous(proxied.url, '203.0.113.7')).toBe('98');
+    expect(await anonymous(proxied.url, '198.51.100.9')).toBe('99');
+    // Only the entry our one proxy appended counts: what the client wrote before it does not.
+    expect(await anonymous(proxied.url, 'forged, 203.0.113.7')).toBe('97');
+
+    const direct = await spawnServe(['--data', mkdtempSync(join(tmpdir(), 'teamchat-proxy-')), '--port', '0', '--shutdown-timeout', '1'], 'serve', { rateLimits: true });
+    children.push(direct.child);
+    expect(await anonymous(direct.url, '203.0.113.7')).toBe('99');
+    expect(await anonymous(direct.url, '198.51.100.9')).toBe('98');
+  });
+
+  it('refuses a --trusted-proxy-hops that is not a small whole number, naming the option', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teamchat-proxy-'));
+    await expect(spawnServe(['--data', dir, '--port', '0', '--trusted-proxy-hops', '-1'], 'serve')).rejects.toThrow(/--trusted-proxy-hops takes a whole number from 0 to 16/);
+  });
+});

@@ -52,6 +52,8 @@ export const SERVE_OPTIONS = {
   }),
   'metrics-host': option({ value: 'HOST', description: 'with --metrics-port, the address GET /metrics listens on', defaultText: '127.0.0.1' }),
   'metrics-port': integer({ value: 'PORT', description: 'serve Prometheus metrics (GET /metrics) on this port, apart from the API (0: any free port)', min: 0, max: 65535, defaultText: 'off' }),
+  // Behind a reverse proxy, the client is the address the proxy saw (X-Forwarded-For): logins and per-address limits count it.
+  'trusted-proxy-hops': integer({ value: 'N', description: 'reverse proxies in front of the server whose X-Forwarded-For entries are believed (0: the header is ignored)', min: 0, max: 16, default: 0, env: 'TEAMCHAT_TRUSTED_PROXY_HOPS' }),
   web: negatableFlag({ description: 'serve the built web client at / (--no-web: only the API, the probes and the files)', env: 'TEAMCHAT_WEB' }),
   'web-dir': option({ value: 'DIR', description: 'the built web client to serve (a directory holding index.html and assets/)', defaultText: "the @teamchat/web package's dist", env: 'TEAMCHAT_WEB_DIR' }),
 } satisfies OptionTable;
@@ -87,7 +89,11 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
   if (database === undefined) holdDataDirLock(values.data, 'serve');
   const cluster = database === undefined ? undefined : await joinCluster(database, values['node-id'], logger);
   const storage = database === undefined ? undefined : postgresStorage(database, logger, cluster?.events);
-  const rateLimits = { rateLimiting: values['rate-limits'], ...(values['rate-limit-rules'] ? { rateLimitRules: values['rate-limit-rules'] } : {}) };
+  const config = {
+    rateLimiting: values['rate-limits'],
+    trustedProxyHops: values['trusted-proxy-hops'],
+    ...(values['rate-limit-rules'] ? { rateLimitRules: values['rate-limit-rules'] } : {}),
+  };
   const databaseSize: DatabaseSize | undefined =
     metricsPort === undefined ? undefined : database === undefined ? sqliteDatabaseSize(values.data) : postgresDatabaseSize(database);
   const metrics = databaseSize && createServerMetrics({ databaseSizeBytes: () => databaseSize.bytes() });
@@ -98,7 +104,7 @@ async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise
     cluster,
     logger,
     metrics: metrics?.observer,
-    config: rateLimits,
+    config,
     sqlite: { detectNestedCalls: false },
   });
   const running = await serve(ctx, {
