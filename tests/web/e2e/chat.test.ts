@@ -227,6 +227,37 @@ describe('the web client in a browser', () => {
     await context.close();
   });
 
+  it('the Channels browser: joins a channel, opens it, leaves it, creates one', { timeout: 180_000 }, async () => {
+    await server.api(grace, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'lunch', description: 'Where and when' }] });
+    const { context, page, errors } = await openPage(browser);
+    await signIn(page, server.url, ada.email, ada.password);
+    const sidebar = page.getByRole('navigation', { name: 'Channels' });
+    await sidebar.getByRole('link', { name: 'Browse channels' }).click();
+    expect(page.url()).toContain('#channels/all');
+    const all = page.getByRole('list', { name: 'All channels' });
+    await all.getByRole('button', { name: 'Leave general' }).waitFor();
+
+    await all.getByRole('button', { name: 'Join lunch' }).click();
+    await channelLink(page, 'lunch').waitFor();
+    await all.getByRole('button', { name: 'Leave lunch' }).waitFor();
+    await all.getByRole('link', { name: /lunch/ }).click();
+    await page.getByRole('heading', { name: '#lunch' }).waitFor();
+
+    await sidebar.getByRole('link', { name: 'Browse channels' }).click();
+    await all.getByRole('button', { name: 'Leave lunch' }).click();
+    await all.getByRole('button', { name: 'Join lunch' }).waitFor();
+    expect(await channelLink(page, 'lunch').count()).toBe(0);
+
+    await page.getByRole('form', { name: 'Create a channel' }).getByLabel('New channel').fill('ada-projects');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await channelLink(page, 'ada-projects').waitFor();
+    await all.getByRole('button', { name: 'Leave ada-projects' }).waitFor();
+    const mine = (await server.api(ada, 'GET', '/users/me/subscriptions')) as { subscriptions: { name: string }[] };
+    expect(mine.subscriptions.map((sub) => sub.name).sort()).toEqual(['ada-projects', 'design', 'general']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('never runs script from a message: no <script>, no onerror, no dialog', { timeout: 180_000 }, async () => {
     const first = await openPage(browser);
     const second = await openPage(browser);
