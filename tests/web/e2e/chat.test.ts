@@ -1,7 +1,9 @@
 /**
  * The web client end to end, in Debian's chromium against a real `teamchat serve`: two users in
  * two browser contexts chat live (message, reaction, reload, upload), a hostile message never
- * runs script, a wrong password shows the alert. Elements are found by their roles and
+ * runs script, a wrong password shows the alert, re-opening a channel loses no sent message (the
+ * refetch-before-event race held open on purpose), and a topic typed right after a channel click
+ * is the one sent. Elements are found by their roles and
  * accessible names (what a screen reader announces), which the client keeps stable for these
  * tests: "Email", "Password", "Sign in", the "Channels" navigation, the "Messages" log of
  * `article[data-message-id]`, "Topic", "Message", "Add reaction", "Emoji picker", "Search
@@ -26,6 +28,8 @@ beforeAll(async () => {
     subscriptions: [{ name: 'general', description: 'Everything' }],
     principals: [ada.id, grace.id],
   });
+  // Sorted before "general": the combined feed's compose box targets it at first.
+  await server.api(ada, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'design', description: 'Drafts and mockups' }] });
   await server.api(grace, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'hello', content: 'Welcome to **general**!' });
   browser = await launchBrowser();
 }, 180_000);
@@ -132,6 +136,126 @@ describe('the web client in a browser', () => {
     expect(second.errors).toEqual([]);
     await first.context.close();
     await second.context.close();
+  });
+
+  it('re-opening the channel keeps every sent message; a topic typed right after a channel click is the one sent', { timeout: 240_000 }, async () => {
+    const { context, page, errors } = await openPage(browser);
+    await signIn(page, server.url, ada.email, ada.password);
+    await channelLink(page, 'general').click();
+    await messageWith(page, 'Welcome to general!').waitFor();
+    const topicLink = (name: string) => page.getByRole('list', { name: 'general: conversations' }).getByRole('link', { name: new RegExp(`^${name}(\\s+\\d+)?$`) });
+
+    // Send, then click the current channel's link again (a no-op) and re-open the channel through
+    // a topic (a refetch that may be answered before the message's event): nothing sent is lost.
+    const sent = ['again-1', 'again-2', 'again-3'];
+    for (const content of sent) {
+      await compose(page, 'hello', content);
+      await messageWith(page, content).waitFor();
+      await channelLink(page, 'general').click();
+      await topicLink('hello').click();
+      await messageWith(page, content).waitFor();
+      await channelLink(page, 'general').click();
+    }
+    for (const content of sent) await messageWith(page, content).waitFor();
+    const stored = (await server.api(ada, 'GET', '/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: [{ operator: 'channel', operand: 'general' }] })) as {
+      messages: { id: number }[];
+    };
+    await expect.poll(() => messages(page).locator('article[data-message-id]').evaluateAll((articles) => articles.map((a) => Number(a.getAttribute('data-message-id'))))).toEqual(
+      stored.messages.map((m) => m.id),
+    );
+
+    // The race itself, made certain: the re-opened channel's GET /messages is read before a new
+    // message is stored, and answered only after the message's event has reached the page.
+    await topicLink('hello').click();
+    await page.locator('nav[aria-label="Channels"] a[aria-current="page"]', { hasText: 'hello' }).waitFor();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let answered = () => {};
+    const fetched = new Promise<void>((resolve) => (answered = resolve));
+    await page.route(
+      // The channel's page, not the topic view's (which may still be loading).
+      (url) => url.pathname === '/api/v1/messages' && !url.searchParams.get('narrow')?.includes('"topic"'),
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.fallback();
+        const response = await route.fetch();
+        answered();
+        await released;
+        await route.fulfill({ response });
+      },
+      { times: 1 },
+    );
+    await channelLink(page, 'general').click();
+    await fetched;
+    const delivered = page.waitForResponse(async (response) => response.url().includes('/api/v1/events') && (await response.text()).includes('raced-1'));
+    await server.api(ada, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'hello', content: 'raced-1' });
+    await delivered;
+    release();
+    await messageWith(page, 'again-3').waitFor();
+    await messageWith(page, 'raced-1').waitFor({ timeout: 10_000 });
+
+    // The Topic box filled at once after a click on the channel: from the combined feed (whose box
+    // targets "design") in the same task as the click, before the view follows it; and from one of
+    // the channel's topics, as a user would. The message goes under the topic the box shows.
+    await page.getByRole('link', { name: 'Combined feed' }).click();
+    await page.getByRole('textbox', { name: 'Topic' }).waitFor();
+    await page.evaluate((topic) => {
+      const links = [...document.querySelectorAll<HTMLAnchorElement>('nav[aria-label="Channels"] a')];
+      links.find((link) => link.textContent?.trim().startsWith('general'))?.click();
+      const box = document.querySelector<HTMLInputElement>('input[aria-label="Topic"]')!;
+      box.value = topic;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    }, 'quick-from-feed');
+    await page.locator('nav[aria-label="Channels"] a[aria-current="page"]', { hasText: 'general' }).waitFor();
+    const sendQuick = async (topic: string) => {
+      const box = page.getByRole('textbox', { name: 'Message' });
+      await box.fill(`${topic} body`);
+      await box.press('Enter');
+      await messageWith(page, `${topic} body`).waitFor();
+      const last = (await server.api(ada, 'GET', '/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'sender', operand: ada.id }] })) as {
+        messages: { subject: string; display_recipient: string }[];
+      };
+      expect(last.messages.map((m) => [m.display_recipient, m.subject])).toEqual([['general', topic]]);
+      expect(await page.getByRole('textbox', { name: 'Topic' }).inputValue()).toBe(topic);
+    };
+    await sendQuick('quick-from-feed');
+
+    await topicLink('hello').click();
+    await channelLink(page, 'general').click();
+    await page.getByRole('textbox', { name: 'Topic' }).fill('quick-from-topic');
+    await sendQuick('quick-from-topic');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the Channels browser: joins a channel, opens it, leaves it, creates one', { timeout: 180_000 }, async () => {
+    await server.api(grace, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'lunch', description: 'Where and when' }] });
+    const { context, page, errors } = await openPage(browser);
+    await signIn(page, server.url, ada.email, ada.password);
+    const sidebar = page.getByRole('navigation', { name: 'Channels' });
+    await sidebar.getByRole('link', { name: 'Browse channels' }).click();
+    expect(page.url()).toContain('#channels/all');
+    const all = page.getByRole('list', { name: 'All channels' });
+    await all.getByRole('button', { name: 'Leave general' }).waitFor();
+
+    await all.getByRole('button', { name: 'Join lunch' }).click();
+    await channelLink(page, 'lunch').waitFor();
+    await all.getByRole('button', { name: 'Leave lunch' }).waitFor();
+    await all.getByRole('link', { name: /lunch/ }).click();
+    await page.getByRole('heading', { name: '#lunch' }).waitFor();
+
+    await sidebar.getByRole('link', { name: 'Browse channels' }).click();
+    await all.getByRole('button', { name: 'Leave lunch' }).click();
+    await all.getByRole('button', { name: 'Join lunch' }).waitFor();
+    expect(await channelLink(page, 'lunch').count()).toBe(0);
+
+    await page.getByRole('form', { name: 'Create a channel' }).getByLabel('New channel').fill('ada-projects');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await channelLink(page, 'ada-projects').waitFor();
+    await all.getByRole('button', { name: 'Leave ada-projects' }).waitFor();
+    const mine = (await server.api(ada, 'GET', '/users/me/subscriptions')) as { subscriptions: { name: string }[] };
+    expect(mine.subscriptions.map((sub) => sub.name).sort()).toEqual(['ada-projects', 'design', 'general']);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it('never runs script from a message: no <script>, no onerror, no dialog', { timeout: 180_000 }, async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { applyChoice, findTrigger, markupFor, rankByName } from '../../../packages/web/src/lib/autocomplete';
-import { draftFields, draftMatches, sendParams, targetForView, targetReady } from '../../../packages/web/src/lib/compose-target';
+import { draftFields, draftMatches, retarget, sendParams, targetForView, targetReady } from '../../../packages/web/src/lib/compose-target';
 import { glyphOf, realmChoices, searchEmoji, unicodeChoices } from '../../../packages/web/src/lib/emoji';
 import { uploadMarkdown } from '../../../packages/web/src/lib/upload';
-import { BOB, DEE, GENERAL, OWN_ID } from './fixtures/register';
+import { BOB, DEE, GENERAL, OWN_ID, RANDOM } from './fixtures/register';
 
 describe('autocomplete triggers', () => {
   it('finds @, # and : tokens before the caret', () => {
@@ -98,13 +98,26 @@ describe('emoji', () => {
 });
 
 describe('retargeting when the view changes', () => {
-  it('keeps a topic typed for the same channel when the new view names none', async () => {
-    const { retarget } = await import('../../../packages/web/src/lib/compose-target');
+  it('keeps a topic typed for the same channel when the new view names none', () => {
     const typed = { kind: 'channel' as const, channelId: GENERAL, topic: 'hello' };
     expect(retarget(typed, { kind: 'channel', channelId: GENERAL, topic: '' })).toBe(typed);
     expect(retarget(typed, { kind: 'channel', channelId: GENERAL, topic: 'lunch' })).toEqual({ kind: 'channel', channelId: GENERAL, topic: 'lunch' });
     expect(retarget(typed, { kind: 'channel', channelId: 99, topic: '' })).toEqual({ kind: 'channel', channelId: 99, topic: '' });
     expect(retarget(typed, { kind: 'dm', userIds: [BOB] })).toEqual({ kind: 'dm', userIds: [BOB] });
+  });
+
+  it('sends a topic typed right after a channel click to that channel, even when the box was on another channel', () => {
+    // The combined feed's box targets the first channel; the user clicks "general" and types
+    // "hello" before the view follows the click.
+    const typedBeforeTheView = { kind: 'channel' as const, channelId: RANDOM, topic: 'hello' };
+    const next = retarget(typedBeforeTheView, { kind: 'channel', channelId: GENERAL, topic: '' }, true);
+    expect(next).toEqual({ kind: 'channel', channelId: GENERAL, topic: 'hello' });
+    expect(sendParams(next, 'hi')).toEqual({ type: 'stream', to: String(GENERAL), topic: 'hello', content: 'hi' });
+    // A topic that came from the previous view (not typed) does not follow to another channel.
+    expect(retarget(typedBeforeTheView, { kind: 'channel', channelId: GENERAL, topic: '' }, false)).toEqual({ kind: 'channel', channelId: GENERAL, topic: '' });
+    // An empty typed topic is no topic; a view naming its topic wins.
+    expect(retarget({ ...typedBeforeTheView, topic: '' }, { kind: 'channel', channelId: GENERAL, topic: '' }, true)).toEqual({ kind: 'channel', channelId: GENERAL, topic: '' });
+    expect(retarget(typedBeforeTheView, { kind: 'channel', channelId: GENERAL, topic: 'lunch' }, true)).toEqual({ kind: 'channel', channelId: GENERAL, topic: 'lunch' });
   });
 });
 

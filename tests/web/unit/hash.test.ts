@@ -35,6 +35,7 @@ describe('views ⇄ hashes', () => {
     [{ kind: 'mentioned' }, '#narrow/is/mentioned'],
     [{ kind: 'search', query: 'channel:general lunch' }, '#narrow/search/channel.3Ageneral.20lunch'],
     [{ kind: 'settings', section: 'profile' }, '#settings/profile'],
+    [{ kind: 'channels' }, '#channels/all'],
   ])('%j is %s and back', (view, hash) => {
     expect(viewToHash(view, names)).toBe(hash);
     const back = hashToView(hash);
@@ -50,6 +51,8 @@ describe('views ⇄ hashes', () => {
   it('reads the legacy pm-with and is:private forms', () => {
     expect(hashToView('#narrow/pm-with/3,4-group')).toEqual({ kind: 'dm', userIds: [3, 4] });
     expect(hashToView('#narrow/is/private')).toEqual({ kind: 'all-dms' });
+    expect(hashToView('#streams/all')).toEqual({ kind: 'channels' });
+    expect(hashToView('#channels/subscribed')).toEqual({ kind: 'channels' });
   });
 
   it('answers undefined for hashes it does not know', () => {

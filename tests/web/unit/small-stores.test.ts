@@ -4,7 +4,7 @@ import { conversationName } from '../../../packages/web/src/lib/names';
 import { nextUnreadTopic } from '../../../packages/web/src/lib/next-unread';
 import { canDelete, canEdit, canMoveTopic } from '../../../packages/web/src/lib/permissions';
 import { createStore } from '../../../packages/web/src/lib/store';
-import { addLiveMessage, emptyList, firstPageArrived, groupReactions, mergeMessages, olderPageArrived } from '../../../packages/web/src/stores/message-list';
+import { addLiveMessage, emptyList, firstPageArrived, groupReactions, mergeMessages, olderPageArrived, removeMessages } from '../../../packages/web/src/stores/message-list';
 import { presenceStatus } from '../../../packages/web/src/stores/presence';
 import { bumpTopic, forgetChannel, setChannelTopics } from '../../../packages/web/src/stores/topics';
 import { unreadFromRegister } from '../../../packages/web/src/stores/unread';
@@ -49,6 +49,30 @@ describe('message lists', () => {
     // Once loaded, live messages still join; a page that includes the live one holds it once.
     expect(addLiveMessage(arrived, channelMessage({ id: 502 }), OWN_ID).messages.map((m) => m.id)).toEqual([498, 499, 500, 502]);
     expect(firstPageArrived(list, { ...page, messages: [...page.messages, live] }).messages.map((m) => m.id)).toEqual([498, 499, 500]);
+  });
+
+  it('a refetch of the open view (re-opening it) answered before a live message does not drop that message', () => {
+    // The sender's own message: its event comes while GET /messages for the re-opened view is on
+    // its way, and the answer was read before the message was stored.
+    const view = { kind: 'channel' as const, channelId: GENERAL };
+    const shown = firstPageArrived(emptyList(view), { messages: [channelMessage({ id: 1 }), channelMessage({ id: 2 })], found_oldest: true, found_newest: true });
+    let reopened = emptyList(view);
+    reopened = addLiveMessage(reopened, channelMessage({ id: 3, sender_id: OWN_ID }), OWN_ID);
+    const arrived = firstPageArrived(reopened, { messages: shown.messages, found_oldest: true, found_newest: true });
+    expect(arrived.messages.map((m) => m.id)).toEqual([1, 2, 3]);
+    // The next send, after the page: appended, nothing lost.
+    expect(addLiveMessage(arrived, channelMessage({ id: 4, sender_id: OWN_ID }), OWN_ID).messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a message deleted while the first page is on its way stays deleted when an older page brings it', () => {
+    let list = emptyList({ kind: 'channel', channelId: GENERAL });
+    list = removeMessages(list, [2]);
+    const arrived = firstPageArrived(list, { messages: [channelMessage({ id: 1 }), channelMessage({ id: 2 })], found_oldest: true, found_newest: true });
+    expect(arrived.messages.map((m) => m.id)).toEqual([1]);
+    expect(arrived.removedWhileLoading).toBeUndefined();
+    // Once loaded, deletions remove as before and are not remembered.
+    expect(removeMessages(arrived, [1])).toMatchObject({ messages: [] });
+    expect(removeMessages(arrived, [1]).removedWhileLoading).toBeUndefined();
   });
 
   it('drops live messages kept meanwhile when the first page does not reach the present (they would leave a gap)', () => {

@@ -37,6 +37,8 @@ export function Compose({ view }: { view: MessageView }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const draftId = useRef<number | undefined>(undefined);
   const lastTyping = useRef(0);
+  /** The user typed in the Topic box since the view last changed (see retarget). */
+  const topicTyped = useRef(false);
 
   // A new view retargets the box (before the next paint, so nothing typed meanwhile is lost)
   // and brings back its draft. A topic already typed for the same channel stays: what the
@@ -44,8 +46,9 @@ export function Compose({ view }: { view: MessageView }) {
   const key = viewKey(view);
   const mounted = useRef(false);
   useLayoutEffect(() => {
-    const next = mounted.current ? retarget(target, targetForView(view, chat.ownId, channels[0]?.stream_id)) : target;
+    const next = mounted.current ? retarget(target, targetForView(view, chat.ownId, channels[0]?.stream_id), topicTyped.current) : target;
     mounted.current = true;
+    topicTyped.current = false;
     setTarget(next);
     const draft = [...chat.drafts.get().values()].find((candidate) => draftMatches(candidate, next));
     draftId.current = draft?.id;
@@ -214,7 +217,10 @@ export function Compose({ view }: { view: MessageView }) {
               <select
                 aria-label="Channel"
                 value={target.channelId === undefined ? '' : String(target.channelId)}
-                onChange={(event) => setTarget({ ...target, channelId: Number((event.currentTarget as HTMLSelectElement).value) })}
+                onChange={(event) => {
+                  const channelId = Number((event.currentTarget as HTMLSelectElement).value);
+                  setTarget((current) => (current.kind === 'channel' ? { ...current, channelId } : current));
+                }}
               >
                 {channels.map((channel) => (
                   <option key={channel.stream_id} value={String(channel.stream_id)}>
@@ -229,7 +235,12 @@ export function Compose({ view }: { view: MessageView }) {
               placeholder="Topic"
               maxLength={Number(state.max_topic_length ?? 60)}
               value={target.topic}
-              onInput={(event) => setTarget({ ...target, topic: (event.currentTarget as HTMLInputElement).value })}
+              onInput={(event) => {
+                const topic = (event.currentTarget as HTMLInputElement).value;
+                topicTyped.current = true;
+                // From the latest state, not this render's: a view change may have retargeted meanwhile.
+                setTarget((current) => (current.kind === 'channel' ? { ...current, topic } : current));
+              }}
             />
           </>
         ) : (

@@ -98,6 +98,9 @@ export function Sidebar() {
             </li>
           ))}
         </ul>
+        <a class="browse" href={href({ kind: 'channels' })} aria-current={current({ kind: 'channels' })}>
+          Browse channels
+        </a>
       </nav>
       <nav aria-label="Direct messages">
         <h2>Direct messages</h2>

@@ -12,6 +12,7 @@ import { type View, isMessageView } from '../narrow/view';
 import { type Session, sessionClient } from '../session/auth';
 import { createStatusStore, type Live, startLive, watchingFetch } from '../session/live';
 import { installShortcuts } from '../lib/shortcuts';
+import { ChannelsView } from './channels-view';
 import { ConnectionBanner } from './connection-banner';
 import { Header } from './header';
 import { InboxView } from './inbox-view';
@@ -157,6 +158,7 @@ function Layout({ reloads }: { reloads: number }) {
         {view.kind === 'inbox' && <InboxView />}
         {view.kind === 'recent' && <RecentView />}
         {view.kind === 'settings' && <SettingsView section={view.section} />}
+        {view.kind === 'channels' && <ChannelsView />}
         {isMessageView(view) && <MessagePane view={view} reloads={reloads} />}
       </main>
     </div>

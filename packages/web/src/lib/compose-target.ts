@@ -14,12 +14,15 @@ export function targetForView(view: MessageView, ownId: number, firstChannel: nu
 }
 
 /**
- * The target after the view changes: the view's, except that a topic typed for the same channel
- * is kept when the new view names no topic (opening a channel must not wipe a topic just typed).
+ * The target after the view changes: the view's, except that when the new view names no topic,
+ * a topic already in the box stays if it was for the same channel, or if the user typed it since
+ * the last view change (a topic typed right after clicking a channel, before the view followed
+ * the click, goes to that channel: what the Topic box shows is what is sent).
  */
-export function retarget(current: ComposeTarget, forView: ComposeTarget): ComposeTarget {
-  if (current.kind === 'channel' && forView.kind === 'channel' && current.channelId === forView.channelId && forView.topic === '') return current;
-  return forView;
+export function retarget(current: ComposeTarget, forView: ComposeTarget, topicTyped = false): ComposeTarget {
+  if (current.kind !== 'channel' || forView.kind !== 'channel' || forView.topic !== '') return forView;
+  if (current.channelId === forView.channelId) return current;
+  return topicTyped && current.topic !== '' ? { ...forView, topic: current.topic } : forView;
 }
 
 /** The API's sendMessage parameters for a target and content. */

@@ -55,6 +55,8 @@ export function viewToHash(view: View, channelName: ChannelNames = () => undefin
       return `#narrow/search/${encodeHashComponent(view.query)}`;
     case 'settings':
       return `#settings/${encodeHashComponent(view.section)}`;
+    case 'channels':
+      return '#channels/all';
   }
 }
 
@@ -70,6 +72,7 @@ export function hashToView(hash: string): View | undefined {
   const parts = path.split('/');
   const [head] = parts;
   if (head === 'inbox' || head === 'recent' || head === 'feed') return { kind: head };
+  if (head === 'channels' || head === 'streams') return { kind: 'channels' };
   if (head === 'all_messages' || head === 'combined-feed') return { kind: 'feed' };
   if (head === 'settings' || head === 'organization') return { kind: 'settings', section: decodeHashComponent(parts[1] ?? 'profile') || 'profile' };
   if (head !== 'narrow') return undefined;

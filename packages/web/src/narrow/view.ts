@@ -11,10 +11,10 @@ export type MessageView =
   | { kind: 'mentioned' }
   | { kind: 'search'; query: string };
 
-export type View = MessageView | { kind: 'inbox' } | { kind: 'recent' } | { kind: 'settings'; section: string };
+export type View = MessageView | { kind: 'inbox' } | { kind: 'recent' } | { kind: 'settings'; section: string } | { kind: 'channels' };
 
 export function isMessageView(view: View): view is MessageView {
-  return view.kind !== 'inbox' && view.kind !== 'recent' && view.kind !== 'settings';
+  return view.kind !== 'inbox' && view.kind !== 'recent' && view.kind !== 'settings' && view.kind !== 'channels';
 }
 
 /** A stable key per view: two views with the same key show the same messages. */

@@ -19,6 +19,11 @@ export interface MessageList {
    * have been read before they were sent, and they are newer than anything it holds.
    */
   firstPage?: boolean;
+  /**
+   * IDs deleted while the first page was on its way: the page may have been read before the
+   * deletion, and must not bring them back.
+   */
+  removedWhileLoading?: number[];
   error?: string;
 }
 
@@ -35,7 +40,9 @@ export interface FetchedPage {
 /** The first page arrived: its messages, plus the live ones that came while it was on its way (when it reaches the present). */
 export function firstPageArrived(list: MessageList, page: FetchedPage): MessageList {
   const live = page.found_newest ? list.messages : [];
-  return { view: list.view, messages: mergeMessages(live, page.messages), foundOldest: page.found_oldest, foundNewest: page.found_newest, loading: false };
+  const removed = new Set(list.removedWhileLoading);
+  const fetched = page.messages.filter((message) => !removed.has(message.id));
+  return { view: list.view, messages: mergeMessages(live, fetched), foundOldest: page.found_oldest, foundNewest: page.found_newest, loading: false };
 }
 
 /** An older page arrived (scrolling back): merged, never replacing what is shown. */
@@ -62,6 +69,7 @@ export function addLiveMessage(list: MessageList, message: Message, ownId: numbe
 
 export function removeMessages(list: MessageList, ids: readonly number[]): MessageList {
   const gone = new Set(ids);
+  if (list.firstPage) list = { ...list, removedWhileLoading: [...(list.removedWhileLoading ?? []), ...ids] };
   if (!list.messages.some((message) => gone.has(message.id))) return list;
   return { ...list, messages: list.messages.filter((message) => !gone.has(message.id)) };
 }
