@@ -88,12 +88,12 @@ async function readStored(ctx: Ctx, realms: RealmPresence[]): Promise<void> {
 }
 
 /**
- * A cluster node's flush: stores its reports, then reads every node's. Resolves to how many
- * entries it wrote.
+ * A cluster node's flush: stores its reports, then (when `takeIn`) reads every node's.
+ * Resolves to how many entries it wrote.
  */
-export async function shareClusterPresence(ctx: Ctx, realms: Iterable<RealmPresence>): Promise<number> {
+export async function shareClusterPresence(ctx: Ctx, realms: Iterable<RealmPresence>, takeIn: boolean): Promise<number> {
   const list = [...realms];
   const written = await writePending(ctx, list);
-  await readStored(ctx, list);
+  if (takeIn) await readStored(ctx, list);
   return written;
 }

@@ -123,12 +123,14 @@ export async function realmPresence(ctx: Ctx, realmId: number, tx?: Tx): Promise
  * Writes every entry changed since the last flush, for all realms, in one transaction. An
  * entry changed again while the write runs stays unsaved for the next flush; a failed write
  * leaves everything it held unsaved. Flushes run one after another. On a cluster node a flush
- * also takes in what the other nodes stored (presence/cluster.ts).
+ * also takes in what the other nodes stored (presence/cluster.ts), unless the node is `closing`
+ * (closeContext's last flush: the store may be shared, and closed already by another context).
  */
-export function flushPresence(ctx: Ctx): Promise<number> {
+export function flushPresence(ctx: Ctx, options: { closing?: boolean } = {}): Promise<number> {
   const memory = MEMORIES.get(ctx);
   if (!memory) return Promise.resolve(0);
-  const run = memory.flushing.catch(() => undefined).then(() => (ctx.cluster ? shareClusterPresence(ctx, memory.realms.values()) : writeUnsaved(ctx, memory)));
+  const write = () => (ctx.cluster ? shareClusterPresence(ctx, memory.realms.values(), !options.closing) : writeUnsaved(ctx, memory));
+  const run = memory.flushing.catch(() => undefined).then(write);
   memory.flushing = run;
   return run;
 }
