@@ -70,7 +70,7 @@ export class RealmPresence {
   }
 }
 
-export interface Memory {
+interface Memory {
   realms: Map<number, RealmPresence>;
   /** Loads under way without a caller's transaction, so that concurrent callers share one. */
   loading: Map<number, Promise<RealmPresence>>;
