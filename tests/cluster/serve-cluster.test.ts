@@ -2,7 +2,8 @@
  * Three `teamchat serve` processes on one PostgreSQL database and one shared data directory:
  * events cross processes in time, polls reach their queue's owner, a process killed with
  * SIGKILL loses nothing it acknowledged, a scheduled message due during restarts is sent once,
- * an invitation accepted at two processes at once is accepted once, and uploads are shared.
+ * an invitation accepted at two processes at once is accepted once, uploads are shared, and
+ * presence reported to one process is seen at another.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,6 +97,22 @@ describe.skipIf(!DATABASE_URL)('three serve processes on one PostgreSQL database
     expect((await api(nodes.c, 'DELETE', '/events', { auth: owner, form: { queue_id: queue.queue_id } })).status).toBe(200);
     const gone = await api(nodes.a, 'GET', '/events', { auth: owner, query: { queue_id: queue.queue_id, dont_block: 'true' } });
     expect(gone.body.code).toBe('BAD_EVENT_QUEUE_ID');
+  });
+
+  it('shows a presence report made to A through C’s GET /users/{id}/presence and GET /realm/presence', async () => {
+    expect((await api(nodes.a, 'POST', '/users/me/presence', { auth: owner, form: { status: 'active' } })).status).toBe(200);
+    // Within about a second (each process stores its reports and reads the others' every second); generous here.
+    const deadline = Date.now() + 20_000;
+    let answer = await api(nodes.c, 'GET', `/users/${ownerId}/presence`, { auth: owner });
+    while (answer.status !== 200 && Date.now() < deadline) {
+      await sleep(100);
+      answer = await api(nodes.c, 'GET', `/users/${ownerId}/presence`, { auth: owner });
+    }
+    expect(answer.status).toBe(200);
+    expect(answer.body.presence.aggregated.status).toBe('active');
+    const realmPresence = await api(nodes.c, 'GET', '/realm/presence', { auth: owner });
+    // The owner is the only user who reported.
+    expect(Object.values(realmPresence.body.presences)).toEqual([expect.objectContaining({ website: expect.objectContaining({ status: 'active' }) })]);
   });
 
   it('serves a file uploaded through one process from the others (one shared data directory)', async () => {

@@ -45,6 +45,24 @@ export function describePresenceStore(storage: () => Storage): void {
       });
     });
 
+    it('lists given users’ rows and the rows changed after a sequence value, of the realm only', async () => {
+      const one = await seed(storage(), [{}, {}, {}]);
+      const two = await seed(storage(), [{}]);
+      const [a, b, c] = one.users as [NonNullable<(typeof one.users)[0]>, NonNullable<(typeof one.users)[0]>, NonNullable<(typeof one.users)[0]>];
+      const theirs = two.users[0]!;
+      const row = (userId: number, lastUpdateId: number): UserPresence => ({ userId, lastActiveTime: null, lastConnectedTime: 100 + lastUpdateId, lastUpdateId });
+      await commit(storage(), (tx) => tx.presence.save(one.realm.id, [row(c.id, 1), row(a.id, 2), row(b.id, 3)], 3));
+      await commit(storage(), (tx) => tx.presence.save(two.realm.id, [row(theirs.id, 7)], 7));
+      await storage().read(async (tx) => {
+        expect(await tx.presence.listUsers(one.realm.id, [b.id, a.id, theirs.id, a.id + 1000])).toEqual([row(a.id, 2), row(b.id, 3)]);
+        expect(await tx.presence.listUsers(one.realm.id, [])).toEqual([]);
+        expect(await tx.presence.listChanged(one.realm.id, 1)).toEqual([row(a.id, 2), row(b.id, 3)]);
+        expect(await tx.presence.listChanged(one.realm.id, 0)).toEqual([row(a.id, 2), row(b.id, 3), row(c.id, 1)]);
+        expect(await tx.presence.listChanged(one.realm.id, 3)).toEqual([]);
+        expect(await tx.presence.listChanged(two.realm.id, 0)).toEqual([row(theirs.id, 7)]);
+      });
+    });
+
     it('refuses save inside read()', async () => {
       const { realm } = await seed(storage());
       await expect(storage().read((tx) => tx.presence.save(realm.id, [], 1))).rejects.toThrow(/cannot run inside read/);

@@ -195,7 +195,7 @@ export async function closeContext(ctx: Ctx): Promise<void> {
   // Requests to bots in flight are aborted, so that none posts an answer into a closed store.
   await stopOutgoingWebhooks(ctx);
   try {
-    await flushPresence(ctx);
+    await flushPresence(ctx, { closing: true });
   } finally {
     // Stops listening before the store goes: nothing is delivered into queues already answered.
     await ctx.cluster?.close();

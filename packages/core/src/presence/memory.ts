@@ -8,24 +8,61 @@
  * A realm's memory is loaded from the store the first time it is needed (a cold realm after a
  * restart, or an embedder that never starts the flush timer), so answers are right without
  * any timer. Memory holds at most one entry per user of the realm.
+ *
+ * The nodes of a cluster keep their memories in step through the store: see presence/cluster.ts.
  */
 import { ok } from 'neverthrow';
 import type { Ctx } from '../context.js';
 import type { Tx, UserPresence } from '../storage/types.js';
+import { shareClusterPresence } from './cluster.js';
+
+/** A report a cluster node took and has not stored yet (presence/cluster.ts). */
+export interface PendingPresence {
+  entry: UserPresence;
+  /** Set by a presence_enabled change: the entry replaces the stored one instead of merging with it. */
+  replace: boolean;
+}
 
 /** One realm's presence: the live entries, the sequence and what the store does not have yet. */
 export class RealmPresence {
-  /** By user ID. An entry is replaced, never changed in place, so a flush can keep it as it was. */
+  /**
+   * By user ID. An entry is replaced, never changed in place, so a flush can keep it as it was.
+   * On a cluster node these are the entries as stored, with the cluster's sequence values.
+   */
   readonly entries = new Map<number, UserPresence>();
-  /** The highest `last_update_id` handed out. */
+  /** The highest `last_update_id` handed out (on a cluster node: the highest known stored). */
   lastUpdateId = 0;
   /** Users whose entry changed since it was last written. */
   readonly unsaved = new Set<number>();
+  /**
+   * On a cluster node only: this node's reports not stored yet, by user ID. They wait outside
+   * `entries` because the sequence value is handed out when they are stored, for every node.
+   */
+  readonly pending: Map<number, PendingPresence> | undefined;
 
-  constructor(readonly realmId: number) {}
+  constructor(
+    readonly realmId: number,
+    shared = false,
+  ) {
+    if (shared) this.pending = new Map();
+  }
 
-  /** Stores a new entry for its user under the next sequence value, and returns it. */
-  put(entry: Omit<UserPresence, 'lastUpdateId'>): UserPresence {
+  /** The user's newest presence this node knows: its own report not stored yet, else the stored one. */
+  latest(userId: number): UserPresence | undefined {
+    return this.pending?.get(userId)?.entry ?? this.entries.get(userId);
+  }
+
+  /**
+   * Stores a new entry for its user under the next sequence value, and returns it. On a
+   * cluster node the entry waits in `pending` under the current value until it is stored.
+   */
+  put(entry: Omit<UserPresence, 'lastUpdateId'>, replace = false): UserPresence {
+    if (this.pending) {
+      const held = { ...entry, lastUpdateId: this.lastUpdateId };
+      // A report right after a replacement builds on it: it replaces as well.
+      this.pending.set(entry.userId, { entry: held, replace: replace || (this.pending.get(entry.userId)?.replace ?? false) });
+      return held;
+    }
     const stored = { ...entry, lastUpdateId: ++this.lastUpdateId };
     this.entries.set(entry.userId, stored);
     this.unsaved.add(entry.userId);
@@ -49,8 +86,8 @@ function memoryOf(ctx: Ctx): Memory {
   return memory;
 }
 
-async function loadWith(tx: Tx, realmId: number): Promise<RealmPresence> {
-  const realm = new RealmPresence(realmId);
+async function loadWith(ctx: Ctx, tx: Tx, realmId: number): Promise<RealmPresence> {
+  const realm = new RealmPresence(realmId, ctx.cluster !== undefined);
   for (const row of await tx.presence.list(realmId)) realm.entries.set(row.userId, row);
   realm.lastUpdateId = await tx.presence.lastUpdateId(realmId);
   return realm;
@@ -72,10 +109,10 @@ export async function realmPresence(ctx: Ctx, realmId: number, tx?: Tx): Promise
   const memory = memoryOf(ctx);
   const known = memory.realms.get(realmId);
   if (known) return known;
-  if (tx) return install(memory, await loadWith(tx, realmId));
+  if (tx) return install(memory, await loadWith(ctx, tx, realmId));
   let loading = memory.loading.get(realmId);
   if (!loading) {
-    loading = ctx.storage.read((read) => loadWith(read, realmId)).then((loaded) => install(memory, loaded));
+    loading = ctx.storage.read((read) => loadWith(ctx, read, realmId)).then((loaded) => install(memory, loaded));
     memory.loading.set(realmId, loading);
     void loading.finally(() => memory.loading.delete(realmId)).catch(() => undefined);
   }
@@ -85,12 +122,15 @@ export async function realmPresence(ctx: Ctx, realmId: number, tx?: Tx): Promise
 /**
  * Writes every entry changed since the last flush, for all realms, in one transaction. An
  * entry changed again while the write runs stays unsaved for the next flush; a failed write
- * leaves everything it held unsaved. Flushes run one after another.
+ * leaves everything it held unsaved. Flushes run one after another. On a cluster node a flush
+ * also takes in what the other nodes stored (presence/cluster.ts), unless the node is `closing`
+ * (closeContext's last flush: the store may be shared, and closed already by another context).
  */
-export function flushPresence(ctx: Ctx): Promise<number> {
+export function flushPresence(ctx: Ctx, options: { closing?: boolean } = {}): Promise<number> {
   const memory = MEMORIES.get(ctx);
   if (!memory) return Promise.resolve(0);
-  const run = memory.flushing.catch(() => undefined).then(() => writeUnsaved(ctx, memory));
+  const write = () => (ctx.cluster ? shareClusterPresence(ctx, memory.realms.values(), !options.closing) : writeUnsaved(ctx, memory));
+  const run = memory.flushing.catch(() => undefined).then(write);
   memory.flushing = run;
   return run;
 }
@@ -121,6 +161,6 @@ async function writeUnsaved(ctx: Ctx, memory: Memory): Promise<number> {
 /** How many entries wait for the next flush, over all realms (for tests and operators). */
 export function unsavedPresenceCount(ctx: Ctx): number {
   let count = 0;
-  for (const realm of MEMORIES.get(ctx)?.realms.values() ?? []) count += realm.unsaved.size;
+  for (const realm of MEMORIES.get(ctx)?.realms.values() ?? []) count += realm.unsaved.size + (realm.pending?.size ?? 0);
   return count;
 }

@@ -36,7 +36,7 @@ export function recordPresence(
   now: number,
 ): PresenceChange {
   const active = status === 'active';
-  const stored = realm.entries.get(userId);
+  const stored = realm.latest(userId);
   if (!stored) {
     return { entry: realm.put({ userId, lastActiveTime: active ? now : null, lastConnectedTime: now }), cameOnline: true };
   }
@@ -70,6 +70,6 @@ export function replacePresence(
   enabled: boolean,
   now: number,
 ): UserPresence {
-  if (enabled) return realm.put({ userId, lastActiveTime: now, lastConnectedTime: now });
-  return realm.put({ userId, lastActiveTime: null, lastConnectedTime: now - config.presenceOfflineThresholdSeconds - 120 });
+  if (enabled) return realm.put({ userId, lastActiveTime: now, lastConnectedTime: now }, true);
+  return realm.put({ userId, lastActiveTime: null, lastConnectedTime: now - config.presenceOfflineThresholdSeconds - 120 }, true);
 }

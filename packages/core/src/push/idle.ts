@@ -16,7 +16,7 @@ export async function awayUsers(ctx: Ctx, tx: Tx, realm: Realm, userIds: readonl
   const presence = await realmPresence(ctx, realm.id, tx);
   const recent = Math.floor(ctx.clock.now() / 1000) - ctx.config.presenceOfflineThresholdSeconds;
   for (const id of userIds) {
-    const lastActive = presence.entries.get(id)?.lastActiveTime ?? null;
+    const lastActive = presence.latest(id)?.lastActiveTime ?? null;
     if (lastActive === null || lastActive < recent) away.add(id);
   }
   return away;

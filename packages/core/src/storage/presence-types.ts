@@ -2,7 +2,8 @@
  * The presence part of the storage contract: each user's last presence report and the realm's
  * presence sequence (the reference's UserPresence and PresenceSequence). The core keeps recent
  * presence in memory and writes it here in batches (presence/memory.ts), so these rows lag the
- * live state by at most one flush. See types.ts for the isolation rules every store follows.
+ * live state by at most one flush; the nodes of a cluster share presence through these rows
+ * (presence/cluster.ts). See types.ts for the isolation rules every store follows.
  */
 
 /** One user's presence, times in Unix seconds. */
@@ -20,6 +21,10 @@ export interface UserPresence {
 export interface PresenceStore {
   /** Every stored presence of the realm, ordered by user ID. */
   list(realmId: number): Promise<UserPresence[]>;
+  /** The stored presence of the given users of the realm, ordered by user ID. */
+  listUsers(realmId: number, userIds: readonly number[]): Promise<UserPresence[]>;
+  /** The realm's stored presence changed after sequence value `afterUpdateId`, ordered by user ID. */
+  listChanged(realmId: number, afterUpdateId: number): Promise<UserPresence[]>;
   /** The highest `last_update_id` the realm handed out; 0 when it has none. */
   lastUpdateId(realmId: number): Promise<number>;
   /**

@@ -3,6 +3,7 @@ import type { TableMap } from './columns.js';
 import type { Statements } from './statements.js';
 
 const PRESENCE: TableMap<UserPresence> = { table: 'user_presence', booleans: [] };
+const COLUMNS = 'user_id, last_active_time, last_connected_time, last_update_id';
 const SEQUENCE: TableMap<{ lastUpdateId: number }> = { table: 'presence_sequence', booleans: [] };
 
 // The SELECT from user keeps a row of another realm (or of no user) out.
@@ -24,9 +25,21 @@ export function presenceStore(q: Statements): PresenceStore {
     async list(realmId) {
       return await q.all(
         PRESENCE,
-        'SELECT user_id, last_active_time, last_connected_time, last_update_id FROM user_presence WHERE realm_id = ? ORDER BY user_id',
+        `SELECT ${COLUMNS} FROM user_presence WHERE realm_id = ? ORDER BY user_id`,
         realmId,
       );
+    },
+    async listUsers(realmId, userIds) {
+      if (userIds.length === 0) return [];
+      return await q.all(
+        PRESENCE,
+        `SELECT ${COLUMNS} FROM user_presence WHERE realm_id = ? AND user_id IN (SELECT value FROM json_each(?)) ORDER BY user_id`,
+        realmId,
+        JSON.stringify(userIds),
+      );
+    },
+    async listChanged(realmId, afterUpdateId) {
+      return await q.all(PRESENCE, `SELECT ${COLUMNS} FROM user_presence WHERE realm_id = ? AND last_update_id > ? ORDER BY user_id`, realmId, afterUpdateId);
     },
     async lastUpdateId(realmId) {
       return (await q.get(SEQUENCE, 'SELECT last_update_id FROM presence_sequence WHERE realm_id = ?', realmId))?.lastUpdateId ?? 0;
