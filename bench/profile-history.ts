@@ -28,7 +28,8 @@ const counts = countStatements();
 const tmp = mkdtempSync(join(tmpdir(), 'teamchat-profile-history-'));
 try {
   cpSync(source, join(tmp, 'data'), { recursive: true });
-  const ctx = openDataDir(join(tmp, 'data'), { config: { timers: false } });
+  // As `teamchat serve` opens it (nested-call detection off: it hooks every promise).
+  const ctx = openDataDir(join(tmp, 'data'), { config: { timers: false }, sqlite: { detectNestedCalls: false } });
   const { realm, owner, streamIds } = await ctx.storage.read(async (tx) => {
     const [realm] = await tx.realms.all();
     if (!realm) throw new Error(`${source} holds no realm`);

@@ -11,10 +11,13 @@ export const API_FLAGS = [...Object.keys(FLAG_BITS), 'wildcard_mentioned'] as re
 export const CONTENT_FLAG_MASK =
   FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.has_alert_word;
 
-/** The flag list of a copy, as messages and events carry it. */
+/** FLAG_BITS as a list, made once: flagNames runs for every message of every page and event. */
+const FLAG_ENTRIES = Object.entries(FLAG_BITS) as [StoredFlag, number][];
+
+/** The flag list of a copy, as messages and events carry it (a new array: callers may add to it). */
 export function flagNames(bits: number): string[] {
   const names: string[] = [];
-  for (const [name, bit] of Object.entries(FLAG_BITS) as [StoredFlag, number][]) if (bits & bit) names.push(name);
+  for (const [name, bit] of FLAG_ENTRIES) if (bits & bit) names.push(name);
   if (bits & (FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) names.push('wildcard_mentioned');
   return names;
 }

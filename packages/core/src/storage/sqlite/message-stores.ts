@@ -17,9 +17,10 @@ const MESSAGE: TableMap<Message> = {
   table: 'message',
   booleans: ['hasLink', 'hasImage', 'hasAttachment', 'isMeMessage'],
   json: ['editHistory'],
+  packed: true,
 };
 const ID: TableMap<{ id: number }> = { table: 'message', booleans: [] };
-const COPY: TableMap<{ userId: number; flags: number; messageId: number }> = { table: 'user_message', booleans: [] };
+const COPY: TableMap<{ userId: number; flags: number; messageId: number }> = { table: 'user_message', booleans: [], packed: true };
 const REACTION: TableMap<Reaction> = { table: 'reaction', booleans: [] };
 const UNREAD: TableMap<Awaited<ReturnType<MessageStore['unread']>>[number]> = { table: 'message', booleans: [] };
 const TOPIC: TableMap<{ name: string; maxId: number }> = { table: 'message', booleans: [] };

@@ -80,6 +80,22 @@ function parseSingleRowInsert(sql: string): SingleRowInsert {
 interface Entry {
   statement: Database.Statement;
   decode?: (values: readonly unknown[]) => unknown;
+  /** For a `packed` map (TableMap.packed): the same rows, each as the text of one JSON array. */
+  packed?: Database.Statement;
+}
+
+/** The declared column types whose values a JSON array gives back unchanged (TableMap.packed). */
+const PACKABLE = new Set(['INTEGER', 'TEXT']);
+
+/** `SELECT json_array(a, b, …) FROM (sql)`: the rows of `sql`, in its order, one text each. */
+function packedSql(sql: string, columns: readonly Database.ColumnDefinition[]): string {
+  for (const column of columns) {
+    if (!PACKABLE.has(column.type?.toUpperCase() ?? '')) {
+      throw new Error(`storage: a packed read needs INTEGER or TEXT columns; ${column.name} is ${column.type ?? 'an expression'}: ${sql}`);
+    }
+  }
+  const names = columns.map((column) => `"${column.name.replace(/"/g, '""')}"`);
+  return `SELECT json_array(${names.join(', ')}) FROM (${sql})`;
 }
 
 /**
@@ -102,9 +118,11 @@ export function statementCache(db: Database.Database, limit = 512): Statements {
     const found = entry(sql);
     if (!found.decode) {
       found.statement.raw(true);
-      found.decode = rowDecoder(map, found.statement.columns().map((c) => c.name));
+      const columns = found.statement.columns();
+      found.decode = rowDecoder(map, columns.map((c) => c.name));
+      if (map.packed) found.packed = db.prepare(packedSql(sql, columns)).pluck(true);
     }
-    return found as { statement: Database.Statement; decode: (values: readonly unknown[]) => T };
+    return found as { statement: Database.Statement; decode: (values: readonly unknown[]) => T; packed?: Database.Statement };
   };
   return {
     dialect: 'sqlite',
@@ -128,7 +146,8 @@ export function statementCache(db: Database.Database, limit = 512): Statements {
       return values ? decode(values) : undefined;
     },
     all(map, sql, ...params) {
-      const { statement, decode } = reader(map, sql);
+      const { statement, decode, packed } = reader(map, sql);
+      if (packed) return (packed.all(...params) as string[]).map((text) => decode(JSON.parse(text) as unknown[]));
       return (statement.all(...params) as unknown[][]).map(decode);
     },
   };

@@ -14,6 +14,7 @@ const USER: TableMap<User> = {
   booleans: ['isActive', 'isBot', 'isImportedStub', 'awaitingFirstLogin', 'canCreateUsers', 'canChangeUserEmails'],
   optionalBooleans: ['isSystemBot'],
   json: ['settings'],
+  packed: true,
 };
 /** The column is `to_address` because `to` reads badly in SQL. */
 const MAIL: TableMap<OutgoingMail> = { table: 'outbox', booleans: [], renamed: { to_address: 'to' } };
