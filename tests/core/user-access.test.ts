@@ -107,7 +107,7 @@ describe('register realm_users', () => {
     const a = await accessWorld();
     await setAccessGroup(a.w, 'role:members');
     const state = await register(a.w, a.guest, { user_list_incomplete: true });
-    expect(ids(state.realm_users as [])).toEqual([a.guest.id, a.channelmate.id, a.correspondent.id, a.bot.id].sort((x, y) => x - y));
+    expect(ids(state.realm_users)).toEqual([a.guest.id, a.channelmate.id, a.correspondent.id, a.bot.id].sort((x, y) => x - y));
   });
 
   it('changes nothing for the guest while the setting is role:everyone, nor for members', async () => {

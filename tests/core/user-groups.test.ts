@@ -1,6 +1,6 @@
 /** User groups in the core: create, list, members, events, register, and group mentions. */
 import { doCreateUserGroup, doSendMessage, doUpdateMessage, doUpdateUserGroupMembers, getMessage, getUserGroups, type RegisterResponse } from '@teamchat/core';
-import { eventsOfType, type LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
+import { eventsOfType } from '../helpers/events.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, ids, queued, recipientsOf, register, subscribe } from './channel-helpers.js';
