@@ -5,6 +5,7 @@
  * The rules follow the reference's apply_event (zerver/lib/events.py) where a client has to
  * know something the events do not say (its own unsubscription changes the subscriber lists).
  */
+import type { StreamEvent, SubscriptionEvent } from '@teamchat/core';
 import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: register snapshots are JSON checked field by field.
@@ -51,9 +52,9 @@ export function applyChannelEvents(state: State, events: readonly QueuedEvent[],
   return next;
 }
 
-function applyStream(state: State, event: QueuedEvent, context: ChannelReducerContext): void {
+function applyStream(state: State, event: StreamEvent, context: ChannelReducerContext): void {
   if (event.op === 'create') {
-    for (const stream of event.streams as Channel[]) {
+    for (const stream of event.streams) {
       if (Array.isArray(state.streams) && !state.streams.some((s: Channel) => s.stream_id === stream.stream_id)) state.streams.push({ ...stream });
       const known = ['subscriptions', 'unsubscribed'].some((key) => state[key]?.some((s: Channel) => s.stream_id === stream.stream_id));
       if (Array.isArray(state.never_subscribed) && !known) {
@@ -61,22 +62,22 @@ function applyStream(state: State, event: QueuedEvent, context: ChannelReducerCo
       }
     }
   } else if (event.op === 'delete') {
-    for (const id of event.stream_ids as number[]) for (const key of LISTS) while (take(state, key, id));
+    for (const id of event.stream_ids) for (const key of LISTS) while (take(state, key, id));
   } else if (event.op === 'update') {
-    for (const channel of everywhere(state, event.stream_id as number)) {
-      channel[event.property as string] = event.value;
+    for (const channel of everywhere(state, event.stream_id)) {
+      channel[event.property] = event.value;
       if (event.property === 'description') channel.rendered_description = event.rendered_description;
       if (event.property === 'invite_only') {
         channel.history_public_to_subscribers = event.history_public_to_subscribers;
         channel.is_web_public = event.is_web_public;
       }
     }
-  } else throw new Error(`unexpected stream op ${String(event.op)}`);
+  } else throw new Error(`unexpected stream event ${JSON.stringify(event)}`);
 }
 
-function applySubscription(state: State, event: QueuedEvent, context: ChannelReducerContext): void {
+function applySubscription(state: State, event: SubscriptionEvent, context: ChannelReducerContext): void {
   if (event.op === 'add') {
-    for (const sub of event.subscriptions as Channel[]) {
+    for (const sub of event.subscriptions) {
       take(state, 'unsubscribed', sub.stream_id);
       take(state, 'never_subscribed', sub.stream_id);
       const added = { ...sub };
@@ -96,12 +97,12 @@ function applySubscription(state: State, event: QueuedEvent, context: ChannelRed
   } else if (event.op === 'update') {
     const sub = (state.subscriptions as Channel[] | undefined)?.find((s) => s.stream_id === event.stream_id);
     if (!sub) throw new Error(`update of unknown subscription ${String(event.stream_id)}`);
-    sub[event.property as string] = event.value;
+    sub[event.property] = event.value;
     if (event.property === 'is_muted') sub.in_home_view = !event.value;
     if (event.property === 'in_home_view') sub.is_muted = !event.value;
   } else if (event.op === 'peer_add' || event.op === 'peer_remove') {
-    for (const id of event.stream_ids as number[]) {
-      for (const channel of everywhere(state, id)) changeSubscribers(channel, event.user_ids as number[], event.op === 'peer_add' ? 'add' : 'remove');
+    for (const id of event.stream_ids) {
+      for (const channel of everywhere(state, id)) changeSubscribers(channel, event.user_ids, event.op === 'peer_add' ? 'add' : 'remove');
     }
   } else throw new Error(`unexpected subscription op ${String(event.op)}`);
 }

@@ -69,7 +69,7 @@ export function applyFlagEvents(state: State, events: readonly QueuedEvent[], co
       unread.huddles = unread.huddles.filter((g) => g.unread_message_ids.length > 0);
       unread.mentions = keep(unread.mentions);
     } else {
-      const details = event.message_details as Record<string, Details>;
+      const details: Record<string, Details> = event.message_details ?? {};
       if (Object.keys(details).map(Number).sort((a, b) => a - b).join() !== [...ids].sort((a, b) => a - b).join()) throw new Error('details must cover every message');
       for (const id of ids) file(unread, id, details[String(id)]!, context, uncounted);
     }

@@ -1,5 +1,5 @@
 /** Shared pieces of the automatic topic visibility tests: settings, full send responses, stored policies. */
-import { doSendMessage, doUpdateSettings, doUpdateSubscriptionProperties, type Stream, type User } from '@teamchat/core';
+import { doSendMessage, doUpdateSettings, doUpdateSubscriptionProperties, type SentMessage, type Stream, type User } from '@teamchat/core';
 import type { LoosePublishedEvent as PublishedEvent } from '../helpers/events.js';
 import { must } from '../helpers/core.js';
 import type { MessageWorld } from './message-helpers.js';
@@ -22,8 +22,8 @@ export async function automatic(m: MessageWorld, user: User, follow: number, unm
 }
 
 /** The whole POST /messages answer for a channel message. */
-export async function sendTo(m: MessageWorld, user: User, topic: string, content = 'hello', to = 'general'): Promise<Record<string, unknown>> {
-  return must(await doSendMessage(m.w.ctx, m.w.as(user), { type: 'stream', to, topic, content })) as unknown as Record<string, unknown>;
+export async function sendTo(m: MessageWorld, user: User, topic: string, content = 'hello', to = 'general'): Promise<SentMessage> {
+  return must(await doSendMessage(m.w.ctx, m.w.as(user), { type: 'stream', to, topic, content }));
 }
 
 /** Mutes (or unmutes) a channel for the user. */

@@ -6,6 +6,7 @@
 import { doCreateUserGroup, doSubscribe, doUpdateRealm, systemGroupId, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
+import { publishedOfType } from '../helpers/events.js';
 import { type ChannelWorld, channel, channelWorld, names, recipientsOf, register, subscribe } from './channel-helpers.js';
 import { expectBadRequest, expectError, failure, secondRealm } from './fixtures.js';
 
@@ -23,7 +24,7 @@ describe('POST /users/me/subscriptions: channel group settings', () => {
   it('gives a new channel the reference defaults, its creator alone administering it', async () => {
     const cw = await channelWorld();
     await subscribe(cw.w, cw.member, ['plain']);
-    const created = cw.published.find((p) => p.event.type === 'stream' && p.event.op === 'create')!.event.streams as Record<string, unknown>[];
+    const created = publishedOfType(cw.published, 'stream', 'create')[0]!.streams;
     expect(created[0]).toMatchObject({
       can_add_subscribers_group: id('role:nobody'),
       can_administer_channel_group: { direct_members: [cw.member.id], direct_subgroups: [] },
@@ -70,8 +71,8 @@ describe('POST /users/me/subscriptions: channel group settings', () => {
       is_announcement_only: true,
     };
     const published = cw.drain();
-    const event = published.find((p) => p.event.type === 'stream' && p.event.op === 'create')!.event;
-    expect((event.streams as Record<string, unknown>[])[0]).toMatchObject(expected);
+    const event = publishedOfType(published, 'stream', 'create')[0]!;
+    expect(event.streams[0]).toMatchObject(expected);
     expect((await channel(w, 'configured')).groupSettings).toMatchObject({ can_send_message_group: 'role:administrators', can_add_subscribers_group: team });
     // GET /streams and the register snapshot read the stored values.
     const state = await register(w, admin, { fetch_event_types: json(['subscription']) });
@@ -84,8 +85,8 @@ describe('POST /users/me/subscriptions: channel group settings', () => {
     for (const [group, policy] of policies) {
       cw.drain();
       must(await create(cw, cw.admin, `posting ${policy} ${group}`, { can_send_message_group: json(id(group)) }));
-      const event = cw.drain().find((p) => p.event.type === 'stream' && p.event.op === 'create')!.event;
-      expect((event.streams as Record<string, unknown>[])[0]).toMatchObject({ stream_post_policy: policy, is_announcement_only: false });
+      const event = publishedOfType(cw.drain(), 'stream', 'create')[0]!;
+      expect(event.streams[0]).toMatchObject({ stream_post_policy: policy, is_announcement_only: false });
     }
   });
 

@@ -6,6 +6,7 @@
 import { doCreateUserGroup, doUpdateRealm, doUpdateStream, systemGroupId, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
+import { publishedOfType } from '../helpers/events.js';
 import { type ChannelWorld, channel, channelWorld, ids, recipientsOf, register, subscribe } from './channel-helpers.js';
 import { expectBadRequest, expectError, failure, secondRealm } from './fixtures.js';
 
@@ -120,7 +121,7 @@ describe('PATCH /streams/{stream_id}: group settings', () => {
       ['stream', 'create', [other.id]],
       ['subscription', 'peer_add', [other.id]],
     ]);
-    expect((published[1]!.event.streams as Record<string, unknown>[])[0]).toMatchObject({ stream_id: secret.id, subscriber_count: 0, can_administer_channel_group: { direct_members: [member.id, other.id], direct_subgroups: [] } });
+    expect(publishedOfType(published, 'stream', 'create')[0]!.streams[0]).toMatchObject({ stream_id: secret.id, subscriber_count: 0, can_administer_channel_group: { direct_members: [member.id, other.id], direct_subgroups: [] } });
     expect(published[2]!.event).toMatchObject({ stream_ids: [secret.id], user_ids: [member.id] });
     must(await set(cw, member, secret.id, { can_administer_channel_group: { new: { direct_members: [member.id], direct_subgroups: [] } } }));
     published = cw.drain();

@@ -111,7 +111,7 @@ describe('GET /users/me/subscriptions', () => {
       ['small', true, undefined],
     ]);
     const full = must(await getSubscriptions(w.ctx, w.as(member), { include_subscribers: true })).subscriptions;
-    expect((full[0]!.subscribers as number[]).length).toBe(1000);
+    expect(full[0]!.subscribers).toHaveLength(1000);
   });
 });
 

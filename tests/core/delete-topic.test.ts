@@ -2,6 +2,7 @@
 import { DELETE_TOPIC_BATCH_SIZE, doDeleteTopic, doSendEditTyping, doSubscribe, getStreamTopics } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
+import { isEvent } from '../helpers/events.js';
 import { editWorld, ofType } from './message-edit-helpers.js';
 import { expectBadRequest, expectError, secondRealm } from './fixtures.js';
 
@@ -15,7 +16,7 @@ describe('delete_topic', () => {
     expect(must(await doDeleteTopic(e.w.ctx, e.w.as(e.owner), { stream_id: e.general, topic_name: 'DOOMED' }))).toEqual({ complete: true });
     const deletes = ofType(e.drain(), 'delete_message').filter((d) => 'message_ids' in d.event);
     // Two batches, newest first; one event per stored topic spelling in each.
-    const batches = deletes.map((d) => d.event.message_ids as number[]);
+    const batches = deletes.flatMap(({ event }) => (isEvent(event, 'delete_message') && 'message_ids' in event ? [event.message_ids] : []));
     expect(batches.flat().sort((a, b) => a - b)).toEqual(ids);
     expect(Math.min(...batches.slice(0, 2).flat())).toBe(ids[5]);
     expect(deletes[0]!.userIds.slice().sort()).toEqual([e.owner.id, e.alice.id, e.bob.id, e.mod.id, e.guest.id].sort());

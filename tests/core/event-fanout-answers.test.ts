@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { doRegister, doSendMessage, getEvents, type QueueOptions, toJson, type User } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
-import { makeWorld, must, type World } from '../helpers/core.js';
+import { makeWorld, must, queueIdOf, type World } from '../helpers/core.js';
 import { subscribe } from './channel-helpers.js';
 import { fakeClock } from './fixtures.js';
 import { QUEUE_OPTIONS, type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
@@ -21,7 +21,7 @@ const world = () => makeWorld({ clock: fakeClock(), config: { timers: false } })
 
 async function register(w: World, user: User, params: Record<string, unknown> = {}): Promise<string> {
   // Message events only: a channel's first message also announces its first_message_id.
-  return must(await doRegister(w.ctx, w.as(user), { event_types: ["message","test","heartbeat"], fetch_event_types: [], ...params })).queue_id as string;
+  return queueIdOf(must(await doRegister(w.ctx, w.as(user), { event_types: ["message","test","heartbeat"], fetch_event_types: [], ...params })));
 }
 
 const poll = (w: World, user: User, params: Record<string, unknown>) => getEvents(w.ctx, w.as(user), params);

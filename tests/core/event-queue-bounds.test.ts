@@ -7,7 +7,7 @@
 import { type Ctx, doDeleteQueue, doRegister, doUpdateUser, getEvents, type ServerConfig, type User } from '@teamchat/core';
 import { type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
-import { makeWorld, must, type World } from '../helpers/core.js';
+import { makeWorld, must, queueIdOf, type World } from '../helpers/core.js';
 import { expectError, fakeClock } from './fixtures.js';
 
 type Config = Partial<ServerConfig>;
@@ -21,7 +21,7 @@ async function world(config: Config = {}) {
 }
 
 async function register(w: World, user: User, params: Record<string, unknown> = {}): Promise<string> {
-  return must(await doRegister(w.ctx, w.as(user), params)).queue_id as string;
+  return queueIdOf(must(await doRegister(w.ctx, w.as(user), params)));
 }
 
 const poll = (w: World, user: User, params: Record<string, unknown>) => getEvents(w.ctx, w.as(user), params);

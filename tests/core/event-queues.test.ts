@@ -16,7 +16,7 @@ import {
 } from '@teamchat/core/internal';
 import { QUEUE_OPTIONS, type LooseQueuedEvent as QueuedEvent, type TestEvent, untypedEvent } from '../helpers/events.js';
 import { describe, expect, it, vi } from 'vitest';
-import { makeWorld, must, type World } from '../helpers/core.js';
+import { makeWorld, must, queueIdOf, type World } from '../helpers/core.js';
 import { expectBadRequest, expectError, fakeClock } from './fixtures.js';
 
 type Options = Parameters<typeof makeWorld>[0];
@@ -35,7 +35,7 @@ async function world(options: Options = {}) {
 }
 
 async function register(w: World, user: User, params: Record<string, unknown> = {}): Promise<string> {
-  return must(await doRegister(w.ctx, w.as(user), params)).queue_id as string;
+  return queueIdOf(must(await doRegister(w.ctx, w.as(user), params)));
 }
 
 const poll = (w: World, user: User, params: Record<string, unknown>) => getEvents(w.ctx, w.as(user), params);

@@ -1,5 +1,5 @@
 /** Shared pieces of the message report tests: a realm with a moderation channel, reports, and what they posted. */
-import { doReportMessage, doUpdateRealm, getMessages, type Message, type User } from '@teamchat/core';
+import { type ApiMessage, doReportMessage, doUpdateRealm, getMessages, type Message, type User } from '@teamchat/core';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channel, channelWorld, subscribe } from './channel-helpers.js';
 
@@ -26,7 +26,7 @@ export const report = (c: ChannelWorld, user: User, messageId: number, reportTyp
   });
 
 /** The moderation channel's messages as its subscriber the owner reads them (raw content), oldest first. */
-export async function postedReports(c: ReportWorld): Promise<Array<Record<string, any>>> {
+export async function postedReports(c: ReportWorld): Promise<ApiMessage[]> {
   const page = must(
     await getMessages(c.w.ctx, c.w.as(c.w.owner), {
       anchor: 'newest',
@@ -36,7 +36,7 @@ export async function postedReports(c: ReportWorld): Promise<Array<Record<string
       allow_empty_topic_name: true,
       narrow: [['channel', c.moderationChannelId]],
     }),
-  ) as { messages: Array<Record<string, any>> };
+  );
   return page.messages;
 }
 

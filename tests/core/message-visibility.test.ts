@@ -6,7 +6,7 @@
  * the events applied equal a fresh register.
  */
 import { doAddAlertWords, doDeactivateUser, doRegister, doSubscribe, doUpdateUser, getMatchesNarrow, getMessage, getMessages, ROLE, type User } from '@teamchat/core';
-import { QUEUE_OPTIONS } from '../helpers/events.js';
+import { eventsOfType, QUEUE_OPTIONS } from '../helpers/events.js';
 import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
@@ -98,9 +98,9 @@ describe('message visibility', () => {
     must(await doUpdateUser(m.w.ctx, m.w.as(m.w.owner), { user_id: watcher.id, role: ROLE.member }));
     const third = await m.post(m.other, 'three');
     await m.post(m.admin, 'not for outsiders', 'x', 'secret');
-    const messages = (events: QueuedEvent[]) => events.filter((e) => e.type === 'message').map((e) => [(e.message as { id: number }).id, e.flags]);
+    const messages = (events: QueuedEvent[]) => eventsOfType(events, 'message').map((e) => [e.message.id, e.flags] as const);
     expect(messages(await queued(m.w, watcher, watching))).toEqual([[first, []], [third, []]]);
-    expect(messages(await queued(m.w, m.member, subscriber)).filter(([id]) => id !== undefined && [first, second, third].includes(id as number))).toEqual([
+    expect(messages(await queued(m.w, m.member, subscriber)).filter(([id]) => [first, second, third].includes(id))).toEqual([
       [first, []],
       [second, []],
       [third, []],

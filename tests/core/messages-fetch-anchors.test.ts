@@ -85,9 +85,9 @@ describe('GET /messages anchors', () => {
     const { m, ids } = await setup();
     const secret = await m.post(m.admin, 'hidden', 't', 'secret');
     const get = (user: typeof m.member, params: Record<string, unknown>) => getMessages(m.w.ctx, m.w.as(user), params);
-    const result = must(await get(m.other, { message_ids: JSON.stringify([ids[1], secret, 9999, ids[0]]) })) as Record<string, unknown>;
+    const result = must(await get(m.other, { message_ids: JSON.stringify([ids[1], secret, 9999, ids[0]]) }));
     expect(Object.keys(result).sort()).toEqual(['history_limited', 'messages']);
-    expect((result.messages as Array<{ id: number }>).map((x) => x.id)).toEqual([ids[0], ids[1]]);
+    expect(result.messages.map((x) => x.id)).toEqual([ids[0], ids[1]]);
     for (const [name, value] of [['anchor', 'newest'], ['num_before', '0'], ['num_after', '0'], ['include_anchor', 'true'], ['use_first_unread_anchor', 'false']]) {
       expectError(await get(m.member, { message_ids: '[1]', [name!]: value }), 'BAD_REQUEST', `Unsupported parameter combination: message_ids, ${name}`, 400, {
         parameters: `message_ids, ${name}`,

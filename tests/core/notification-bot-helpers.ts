@@ -13,9 +13,7 @@ export const drain = async (w: World, user: User, queueId: string) =>
 
 /** The user's messages, newest last, with raw content. */
 export const history = async (w: World, user: User) =>
-  (must(await getMessages(w.ctx, w.as(user), { anchor: 'newest', num_before: 50, num_after: 0, apply_markdown: false })) as {
-    messages: Array<Record<string, any>>;
-  }).messages;
+  must(await getMessages(w.ctx, w.as(user), { anchor: 'newest', num_before: 50, num_after: 0, apply_markdown: false })).messages;
 
 /** Writes realm settings straight to storage (PATCH /realm belongs to another area). */
 export async function setRealmSettings(w: World, settings: Record<string, SettingValue>): Promise<Realm> {

@@ -14,7 +14,7 @@ async function notices(e: E, viewer = e.owner) {
   const bot = await storedBot(e.w);
   return (await history(e.w, viewer))
     .filter((m) => m.sender_id === bot?.id)
-    .map((m) => [m.display_recipient, m.subject, m.content, (m.flags as string[]).includes('read')]);
+    .map((m) => [m.display_recipient, m.subject, m.content, m.flags?.includes('read')]);
 }
 
 it('a whole-topic move: "moved here" in the new topic by default; "moved to" in the old one on request; read for the mover', async () => {

@@ -188,7 +188,7 @@ describe('client devices', () => {
     must(await doRegisterPushDevice.fromTransport(w.ctx, w.as(member), full(kept)));
     await pushJobsSettled(w.ctx);
     must(await doRemoveClientDevice(w.ctx, w.as(member), { device_id: gone }));
-    const devices = structuredClone(before.devices) as Record<string, Record<string, unknown>>;
+    const devices: Record<string, Record<string, unknown>> = structuredClone(before.devices);
     for (const event of await queued(w, member, before.queue_id)) {
       const { type, op, device_id: id, id: _eventId, ...fields } = event;
       if (type !== 'device') continue;

@@ -2,6 +2,7 @@
 import { doAddRealmEmoji, doDeactivateRealmEmoji, doUpdateMessage, getMessage, getRealmEmoji, getRealmEmojiImage, MAX_EMOJI_FILE_SIZE_MIB } from '@teamchat/core/internal';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
+import { eventsOfType } from '../helpers/events.js';
 import { type ChannelWorld, channelWorld, ids, queued, recipientsOf, register, subscribe } from './channel-helpers.js';
 import { expectBadRequest, expectError, secondRealm } from './fixtures.js';
 import { addEmoji, GIF, JPEG, PNG, send, upload, WEBP } from './reaction-helpers.js';
@@ -106,16 +107,16 @@ describe('verify_action', () => {
   it('the events applied to a registered realm_emoji give what a fresh register shows, in both event forms', async () => {
     for (const capabilities of ['{}', '{"individual_emoji_changes":true}']) {
       const before = await register(c.w, c.other, { fetch_event_types: '["realm_emoji"]', client_capabilities: capabilities });
-      const state = structuredClone(before.realm_emoji) as Record<string, Record<string, unknown>>;
+      const state: Record<string, object> = structuredClone(before.realm_emoji);
       const name = `e${capabilities.length}`;
       await addEmoji(c.w, c.member, name);
       await addEmoji(c.w, c.member, `${name}x`);
       must(await doDeactivateRealmEmoji(c.w.ctx, c.w.as(c.admin), { emoji_name: name }));
       let applied = state;
-      for (const event of await queued(c.w, c.other, before.queue_id)) {
-        if (event.op === 'update') applied = structuredClone(event.realm_emoji) as typeof state;
-        else if (event.op === 'add') applied[(event.emoji as { id: string }).id] = event.emoji as Record<string, unknown>;
-        else if (event.op === 'update_one') Object.assign(applied[event.emoji_id as string]!, event.data);
+      for (const event of eventsOfType(await queued(c.w, c.other, before.queue_id), 'realm_emoji')) {
+        if (event.op === 'update') applied = structuredClone(event.realm_emoji);
+        else if (event.op === 'add') applied[event.emoji.id] = event.emoji;
+        else if (event.op === 'update_one') Object.assign(applied[event.emoji_id]!, event.data);
       }
       expect(applied).toEqual((await register(c.w, c.other, { fetch_event_types: '["realm_emoji"]' })).realm_emoji);
     }

@@ -2,6 +2,7 @@
 import { doCreateUser, doUpdateRealmUserDefaults, doUpdateSettings } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
+import { eventsOfType } from '../helpers/events.js';
 import { channelWorld, ids, queued, recipientsOf, register } from './channel-helpers.js';
 import { expectBadRequest, expectError, secondRealm } from './fixtures.js';
 
@@ -35,8 +36,8 @@ describe('realm user settings defaults', () => {
       { type: 'realm_user_settings_defaults', op: 'update', property: 'enter_sends', value: true },
       { type: 'realm_user_settings_defaults', op: 'update', property: 'email_address_visibility', value: 3 },
     ]);
-    const applied = { ...before.realm_user_settings_defaults } as Record<string, unknown>;
-    for (const e of events) applied[e.property as string] = e.value;
+    const applied: Record<string, unknown> = { ...before.realm_user_settings_defaults };
+    for (const e of eventsOfType(events, 'realm_user_settings_defaults')) applied[e.property] = e.value;
     expect(applied).toEqual((await register(c.w, c.member, { fetch_event_types: '["realm_user_settings_defaults"]' })).realm_user_settings_defaults);
 
     expect(await settingsOf(c, c.member.id)).toMatchObject({ enter_sends: false, color_scheme: 1 });

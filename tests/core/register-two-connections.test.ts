@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeContext, doRegister, doUpdateUser, getEvents, type QueuedEvent, type User } from '@teamchat/core';
+import { closeContext, doRegister, doUpdateUser, getEvents, type QueuedEvent, type RegisterResponse, type User } from '@teamchat/core';
 import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeWorld, must, type World } from '../helpers/core.js';
+import { makeWorld, must, queueIdOf, type World } from '../helpers/core.js';
 import { applyEvents, normalized } from './apply-events.js';
 import { withLatency } from '../contract/fixtures.js';
 import { fakeClock } from './fixtures.js';
@@ -18,8 +18,7 @@ import { fakeClock } from './fixtures.js';
 const dir = mkdtempSync(join(tmpdir(), 'teamchat-register-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// biome-ignore lint/suspicious/noExplicitAny: register responses are JSON checked field by field.
-async function register(w: World, user: User): Promise<Record<string, any>> {
+async function register(w: World, user: User): Promise<RegisterResponse> {
   return must(await doRegister(w.ctx, w.as(user), { fetch_event_types: ["realm_user"] }));
 }
 
@@ -32,8 +31,7 @@ describe('a snapshot and its queue, reads on their own connection', () => {
       const admin = await w.addUser({ email: 'ada@example.com', fullName: 'Ada Admin', role: 200 });
       const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
       const bot = await w.addUser({ email: 'mel-bot@example.com', fullName: 'Mel Bot', bot: true, botOwnerId: member.id });
-      // biome-ignore lint/suspicious/noExplicitAny: register responses are JSON checked field by field.
-      const registrations: { user: User; state: Promise<Record<string, any>> }[] = [];
+      const registrations: { user: User; state: Promise<RegisterResponse> }[] = [];
       const updates: Promise<unknown>[] = [];
       for (let n = 1; n <= 30; n++) {
         registrations.push({ user: n % 2 ? member : bot, state: register(w, n % 2 ? member : bot) });
@@ -44,11 +42,11 @@ describe('a snapshot and its queue, reads on their own connection', () => {
       const counts = new Set<number>();
       for (const { user, state } of registrations) {
         const registered = await state;
-        const polled = must(await getEvents(w.ctx, w.as(user), { queue_id: registered.queue_id, dont_block: true }));
+        const polled = must(await getEvents(w.ctx, w.as(user), { queue_id: queueIdOf(registered), dont_block: true }));
         counts.add(polled.events.length);
         // Exactly the renames after the one in the snapshot, each once: the final state alone
         // would not show a missed rename, since the last one wins.
-        const inSnapshot = registered.realm_users.find((u: { user_id: number }) => u.user_id === member.id).full_name as string;
+        const inSnapshot = registered.realm_users?.find((u) => u.user_id === member.id)?.full_name ?? '';
         const seen = Number(/^Name (\d+)$/.exec(inSnapshot)?.[1] ?? 0);
         const renames = polled.events.flatMap((e) => {
           const person = (e as { person?: { user_id: number; full_name?: string } }).person;

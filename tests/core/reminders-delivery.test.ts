@@ -52,7 +52,7 @@ describe('reminder delivery', () => {
     r.clock.advance(3600_000);
     expect((await deliverDueScheduledMessages(r.w.ctx)).sent).toHaveLength(2);
     const bot = (await storedBot(r.w))!;
-    const texts = (await history(r.w, r.cleo)).filter((m) => m.sender_id === bot.id).map((m) => m.content as string);
+    const texts = (await history(r.w, r.cleo)).filter((m) => m.sender_id === bot.id).map((m) => m.content);
     expect(texts).toHaveLength(2);
     expect(texts[0]).toContain('```quote\nstill mine\n```');
     expect(texts[1]).toBe(

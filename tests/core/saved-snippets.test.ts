@@ -1,5 +1,5 @@
 /** GET/POST /saved_snippets, PATCH/DELETE /saved_snippets/{id}, the saved_snippets event and register section. */
-import { doCreateSavedSnippet, doDeleteSavedSnippet, doEditSavedSnippet, getSavedSnippets } from '@teamchat/core';
+import { type ApiSavedSnippet, doCreateSavedSnippet, doDeleteSavedSnippet, doEditSavedSnippet, getSavedSnippets } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, queued, recipientsOf, register } from './channel-helpers.js';
@@ -96,7 +96,7 @@ describe('saved snippets', () => {
       { type: 'saved_snippets', op: 'update', saved_snippet: { ...record, content: 'deux' } },
       { type: 'saved_snippets', op: 'remove', saved_snippet_id: firstId },
     ]);
-    let state = before.saved_snippets as Record<string, unknown>[];
+    let state: ApiSavedSnippet[] = before.saved_snippets;
     for (const e of events) {
       if (e.op === 'add') state = [...state, e.saved_snippet];
       if (e.op === 'update') state = state.map((s) => (s.id === e.saved_snippet.id ? e.saved_snippet : s));

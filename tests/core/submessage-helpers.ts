@@ -1,5 +1,6 @@
 /** Shared pieces of the submessage tests: sending one, reading a message's submessages. */
 import { createRealm, doSendMessage, doSendSubmessage, doSubscribe, getMessage, type User } from '@teamchat/core';
+import type { ApiSubmessage } from '@teamchat/core';
 import type { World } from '../helpers/core.js';
 import { must } from '../helpers/core.js';
 
@@ -12,10 +13,8 @@ export const submit = (w: World, user: User, messageId: number, data: unknown, m
   });
 
 /** The message's `submessages` as `viewer` reads them. */
-export async function submessagesOf(w: World, viewer: User, messageId: number): Promise<Array<Record<string, unknown>>> {
-  const { message } = must(await getMessage(w.ctx, w.as(viewer), { message_id: messageId })) as unknown as {
-    message: { submessages: Array<Record<string, unknown>> };
-  };
+export async function submessagesOf(w: World, viewer: User, messageId: number): Promise<ApiSubmessage[]> {
+  const { message } = must(await getMessage(w.ctx, w.as(viewer), { message_id: messageId }));
   return message.submessages;
 }
 

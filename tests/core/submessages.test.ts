@@ -28,13 +28,13 @@ describe('a poll', () => {
     must(await submit(c.w, c.w.owner, poll, { type: 'new_option', option: 'Salad', idx: 1 }));
     must(await submit(c.w, c.member, poll, { type: 'question', question: 'Dinner?' }));
     const list = await submessagesOf(c.w, c.other, poll);
-    expect(list.map((s) => [s.sender_id, s.msg_type, JSON.parse(s.content as string).type ?? 'widget'])).toEqual([
+    expect(list.map((s) => [s.sender_id, s.msg_type, JSON.parse(s.content).type ?? 'widget'])).toEqual([
       [c.member.id, 'widget', 'widget'],
       [c.other.id, 'widget', 'vote'],
       [c.w.owner.id, 'widget', 'new_option'],
       [c.member.id, 'widget', 'question'],
     ]);
-    const submessageIds = list.map((s) => s.id as number);
+    const submessageIds = list.map((s) => s.id);
     expect([...submessageIds].sort((a, b) => a - b)).toEqual(submessageIds);
     // The content is stored as sent, byte for byte.
     expect(list[1]).toEqual({ id: submessageIds[1], message_id: poll, sender_id: c.other.id, msg_type: 'widget', content: JSON.stringify(vote()) });

@@ -7,6 +7,7 @@
 import { doSubscribe, doUpdateMessageFlags, doUpdateSubscriptionProperties, doUpdateUserTopic } from '@teamchat/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
+import { eventsOfType } from '../helpers/events.js';
 import { applyFlagEvents, normalizedFlagState } from './apply-flag-events.js';
 import { queued, register } from './channel-helpers.js';
 import { type FlagWorld, flagWorld } from './flag-helpers.js';
@@ -65,7 +66,7 @@ describe('unread_msgs with muted topics', () => {
     const before = await register(f.w, f.bob, params);
     must(await doUpdateMessageFlags(f.w.ctx, f.w.as(f.bob), { messages: all, op: 'remove', flag: 'read' }));
     const events = await queued(f.w, f.bob, before.queue_id);
-    const details = events[0]!.message_details as Record<string, { unmuted_stream_msg?: boolean; mentioned?: boolean }>;
+    const details = eventsOfType(events, 'update_message_flags')[0]!.message_details ?? {};
     expect(details[String(ids.hushed)]).toMatchObject({ unmuted_stream_msg: false });
     expect(details[String(ids.hushed)]).not.toHaveProperty('mentioned');
     expect(details[String(ids.hushedMention)]).toMatchObject({ unmuted_stream_msg: false, mentioned: true });

@@ -54,4 +54,4 @@ export async function eventsOf(w: World, user: User, queueId: string): Promise<Q
   return (polled).events;
 }
 
-export const ids = (users: ReadonlyArray<{ user_id?: unknown }>) => users.map((u) => u.user_id as number).sort((a, b) => a - b);
+export const ids = (users: ReadonlyArray<{ user_id: number }> = []) => users.map((u) => u.user_id).sort((a, b) => a - b);

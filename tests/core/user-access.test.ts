@@ -51,7 +51,7 @@ describe('GET /users/{user_id} and /users/{email}', () => {
     await setAccessGroup(a.w, 'role:members');
     const caller = await as(a.w, a.guest);
     expectBadRequest(await getUser(a.w.ctx, caller, { user_id: String(a.stranger.id) }), 'Insufficient permission');
-    const email = (await members(a.w, a.w.owner)).find((u) => u.user_id === a.stranger.id)!.email as string;
+    const email = (await members(a.w, a.w.owner)).find((u) => u.user_id === a.stranger.id)!.email;
     expectBadRequest(await getUser(a.w.ctx, caller, { user_id: email }), 'Insufficient permission');
     for (const user of [a.guest, a.channelmate, a.correspondent, a.bot]) {
       const got = must(await getUser(a.w.ctx, caller, { user_id: String(user.id) }));
@@ -107,7 +107,7 @@ describe('register realm_users', () => {
     const a = await accessWorld();
     await setAccessGroup(a.w, 'role:members');
     const state = await register(a.w, a.guest, { user_list_incomplete: true });
-    expect(ids(state.realm_users as [])).toEqual([a.guest.id, a.channelmate.id, a.correspondent.id, a.bot.id].sort((x, y) => x - y));
+    expect(ids(state.realm_users)).toEqual([a.guest.id, a.channelmate.id, a.correspondent.id, a.bot.id].sort((x, y) => x - y));
   });
 
   it('changes nothing for the guest while the setting is role:everyone, nor for members', async () => {

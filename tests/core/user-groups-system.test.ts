@@ -2,6 +2,7 @@
 import { doCreateUserGroup, doDeactivateUser, doDeactivateUserGroup, doReactivateUser, doUpdateUser, doUpdateUserGroup, doUpdateUserGroupSubgroups } from '@teamchat/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
+import { eventsOfType } from '../helpers/events.js';
 import { applyUserGroupEvents } from './apply-user-group-events.js';
 import { type ChannelWorld, channelWorld, ids, queued, register } from './channel-helpers.js';
 import { expectBadRequest, setUser } from './fixtures.js';
@@ -76,7 +77,7 @@ describe('role changes and (re)activation', () => {
     expect(applyUserGroupEvents(before.realm_user_groups as Group[], events)).toEqual(after);
     expect(after.find((g) => g.id === 2)!.members).toEqual(ids(c.admin, c.member));
     // A member becoming a guest leaves role:members and role:fullmembers and joins role:everyone.
-    expect(events.filter((e) => e.type === 'user_group' && (e.user_ids as number[]).includes(c.other.id)).map((e) => [e.op, e.group_id])).toEqual([
+    expect(eventsOfType(events, 'user_group').filter((e) => 'user_ids' in e && e.user_ids.includes(c.other.id)).map((e) => [e.op, 'group_id' in e && e.group_id])).toEqual([
       ['remove_members', 5],
       ['add_members', 6],
       ['remove_members', 4],

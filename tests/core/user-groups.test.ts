@@ -1,6 +1,6 @@
 /** User groups in the core: create, list, members, events, register, and group mentions. */
-import { doCreateUserGroup, doSendMessage, doUpdateMessage, doUpdateUserGroupMembers, getMessage, getUserGroups } from '@teamchat/core';
-import type { LooseQueuedEvent as QueuedEvent } from '../helpers/events.js';
+import { doCreateUserGroup, doSendMessage, doUpdateMessage, doUpdateUserGroupMembers, getMessage, getUserGroups, type RegisterResponse } from '@teamchat/core';
+import { eventsOfType } from '../helpers/events.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { must } from '../helpers/core.js';
 import { type ChannelWorld, channelWorld, ids, queued, recipientsOf, register, subscribe } from './channel-helpers.js';
@@ -11,12 +11,11 @@ beforeEach(async () => {
   c = await channelWorld();
 });
 
-type Group = Record<string, unknown> & { id: number; members: number[] };
 const create = async (name: string, members: number[] = [], user = c.member, description = 'A team') =>
   (must(await doCreateUserGroup(c.w.ctx, c.w.as(user), { name, description, members: members }))).group_id;
 // The realm's own groups: the system groups (IDs 1-8) come first and have their own tests.
 const list = async (user = c.member) => (must(await getUserGroups(c.w.ctx, c.w.as(user), {}))).user_groups.filter((g) => g.id > 8);
-const realmGroups = (snapshot: Record<string, unknown>) => (snapshot.realm_user_groups as Group[]).filter((g) => g.id > 8);
+const realmGroups = (snapshot: Pick<RegisterResponse, 'realm_user_groups'>) => (snapshot.realm_user_groups ?? []).filter((g) => g.id > 8);
 const members = (groupId: number, change: { add?: number[]; delete?: number[] }, user = c.member) =>
   doUpdateUserGroupMembers.fromTransport(c.w.ctx, c.w.as(user), {
     user_group_id: groupId,
@@ -144,11 +143,11 @@ describe('members', () => {
     must(await members(first, { add: [c.other.id, c.guest.id], delete: [c.member.id] }));
     must(await members(second, { add: [c.member.id] }));
     let state = structuredClone(realmGroups(before));
-    for (const event of (await queued(c.w, c.guest, before.queue_id))) {
-      if (event.op === 'add') state.push(event.group as Group);
-      const group = state.find((g) => g.id === event.group_id);
-      if (event.op === 'add_members') group!.members = [...group!.members, ...(event.user_ids as number[])].sort((a, b) => a - b);
-      if (event.op === 'remove_members') group!.members = group!.members.filter((m) => !(event.user_ids as number[]).includes(m));
+    for (const event of eventsOfType(await queued(c.w, c.guest, before.queue_id), 'user_group')) {
+      if (event.op === 'add') state.push(event.group);
+      const group = state.find((g) => 'group_id' in event && g.id === event.group_id);
+      if (event.op === 'add_members') group!.members = [...group!.members, ...event.user_ids].sort((a, b) => a - b);
+      if (event.op === 'remove_members') group!.members = group!.members.filter((m) => !event.user_ids.includes(m));
     }
     state = state.sort((a, b) => a.id - b.id);
     expect(state).toEqual(realmGroups(await register(c.w, c.guest, { fetch_event_types: '["user_group"]' })));

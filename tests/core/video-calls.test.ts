@@ -1,7 +1,7 @@
 /** Video calls in the core: the built-in provider, token-requiring providers, the register section and its event. */
 import { announceVideoProviderToken, createLinkVideoCallProvider, doCreateVideoCall, doRegister, getEvents, type User, type VideoCallProvider } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
-import { makeWorld, must } from '../helpers/core.js';
+import { makeWorld, must, queueIdOf } from '../helpers/core.js';
 import { expectError } from './fixtures.js';
 
 const fixedBytes = (size: number) => Buffer.alloc(size, 0xab);
@@ -65,8 +65,8 @@ describe('POST /calls/videoprovider/create (core)', () => {
   it('a rejected token tells the user\'s own clients has_videoprovider_token false; other failures send nothing', async () => {
     const world = await makeWorld({ config: { timers: false } });
     const member = await world.addUser({ email: 'mel@example.com' });
-    const ownerQueue = must(await doRegister(world.ctx, world.as(world.owner), {})).queue_id as string;
-    const memberQueue = must(await doRegister(world.ctx, world.as(member), {})).queue_id as string;
+    const ownerQueue = queueIdOf(must(await doRegister(world.ctx, world.as(world.owner), {})));
+    const memberQueue = queueIdOf(must(await doRegister(world.ctx, world.as(member), {})));
 
     world.ctx.videoCalls = tokenProvider(new Set([world.owner.id]), 'failed');
     expectError(await doCreateVideoCall(world.ctx, world.as(world.owner), {}), 'BAD_REQUEST', 'Failed to create video call');
@@ -95,8 +95,8 @@ describe('POST /calls/videoprovider/create (core)', () => {
 
     linked.add(world.owner.id);
     announceVideoProviderToken(world.ctx, world.owner, true);
-    expect(await eventsOf(world, world.owner, ownerState.queue_id as string)).toEqual([{ type: 'has_videoprovider_token', value: true }]);
-    expect(await eventsOf(world, member, memberState.queue_id as string)).toEqual([]);
+    expect(await eventsOf(world, world.owner, queueIdOf(ownerState))).toEqual([{ type: 'has_videoprovider_token', value: true }]);
+    expect(await eventsOf(world, member, queueIdOf(memberState))).toEqual([]);
     expect((await section(world.owner)).has_videoprovider_token).toBe(true);
     expect((await section(member)).has_videoprovider_token).toBe(false);
 

@@ -20,7 +20,7 @@ it('a zform becomes the message’s first submessage, and wins over a widget the
   const [widget, ...rest] = await submessagesOf(c.w, c.member, id);
   expect(rest).toEqual([]);
   expect(widget).toMatchObject({ message_id: id, sender_id: c.bot.id, msg_type: 'widget' });
-  expect(JSON.parse(widget!.content as string)).toEqual({ widget_type: 'zform', extra_data: ZFORM });
+  expect(JSON.parse(widget!.content)).toEqual({ widget_type: 'zform', extra_data: ZFORM });
 });
 
 it('refuses anything else with the reference’s texts, before anything is stored', async () => {

@@ -18,6 +18,12 @@ export function must<T>(result: { isOk(): boolean; value?: T; error?: unknown })
   return result.value as T;
 }
 
+/** The queue a register answer opened: null only for a spectator, whom these tests never register. */
+export function queueIdOf(state: { queue_id: string | null }): string {
+  if (state.queue_id === null) throw new Error('register opened no queue');
+  return state.queue_id;
+}
+
 /** A context with the tests' cheap password hashing: on `options.storage` when given, else on SQLite. */
 export function testContext(options: SqliteContextOptions & { storage?: Storage } = {}): Ctx {
   const { storage, ...rest } = options;
