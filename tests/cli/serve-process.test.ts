@@ -43,7 +43,10 @@ async function pushUntilClosed(url: string, head: string, total: number): Promis
   const client = await openRaw(url);
   await client.write(head);
   const chunk = Buffer.alloc(1024 * 1024, 0x61);
-  for (let sent = 0; sent < total && !client.socket.destroyed && client.socket.writable; sent += chunk.length) await client.write(chunk);
+  // As an HTTP client should (RFC 9112 9.3), stop sending once the server has answered: bytes sent
+  // after its close only make it reset the connection, which can drop the answer before it is read.
+  const answered = () => client.received() !== '';
+  for (let sent = 0; sent < total && !answered() && !client.socket.destroyed && client.socket.writable; sent += chunk.length) await client.write(chunk);
   client.socket.end();
   return client.closed;
 }

@@ -6,7 +6,7 @@
  * the move was acknowledged). Nothing is acknowledged before its commit, so nothing acknowledged
  * may be lost; what was in flight may or may not be there.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -77,8 +77,10 @@ describe('crash safety', () => {
 
   it('keeps every acknowledged send and moves a topic wholly or not at all across SIGKILLs', { timeout: 180_000 }, async () => {
     let server = await startServe(dir);
-    const email = /email:\s+(\S+)/.exec(server.output)![1]!;
-    const key = /API key:\s+(\S+)/.exec(server.output)![1]!;
+    // The first start writes the owner's credentials to DIR/zuliprc (and to stderr, not the log).
+    const rc = readFileSync(join(dir, 'zuliprc'), 'utf8');
+    const email = /email=(.*)/.exec(rc)![1]!.trim();
+    const key = /key=(.*)/.exec(rc)![1]!.trim();
     const owner: Owner = { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` };
     const created = await api(server, owner, 'POST', '/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: CHANNEL }]) });
     expect(created.status, JSON.stringify(created.body)).toBe(200);

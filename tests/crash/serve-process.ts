@@ -16,7 +16,7 @@ export function ensureBuiltCli(): void {
 
 export interface ServeProcess {
   url: string;
-  /** All stdout so far (a new data directory's owner credentials are printed there). */
+  /** All stdout so far: the server's log. */
   output: string;
   child: ChildProcess;
   /** Resolves once the process has exited. */
