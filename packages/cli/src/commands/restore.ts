@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { extract } from 'tar';
 import { defineCommand, flag, type OptionTable, type OptionValues, option } from '../command-spec.js';
 import { type BackupManifest, countRows, isArchiveEntry, MANIFEST_FILE, parseManifest } from '../backup/archive-format.js';
 import { CliError, DATABASE_FILE, DEFAULT_DATA_DIR, makeDataDirPrivate } from '../data-dir.js';
 import { holdDataDirLock, LOCK_FILE } from '../data-dir-lock.js';
+import { extractExpectedEntries } from '../safe-extract.js';
 
 const options = {
   archive: option({ value: 'FILE', description: 'the archive written by `teamchat backup`', required: true }),
@@ -55,23 +55,7 @@ async function restore(values: OptionValues<typeof options>): Promise<void> {
 
 /** Unpacks the archive into `staging` and checks it against its manifest. */
 async function unpack(archive: string, staging: string): Promise<BackupManifest> {
-  const refused: string[] = [];
-  try {
-    await extract({
-      file: archive,
-      cwd: staging,
-      strict: true,
-      // Regular files and directories at the known paths only: a link could point outside the data directory.
-      filter: (path, entry) => {
-        const type = 'type' in entry ? entry.type : undefined;
-        const ok = isArchiveEntry(path) && (type === 'File' || type === 'Directory');
-        if (!ok) refused.push(path);
-        return ok;
-      },
-    });
-  } catch (error) {
-    throw new CliError(`--archive: cannot unpack ${archive}: ${(error as Error).message}`);
-  }
+  const refused = await extractExpectedEntries(archive, staging, isArchiveEntry);
   if (refused.length > 0) throw new CliError(`--archive: unexpected entries in the archive: ${refused.slice(0, 5).join(', ')}`);
   const manifestPath = join(staging, MANIFEST_FILE);
   if (!existsSync(manifestPath)) throw new CliError(`--archive: no ${MANIFEST_FILE}; not a teamchat backup`);

@@ -6,8 +6,8 @@
 import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { extract } from 'tar';
 import { CliError } from '../data-dir.js';
+import { extractExpectedEntries } from '../safe-extract.js';
 import { decodeRow, MANIFEST_FILE, parseRealmManifest, type RealmArchiveManifest, tableFile } from './archive-format.js';
 import { type DumpFile, type RealmDump, UPLOADS_DIR } from './archive-files.js';
 import type { Row } from './database-handle.js';
@@ -22,24 +22,8 @@ const isArchivePath = (path: string) => {
   return clean === MANIFEST_FILE || clean === 'tables' || /^tables\/[a-z_]+\.ndjson$/.test(clean) || clean === UPLOADS_DIR || clean.startsWith(`${UPLOADS_DIR}/`);
 };
 
-export async function unpackArchive(archive: string, staging: string): Promise<string[]> {
-  const refused: string[] = [];
-  try {
-    await extract({
-      file: archive,
-      cwd: staging,
-      strict: true,
-      filter: (path, entry) => {
-        const type = 'type' in entry ? entry.type : undefined;
-        const ok = isArchivePath(path) && (type === 'File' || type === 'Directory');
-        if (!ok) refused.push(path);
-        return ok;
-      },
-    });
-  } catch (error) {
-    throw new CliError(`--archive: cannot unpack ${archive}: ${(error as Error).message}`);
-  }
-  return refused;
+export function unpackArchive(archive: string, staging: string): Promise<string[]> {
+  return extractExpectedEntries(archive, staging, isArchivePath);
 }
 
 export async function readRealmArchive(archive: string, staging: string): Promise<{ manifest: RealmArchiveManifest; dump: RealmDump }> {
