@@ -4,7 +4,7 @@ import { conversationName } from '../../../packages/web/src/lib/names';
 import { nextUnreadTopic } from '../../../packages/web/src/lib/next-unread';
 import { canDelete, canEdit, canMoveTopic } from '../../../packages/web/src/lib/permissions';
 import { createStore } from '../../../packages/web/src/lib/store';
-import { addLiveMessage, emptyList, firstPageArrived, groupReactions, mergeMessages, olderPageArrived, removeMessages } from '../../../packages/web/src/stores/message-list';
+import { addLiveMessage, changeFlag, changeReaction, emptyList, firstPageArrived, groupReactions, mergeMessages, olderPageArrived, removeMessages, updateMessages } from '../../../packages/web/src/stores/message-list';
 import { presenceStatus } from '../../../packages/web/src/stores/presence';
 import { bumpTopic, forgetChannel, setChannelTopics } from '../../../packages/web/src/stores/topics';
 import { unreadFromRegister } from '../../../packages/web/src/stores/unread';
@@ -69,10 +69,39 @@ describe('message lists', () => {
     list = removeMessages(list, [2]);
     const arrived = firstPageArrived(list, { messages: [channelMessage({ id: 1 }), channelMessage({ id: 2 })], found_oldest: true, found_newest: true });
     expect(arrived.messages.map((m) => m.id)).toEqual([1]);
-    expect(arrived.removedWhileLoading).toBeUndefined();
+    expect(arrived.changedWhileLoading).toBeUndefined();
     // Once loaded, deletions remove as before and are not remembered.
     expect(removeMessages(arrived, [1])).toMatchObject({ messages: [] });
-    expect(removeMessages(arrived, [1]).removedWhileLoading).toBeUndefined();
+    expect(removeMessages(arrived, [1]).changedWhileLoading).toBeUndefined();
+  });
+
+  it('a reaction, an edit and a flag that come while the first page is on its way survive a page read before them', () => {
+    const view = { kind: 'channel' as const, channelId: GENERAL };
+    let list = emptyList(view);
+    const thumbs = { user_id: BOB, emoji_code: '1f44d', emoji_name: 'thumbs_up', reaction_type: 'unicode_emoji' };
+    list = changeReaction(list, 'add', 1, thumbs);
+    list = updateMessages(list, { message_id: 2, message_ids: [2], rendered_content: '<p>edited</p>', edit_timestamp: 1_700_000_100 }, OWN_ID);
+    list = changeFlag(list, 'add', 'starred', [1], false);
+    const stale = { messages: [channelMessage({ id: 1 }), channelMessage({ id: 2 })], found_oldest: true, found_newest: true };
+    const arrived = firstPageArrived(list, stale);
+    expect(arrived.messages[0]).toMatchObject({ id: 1, reactions: [thumbs], flags: ['starred'] });
+    expect(arrived.messages[1]).toMatchObject({ id: 2, content: '<p>edited</p>', last_edit_timestamp: 1_700_000_100 });
+    // A page read after the changes already shows them: applying them again changes nothing.
+    const fresh = { ...stale, messages: arrived.messages };
+    expect(firstPageArrived(list, fresh).messages).toEqual(arrived.messages);
+  });
+
+  it('changes that came while loading apply in their order, so a live message after "mark all as read" stays unread', () => {
+    let list = emptyList({ kind: 'channel', channelId: GENERAL });
+    list = changeFlag(list, 'add', 'read', [], true);
+    list = addLiveMessage(list, channelMessage({ id: 3 }), OWN_ID);
+    list = changeReaction(list, 'remove', 1, { user_id: BOB, emoji_code: '2764', emoji_name: 'heart', reaction_type: 'unicode_emoji' });
+    const heart = { user_id: BOB, emoji_code: '2764', emoji_name: 'heart', reaction_type: 'unicode_emoji' };
+    const arrived = firstPageArrived(list, { messages: [channelMessage({ id: 1, reactions: [heart] })], found_oldest: true, found_newest: true });
+    expect(arrived.messages.map((m) => [m.id, m.flags, m.reactions])).toEqual([
+      [1, ['read'], []],
+      [3, [], []],
+    ]);
   });
 
   it('drops live messages kept meanwhile when the first page does not reach the present (they would leave a gap)', () => {

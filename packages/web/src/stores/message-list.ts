@@ -20,11 +20,21 @@ export interface MessageList {
    */
   firstPage?: boolean;
   /**
-   * IDs deleted while the first page was on its way: the page may have been read before the
-   * deletion, and must not bring them back.
+   * Every change that came while the first page was on its way, in order. The page may have been
+   * read before any of them, so they are applied to it again when it arrives; each sets a value
+   * (a message, a reaction, a flag, content), so one the page already reflects changes nothing.
    */
-  removedWhileLoading?: number[];
+  changedWhileLoading?: Change[];
   error?: string;
+}
+
+type Change = (list: MessageList) => MessageList;
+
+/** Applies a change, and remembers it while the first page is on its way (see `changedWhileLoading`). */
+function change(list: MessageList, apply: Change): MessageList {
+  const changed = apply(list);
+  if (!list.firstPage) return changed;
+  return { ...changed, changedWhileLoading: [...(list.changedWhileLoading ?? []), apply] };
 }
 
 export function emptyList(view: MessageView): MessageList {
@@ -37,12 +47,13 @@ export interface FetchedPage {
   found_newest: boolean;
 }
 
-/** The first page arrived: its messages, plus the live ones that came while it was on its way (when it reaches the present). */
+/**
+ * The first page arrived: its messages with every change that came meanwhile applied again in
+ * order, live messages included (they join only when the page reaches the present).
+ */
 export function firstPageArrived(list: MessageList, page: FetchedPage): MessageList {
-  const live = page.found_newest ? list.messages : [];
-  const removed = new Set(list.removedWhileLoading);
-  const fetched = page.messages.filter((message) => !removed.has(message.id));
-  return { view: list.view, messages: mergeMessages(live, fetched), foundOldest: page.found_oldest, foundNewest: page.found_newest, loading: false };
+  const arrived: MessageList = { view: list.view, messages: mergeMessages([], page.messages), foundOldest: page.found_oldest, foundNewest: page.found_newest, loading: false };
+  return (list.changedWhileLoading ?? []).reduce((shown, apply) => apply(shown), arrived);
 }
 
 /** An older page arrived (scrolling back): merged, never replacing what is shown. */
@@ -63,15 +74,16 @@ function mapMessages(list: MessageList, ids: ReadonlySet<number>, change: (messa
 }
 
 export function addLiveMessage(list: MessageList, message: Message, ownId: number): MessageList {
-  if (!(list.foundNewest || list.firstPage) || !messageMatchesView(list.view, message, ownId)) return list;
-  return { ...list, messages: mergeMessages(list.messages, [message]) };
+  if (!messageMatchesView(list.view, message, ownId)) return list;
+  return change(list, (shown) => (shown.foundNewest || shown.firstPage ? { ...shown, messages: mergeMessages(shown.messages, [message]) } : shown));
 }
 
 export function removeMessages(list: MessageList, ids: readonly number[]): MessageList {
   const gone = new Set(ids);
-  if (list.firstPage) list = { ...list, removedWhileLoading: [...(list.removedWhileLoading ?? []), ...ids] };
-  if (!list.messages.some((message) => gone.has(message.id))) return list;
-  return { ...list, messages: list.messages.filter((message) => !gone.has(message.id)) };
+  return change(list, (shown) => {
+    if (!shown.messages.some((message) => gone.has(message.id))) return shown;
+    return { ...shown, messages: shown.messages.filter((message) => !gone.has(message.id)) };
+  });
 }
 
 export interface MessageUpdate {
@@ -86,6 +98,10 @@ export interface MessageUpdate {
 
 /** An edit (new content) or a move (new topic or channel); a moved message leaves a view it no longer matches. */
 export function updateMessages(list: MessageList, update: MessageUpdate, ownId: number): MessageList {
+  return change(list, (shown) => updateShown(shown, update, ownId));
+}
+
+function updateShown(list: MessageList, update: MessageUpdate, ownId: number): MessageList {
   const ids = new Set(update.message_ids.length > 0 ? update.message_ids : [update.message_id]);
   const moved = update.subject !== undefined || update.new_stream_id !== undefined;
   const edited = mapMessages(list, ids, (message) => {
@@ -104,6 +120,10 @@ export function updateMessages(list: MessageList, update: MessageUpdate, ownId: 
 }
 
 export function changeReaction(list: MessageList, op: 'add' | 'remove', messageId: number, reaction: Reaction): MessageList {
+  return change(list, (shown) => reactionShown(shown, op, messageId, reaction));
+}
+
+function reactionShown(list: MessageList, op: 'add' | 'remove', messageId: number, reaction: Reaction): MessageList {
   return mapMessages(list, new Set([messageId]), (message) => {
     const others = message.reactions.filter(
       (existing) => !(existing.user_id === reaction.user_id && existing.emoji_code === reaction.emoji_code && existing.reaction_type === reaction.reaction_type),
@@ -114,6 +134,10 @@ export function changeReaction(list: MessageList, op: 'add' | 'remove', messageI
 
 /** A flag added or removed; `all` applies it to every message (mark all as read). */
 export function changeFlag(list: MessageList, op: 'add' | 'remove', flag: string, ids: readonly number[], all: boolean): MessageList {
+  return change(list, (shown) => flagShown(shown, op, flag, ids, all));
+}
+
+function flagShown(list: MessageList, op: 'add' | 'remove', flag: string, ids: readonly number[], all: boolean): MessageList {
   const targets = all ? new Set(list.messages.map((message) => message.id)) : new Set(ids);
   return mapMessages(list, targets, (message) => {
     const without = message.flags.filter((existing) => existing !== flag);
