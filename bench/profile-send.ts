@@ -16,6 +16,9 @@
  * costs. It is opt-in because process.cpuUsage is a system call that costs tens of µs here,
  * four per send, which the figure outside BEGIN/COMMIT then includes.
  *
+ * BENCH_CONTENT sets every message's content (default: Markdown with a link, numbered per send);
+ * `BENCH_CONTENT=hello` is what bench/sends.ts sends.
+ *
  * BENCH_SYNCHRONOUS=normal opens the database without an fsync per commit, which leaves the CPU (the COMMIT's
  * fsync is group commit's business, not this script's).
  */
@@ -33,6 +36,7 @@ const sends = Number(process.env.BENCH_SENDS ?? 2000);
 const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 50);
 const splitCommit = process.env.BENCH_SPLIT_COMMIT === '1';
 const synchronous = (process.env.BENCH_SYNCHRONOUS ?? 'full') as 'full' | 'normal';
+const fixedContent = process.env.BENCH_CONTENT;
 
 // BENCH_CORE names another copy of core's src/index.ts (say, an older commit's) to compare in turns.
 const coreEntry = process.env.BENCH_CORE ?? '../packages/core/src/index.js';
@@ -67,7 +71,7 @@ try {
   if (subscribed.isErr()) throw new Error(subscribed.error.msg);
   const actor = { realm, user: owner };
   const send = async (i: number) => {
-    const sent = await doSendMessage(ctx, actor, { type: 'stream', to: 'bench', topic: `topic ${i % 20}`, content: `hello **${i}** see https://example.com/${i}` });
+    const sent = await doSendMessage(ctx, actor, { type: 'stream', to: 'bench', topic: `topic ${i % 20}`, content: fixedContent ?? `hello **${i}** see https://example.com/${i}` });
     if (sent.isErr()) throw new Error(sent.error.msg);
   };
 

@@ -1,4 +1,4 @@
-import { ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, type Caller, checkCaller, checkRateLimit, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
 import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
@@ -133,7 +133,8 @@ async function answer(
   const pathParams = decodePath((event.context.params ?? {}) as Record<string, string>);
   if (route.streamsFiles && isMultipart(request)) return dispatchStreamed(ctx, operation, caller, request, pathParams, limit);
 
-  const params = await readParams(request, queryString(request.url), limit, bodyReadTimeoutMs);
+  const nodeMessage = event.runtime?.node?.req;
+  const params = await readParams(request, queryString(request.url), limit, bodyReadTimeoutMs, nodeMessage instanceof IncomingMessage ? nodeMessage : undefined);
   if (params.isErr()) return unread(request, failure(params.error));
   if (route.queueOwned) {
     const atOwner = await answerAtQueueOwner(ctx, request, params.value);

@@ -5,7 +5,9 @@
  * Only form bodies are read, as the reference does: other content types contribute nothing.
  */
 import { type ApiError, badRequest, payloadTooLarge, requestTimeout, type StreamedUpload, type UploadedFile } from '@teamchat/core';
+import type { IncomingMessage } from 'node:http';
 import { err, ok, type Result } from 'neverthrow';
+import { readNodeBody } from './node-body.js';
 import type { AnyOperation } from './routes.js';
 
 /** Form text, or a file part handed to the core as bytes (or a stream) with its name and type. */
@@ -29,12 +31,17 @@ export const hasBody = (request: Request) => request.method !== 'GET' && request
 /**
  * The query's and the body's parameters. The body is bounded twice: at most `limitBytes`, and
  * read completely within `deadlineMs` (a client sending a byte a second is answered 408).
+ * `nodeMessage` is the request's node:http message when node serves it: its body is read from
+ * there (node-body.ts), not through the web stream srvx would build.
  */
-export async function readParams(request: Request, query: string, limitBytes: number, deadlineMs: number): Promise<Result<Params, ApiError>> {
+export async function readParams(request: Request, query: string, limitBytes: number, deadlineMs: number, nodeMessage?: IncomingMessage): Promise<Result<Params, ApiError>> {
   const params = queryParams(query);
-  if (!hasBody(request)) return ok(params);
+  // srvx gives a served request a body unless it is a GET or HEAD: asking would build its stream.
+  if (nodeMessage ? request.method === 'GET' || request.method === 'HEAD' : !hasBody(request)) return ok(params);
 
-  const body = await readLimited(request, limitBytes, deadlineMs);
+  const declared = tooLargeByHeader(request, limitBytes);
+  if (declared) return err(declared);
+  const body = nodeMessage ? await readNodeBody(nodeMessage, limitBytes, deadlineMs) : await readLimited(request, limitBytes, deadlineMs);
   if (body.isErr()) return err(body.error);
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const fromBody = await decodeBody(type, body.value, request.headers.get('content-type') ?? '');
@@ -63,8 +70,6 @@ async function decodeBody(type: string, bytes: Uint8Array, contentType: string):
 
 /** Reads the body, refusing more than `limit` bytes whether or not Content-Length says so. */
 async function readLimited(request: Request, limit: number, deadlineMs: number): Promise<Result<Uint8Array, ApiError>> {
-  const declared = tooLargeByHeader(request, limit);
-  if (declared) return err(declared);
   const reader = request.body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

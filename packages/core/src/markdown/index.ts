@@ -1,4 +1,5 @@
 export { renderMessage } from './render.js';
+export { renderPlainText } from './plain-text.js';
 export { alertWordsMatch } from './alert-words.js';
 export { topicLinks } from './topic-links.js';
 export type {

@@ -7,14 +7,21 @@ import { uploadPathIds } from './metadata.js';
 import { normalizeLines } from './normalize.js';
 import { markdownParser, type ParseEnv } from './parser.js';
 import { BlockStash } from './placeholders.js';
+import { renderPlainText } from './plain-text.js';
 import { extendQuotes } from './quotes.js';
 import type { RenderContext, RenderedMessage } from './types.js';
 
 /**
  * Renders message content in the reference's Markdown dialect. Pure: the same content and
- * context give the same result, and nothing is read or written elsewhere.
+ * context give the same result, and nothing is read or written elsewhere. Plain prose takes
+ * a shortcut (plain-text.ts) whose result is the full render's.
  */
 export function renderMessage(content: string, ctx: RenderContext): RenderedMessage {
+  return renderPlainText(content, ctx.linkifiers) ?? renderMarkdown(content, ctx);
+}
+
+/** The full render, whatever the content: markdown-it and the inline patterns. */
+export function renderMarkdown(content: string, ctx: RenderContext): RenderedMessage {
   const blocks = new BlockStash();
   const env: ParseEnv = {
     inline: {

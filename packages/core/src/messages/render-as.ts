@@ -1,6 +1,6 @@
 import { hasContentAccess } from '../access/channel-rules.js';
 import { realmLinkifiers } from '../linkifiers/for-render.js';
-import { type Linkifier, renderMessage, type RenderContext } from '../markdown/index.js';
+import { type Linkifier, renderMessage, type RenderContext, renderPlainText } from '../markdown/index.js';
 import type { Realm, RealmEmoji, StoredUserGroup, Stream, Tx, User } from '../storage/types.js';
 import { renderContextFor } from './render-context.js';
 
@@ -18,6 +18,9 @@ import { renderContextFor } from './render-context.js';
  */
 export async function renderAs(tx: Tx, realm: Realm, sender: User, content: string, nowMs: number, linkifiers?: readonly Linkifier[]) {
   linkifiers ??= await realmLinkifiers(tx, realm.id);
+  // Plain prose looks nothing up: no context to build (renderMessage would take the same shortcut).
+  const plain = renderPlainText(content, linkifiers);
+  if (plain) return plain;
   let realmEmoji: RealmEmoji[] | undefined;
   let users: User[] | undefined;
   let linkable: Stream[] | undefined;

@@ -40,8 +40,9 @@ const withoutMarker = (line: string) => line.trim().replace(/^\s*[-*]?\s*/, '');
 
 /** The widget `content` asks for, if any. */
 export function widgetFromContent(content: string): WidgetContent | undefined {
+  // Only a first word starting with `/` names a widget; every other message stops here, unsplit.
+  if (!content.startsWith('/')) return undefined;
   const first = content.split(/\s+/)[0]!;
-  if (!first.startsWith('/')) return undefined;
   const type = first.slice(1);
   if (!WIDGET_TYPES.includes(type)) return undefined;
   const lines = splitLines(content.slice(first.length));
