@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { closeContext, type Context, createRealm, createUserAsOperator, doSendMessage, doSubscribe } from '../packages/core/src/index.js';
+import { closeContext, type Ctx, createRealm, createUserAsOperator, doSendMessage, doSubscribe } from '../packages/core/src/index.js';
 import { createSqliteContext } from '../packages/core/src/sqlite.js';
 
 const rate = Number(process.env.BENCH_RATE ?? 200);
@@ -79,7 +79,7 @@ async function world(file: string, checkpoints: Mode) {
 }
 
 /** Sends at `rate` for `sliceSeconds`, each send timed from its scheduled moment. */
-async function slice(mode: Mode, ctx: Context, actor: Parameters<typeof doSendMessage>[1]): Promise<void> {
+async function slice(mode: Mode, ctx: Ctx, actor: Parameters<typeof doSendMessage>[1]): Promise<void> {
   current = mode;
   const total = Math.round(rate * sliceSeconds);
   const started = performance.now();
