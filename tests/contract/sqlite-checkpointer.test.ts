@@ -98,6 +98,22 @@ describe('sqlite driver: WAL checkpoints from a worker thread', () => {
     }
   });
 
+  it('gives checkpoints back to SQLite, and says so, when the worker fails', async () => {
+    const file = newFile();
+    const errors: string[] = [];
+    const logger = { error: (_: object, message?: string) => void errors.push(message ?? ''), warn: () => {}, info: () => {}, debug: () => {} };
+    const storage = createSqliteStorage({ filename: file, logger });
+    try {
+      // The worker opens the file by name once it has started: gone by then, it cannot.
+      rmSync(file);
+      await until(() => errors.length > 0);
+      expect(errors).toEqual(['storage: the WAL checkpointer stopped; checkpoints are back in COMMIT']);
+      expect(await storage.pragma('wal_autocheckpoint')).toBe(1000);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('on close, stops the worker and leaves the whole database in the file, with no WAL beside it', async () => {
     const file = newFile();
     const storage = createSqliteStorage({ filename: file, checkpoints: { intervalMs: 60_000, limitPages: 1_000_000 } });
