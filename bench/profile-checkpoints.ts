@@ -4,13 +4,14 @@
  * (the default). Each gets `doSendMessage` to a channel of 50 subscribers on a fixed schedule
  * (BENCH_RATE per second, default 200) for BENCH_SLICE_SECONDS (default 2), alternately, for
  * BENCH_ROUNDS (default 6) rounds. Per mode it prints the latency from each send's scheduled
- * time (p50, p99), the COMMIT durations (p50, p99, max, how many over 10 ms) and the
- * event-loop stalls over 10 ms. Turns that alternate within one run share the machine's load,
+ * time (p50, p99), the COMMIT durations (p50, p99, max, how many over 10 ms), the main thread's
+ * CPU time inside COMMITs per send (Linux: /proc/self/task/PID/schedstat, time on the CPU, so
+ * not inflated by waiting for it) and the event-loop stalls over 10 ms. Turns that alternate within one run share the machine's load,
  * which wall-clock figures from separate runs do not on a shared machine.
  *
  *   node --import tsx bench/profile-checkpoints.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,17 +22,24 @@ import { createSqliteContext } from '../packages/core/src/sqlite.js';
 const rate = Number(process.env.BENCH_RATE ?? 200);
 const sliceSeconds = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
+// BENCH_CHECKPOINT_MS: the worker's interval (default: the driver's).
+const intervalMs = process.env.BENCH_CHECKPOINT_MS ? Number(process.env.BENCH_CHECKPOINT_MS) : undefined;
 
 type Mode = 'in-commit' | 'worker';
 interface Figures {
   latencies: number[];
   commits: number[];
+  /** The main thread's time on the CPU inside COMMITs, in ms (load-robust: not time waited). */
+  commitCpu: number;
   stalls: number[];
 }
 const figures: Record<Mode, Figures> = {
-  'in-commit': { latencies: [], commits: [], stalls: [] },
-  worker: { latencies: [], commits: [], stalls: [] },
+  'in-commit': { latencies: [], commits: [], commitCpu: 0, stalls: [] },
+  worker: { latencies: [], commits: [], commitCpu: 0, stalls: [] },
 };
+/** The main thread's time on the CPU so far, in ms (Linux schedstat; 0 elsewhere). */
+const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+const mainThreadCpu = existsSync(schedstat) ? () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : () => 0;
 let current: Mode | undefined;
 
 // COMMIT durations, timed around better-sqlite3's Statement#run (group commit's COMMIT).
@@ -43,10 +51,12 @@ const run = statementPrototype.run;
 statementPrototype.run = function timedRun(this: { source: string }, ...params: unknown[]) {
   if (this.source !== 'COMMIT' || !current) return run.apply(this, params);
   const started = performance.now();
+  const cpu = mainThreadCpu();
   try {
     return run.apply(this, params);
   } finally {
     figures[current].commits.push(performance.now() - started);
+    figures[current].commitCpu += mainThreadCpu() - cpu;
   }
 };
 
@@ -59,7 +69,7 @@ setInterval(() => {
 }, 5).unref();
 
 async function world(file: string, checkpoints: Mode) {
-  const ctx = createSqliteContext({ databaseFile: file, config: { timers: false }, sqlite: checkpoints === 'in-commit' ? { checkpoints } : {} });
+  const ctx = createSqliteContext({ databaseFile: file, config: { timers: false }, sqlite: { checkpoints: checkpoints === 'in-commit' ? checkpoints : { intervalMs } } });
   const created = await createRealm(ctx, {
     name: 'Bench Org',
     url: 'http://127.0.0.1',
@@ -121,11 +131,11 @@ try {
     }
   }
   for (const mode of ['in-commit', 'worker'] as const) {
-    const { latencies, commits, stalls } = figures[mode];
+    const { latencies, commits, commitCpu, stalls } = figures[mode];
     console.log(
       `${mode}: ${latencies.length} sends at ${rate}/s; latency p50 ${ms(quantile(latencies, 0.5))} p99 ${ms(quantile(latencies, 0.99))} ms;` +
         ` ${commits.length} COMMITs p50 ${ms(quantile(commits, 0.5))} p99 ${ms(quantile(commits, 0.99))} max ${ms(quantile(commits, 1))} ms,` +
-        ` ${commits.filter((c) => c > 10).length} over 10 ms; ${stalls.length} event-loop stalls over 10 ms (${ms(stalls.reduce((a, b) => a + b, 0))} ms in all)`,
+        ` ${commits.filter((c) => c > 10).length} over 10 ms, main-thread CPU in COMMIT ${((commitCpu * 1000) / latencies.length).toFixed(0)} µs per send; ${stalls.length} event-loop stalls over 10 ms (${ms(stalls.reduce((a, b) => a + b, 0))} ms in all)`,
     );
   }
   await Promise.all([closeContext(worlds['in-commit'].ctx), closeContext(worlds.worker.ctx)]);
