@@ -139,7 +139,11 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
   }
   let checkpointer: Checkpointer | undefined;
   if (background) {
-    const limits = { ...DEFAULT_CHECKPOINT_LIMITS, ...(options.checkpoints as Partial<CheckpointLimits> | undefined) };
+    const given = options.checkpoints as Partial<CheckpointLimits> | undefined;
+    const limits: CheckpointLimits = {
+      intervalMs: given?.intervalMs ?? DEFAULT_CHECKPOINT_LIMITS.intervalMs,
+      limitPages: given?.limitPages ?? DEFAULT_CHECKPOINT_LIMITS.limitPages,
+    };
     // Should the worker fail, SQLite's own checkpoints come back, so the WAL stays bounded.
     checkpointer = startCheckpointer(filename, synchronous, limits, logger, () => {
       if (writer.db.open) writer.db.pragma('wal_autocheckpoint = 1000');
