@@ -26,10 +26,14 @@ afterEach(async () => {
 /** Batch bounds no test reaches, unless it sets its own: a batch's content never depends on timing. */
 const UNBOUNDED = { maxOperations: 1000, maxMilliseconds: 3_600_000 };
 
-/** A driver on a new file, and a raw connection beside it that sees only what is committed. */
+/**
+ * A driver on a new file, and a raw connection beside it that sees only what is committed.
+ * Checkpoints stay in COMMIT (at 1000 pages, which no test reaches): the checkpointer's worker
+ * would start the WAL over at moments of its own, and the tests count COMMITs in it.
+ */
 function open(batchLimits = UNBOUNDED) {
   const file = join(dir, `db${++files}.sqlite`);
-  const storage = createSqliteStorage({ filename: file, batchLimits });
+  const storage = createSqliteStorage({ filename: file, batchLimits, checkpoints: 'in-commit' });
   const raw = openRaw(file, { readonly: true });
   opened.push(storage, raw);
   return { file, storage, raw };
@@ -330,6 +334,40 @@ describe('groupCommit on a bare connection', () => {
     expect((await write('INSERT INTO parent VALUES (3)'))._unsafeUnwrap()).toBe('INSERT INTO parent VALUES (3)');
     expect(ran).toEqual(['INSERT INTO parent VALUES (3)']);
     expect(count()).toEqual([{ n: 1 }]);
+    await commits.drained();
+  });
+
+  it('a batch begins once beforeBatch has resolved; transactions submitted meanwhile join it', async () => {
+    const db = openRaw(':memory:');
+    opened.push(db);
+    db.exec('CREATE TABLE t (name TEXT)');
+    const hold = gate();
+    let waits = 0;
+    const beforeBatch = () => (waits++ === 0 ? hold.promise : undefined);
+    const commits = groupCommit(db as Parameters<typeof groupCommit>[0], new Mutex(), UNBOUNDED, undefined, beforeBatch);
+    const ran: string[] = [];
+    const seenByFirst: string[][] = [];
+    const write = (name: string) =>
+      commits.submit(async () => {
+        db.prepare('INSERT INTO t VALUES (?)').run(name);
+        return { result: ok(name), afterCommit: [() => ran.push(name)] };
+      });
+    const count = () => db.prepare('SELECT count(*) AS n FROM t').all();
+
+    const first = write('first').then((result) => {
+      seenByFirst.push([...ran]);
+      return result;
+    });
+    await tick();
+    // Held before its BEGIN: nothing ran.
+    expect(count()).toEqual([{ n: 0 }]);
+    const second = write('second');
+    hold.open();
+    expect((await first)._unsafeUnwrap()).toBe('first');
+    expect((await second)._unsafeUnwrap()).toBe('second');
+    // One batch: both after-commit callbacks had run when the first caller was answered.
+    expect(seenByFirst).toEqual([['first', 'second']]);
+    expect(count()).toEqual([{ n: 2 }]);
     await commits.drained();
   });
 });

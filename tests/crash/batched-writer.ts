@@ -5,15 +5,20 @@
  * Each transaction writes two outbox rows with subject `<n>`, awaiting between them, so a
  * batch spans many turns of the event loop. It runs until it is killed.
  *
- *   node --import tsx tests/crash/batched-writer.ts <file> <first n>
+ * With `checkpoint-often`, the WAL checkpointer works without a pause (every millisecond,
+ * the WAL started over past 64 pages) and each row is 4 KB, so that the kill most likely
+ * lands while a checkpoint is copying the WAL into the database file.
+ *
+ *   node --import tsx tests/crash/batched-writer.ts <file> <first n> [checkpoint-often]
  */
 import { ok } from 'neverthrow';
 import { createSqliteStorage } from '../../packages/core/src/storage/sqlite/driver.js';
 
-const [file, first] = process.argv.slice(2);
+const [file, first, mode] = process.argv.slice(2);
 const IN_FLIGHT = 16;
+const often = mode === 'checkpoint-often';
 
-const storage = createSqliteStorage({ filename: file! });
+const storage = createSqliteStorage({ filename: file!, ...(often ? { checkpoints: { intervalMs: 1, limitPages: 64 } } : {}) });
 const realm = await storage.read((tx) => tx.realms.bySubdomain('crash'));
 const realmId =
   realm?.id ??
@@ -30,7 +35,8 @@ const realmId =
   )._unsafeUnwrap().id;
 
 let next = Number(first);
-const mail = (n: number, body: string) => ({ realmId, to: 'crash@example.com', subject: String(n), body, createdAt: n });
+const padding = often ? ` ${'x'.repeat(4000)}` : '';
+const mail = (n: number, body: string) => ({ realmId, to: 'crash@example.com', subject: String(n), body: body + padding, createdAt: n });
 
 async function writer(): Promise<never> {
   for (;;) {

@@ -6,7 +6,7 @@
  * flight may or may not be there, but never half: each wrote two rows.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStorage } from '@teamchat/core/sqlite';
@@ -29,8 +29,8 @@ afterEach(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the writer on `file` until `ACKS_BEFORE_KILL` acknowledgments, then SIGKILLs it; returns the acknowledged numbers. */
-function writeUntilKilled(file: string, first: number): Promise<number[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(first)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function writeUntilKilled(file: string, first: number, mode: string[] = []): Promise<number[]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(first), ...mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const acknowledged: number[] = [];
   let errors = '';
@@ -55,6 +55,23 @@ function writeUntilKilled(file: string, first: number): Promise<number[]> {
   });
 }
 
+/** Reopens `file` and lists the acknowledged transactions that are missing or partial, and the partial ones that were not acknowledged. */
+async function check(file: string, acknowledged: number[]): Promise<{ missing: number[]; partial: [string, string[]][] }> {
+  const storage = createSqliteStorage({ filename: file });
+  try {
+    const realm = (await storage.read((tx) => tx.realms.bySubdomain('crash')))!;
+    const rows = await storage.read((tx) => tx.outbox.list(realm.id));
+    const bodies = new Map<string, string[]>();
+    // The checkpoint-often writer pads each body after a space.
+    for (const row of rows) bodies.set(row.subject, [...(bodies.get(row.subject) ?? []), row.body.split(' ')[0]!]);
+    const missing = acknowledged.filter((n) => bodies.get(String(n))?.join() !== 'first,second');
+    const partial = [...bodies].filter(([, written]) => written.join() !== 'first,second');
+    return { missing, partial };
+  } finally {
+    await storage.close();
+  }
+}
+
 describe('group commit across a crash', () => {
   it('every acknowledged transaction survives SIGKILL during batched writes, whole; none is half there', { timeout: 120_000 }, async () => {
     const file = join(dir, 'crash.sqlite');
@@ -63,21 +80,27 @@ describe('group commit across a crash', () => {
       // Each round numbers its transactions apart from the others'.
       acknowledged.push(...(await writeUntilKilled(file, round * 1_000_000)));
     }
+    const { missing, partial } = await check(file, acknowledged);
+    expect(missing, `acknowledged transactions missing or partial (of ${acknowledged.length})`).toEqual([]);
+    expect(partial).toEqual([]);
+    // Every round ran until its kill: the check covered real batches of work.
+    expect(acknowledged.length).toBeGreaterThanOrEqual(ROUNDS * ACKS_BEFORE_KILL);
+  });
 
-    const storage = createSqliteStorage({ filename: file });
-    try {
-      const realm = (await storage.read((tx) => tx.realms.bySubdomain('crash')))!;
-      const rows = await storage.read((tx) => tx.outbox.list(realm.id));
-      const bodies = new Map<string, string[]>();
-      for (const row of rows) bodies.set(row.subject, [...(bodies.get(row.subject) ?? []), row.body]);
-      const missing = acknowledged.filter((n) => bodies.get(String(n))?.join() !== 'first,second');
-      expect(missing, `acknowledged transactions missing or partial (of ${acknowledged.length})`).toEqual([]);
-      const partial = [...bodies].filter(([, written]) => written.join() !== 'first,second');
-      expect(partial).toEqual([]);
-      // Every round ran until its kill: the check covered real batches of work.
-      expect(acknowledged.length).toBeGreaterThanOrEqual(ROUNDS * ACKS_BEFORE_KILL);
-    } finally {
-      await storage.close();
+  it('and across SIGKILL while the WAL checkpointer copies the WAL into the database file', { timeout: 120_000 }, async () => {
+    const file = join(dir, 'checkpoint-crash.sqlite');
+    const acknowledged: number[] = [];
+    let modified = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      acknowledged.push(...(await writeUntilKilled(file, round * 1_000_000, ['checkpoint-often'])));
+      // Checkpoints ran during the round (only they write the database file in WAL mode).
+      const before = modified;
+      modified = statSync(file).mtimeMs;
+      expect(modified).toBeGreaterThan(before);
     }
+    const { missing, partial } = await check(file, acknowledged);
+    expect(missing, `acknowledged transactions missing or partial (of ${acknowledged.length})`).toEqual([]);
+    expect(partial).toEqual([]);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(ROUNDS * ACKS_BEFORE_KILL);
   });
 });

@@ -13,12 +13,14 @@ export function isInMemory(filename: string): boolean {
 /**
  * Opens the write connection: WAL, the requested `synchronous`, foreign keys, a busy timeout,
  * temporary storage in memory, and the schema brought up to date. `synchronous` is set on every open because better-sqlite3
- * would otherwise reopen an existing WAL database at NORMAL.
+ * would otherwise reopen an existing WAL database at NORMAL. With `checkpointsInCommit` false,
+ * SQLite's automatic checkpoint is off: a checkpointer (checkpointer.ts) must run beside it.
  */
-export function openWriter(filename: string, synchronous: 'full' | 'normal'): Database.Database {
+export function openWriter(filename: string, synchronous: 'full' | 'normal', checkpointsInCommit = true): Database.Database {
   const db = new Database(filename);
   try {
     db.pragma('journal_mode = WAL');
+    if (!checkpointsInCommit) db.pragma('wal_autocheckpoint = 0');
     db.pragma(synchronous === 'normal' ? 'synchronous = NORMAL' : 'synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');

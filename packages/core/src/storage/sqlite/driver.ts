@@ -6,6 +6,7 @@ import { Mutex } from '../mutex.js';
 import { scopeTx, type TxScope } from '../scoped-tx.js';
 import type { Storage, Stores, Tx } from '../types.js';
 import { isInMemory, openReader, openWriter } from './connections.js';
+import { type CheckpointLimits, type Checkpointer, DEFAULT_CHECKPOINT_LIMITS, startCheckpointer } from './checkpointer.js';
 import { type BatchLimits, DEFAULT_BATCH_LIMITS, groupCommit } from './group-commit.js';
 import { DEFAULT_SEARCH_ROW_BUDGET } from './search-budget.js';
 import { sqliteStores } from './store-set.js';
@@ -45,6 +46,13 @@ export interface SqliteOptions {
    * one batch takes before its COMMIT. For tests and tuning; the defaults suit a server.
    */
   batchLimits?: BatchLimits;
+  /**
+   * Where the WAL is checkpointed into the database file, on a file (checkpointer.ts):
+   * by default from a worker thread with its own connection, every `intervalMs`, the WAL
+   * truncated past `limitPages` or once idle (DEFAULT_CHECKPOINT_LIMITS); `'in-commit'`: by
+   * SQLite itself, inside the COMMIT that takes the WAL past 1000 pages, on the event loop.
+   */
+  checkpoints?: Partial<CheckpointLimits> | 'in-commit';
 }
 
 /** The SQLite driver's storage: the contract plus a diagnostic for tests and operators. */
@@ -70,7 +78,10 @@ interface Connection {
  *
  * Durability: `synchronous = FULL` is set on every open unless `options.synchronous` says
  * 'normal'. A transaction is answered only after the COMMIT holding its writes has returned,
- * so an answered transaction survives a process crash and a power loss.
+ * so an answered transaction survives a process crash and a power loss. On a file, the WAL is
+ * checkpointed into the database file by a worker thread (`options.checkpoints`), not inside
+ * a COMMIT on the event loop; close() stops it, then the writer's close makes the last
+ * checkpoint.
  *
  * Writes (group commit, group-commit.ts): transactions run one at a time, in call order, on
  * the write connection. Those started in the same turn of the event loop, or queued while a
@@ -111,7 +122,10 @@ interface Connection {
 export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage {
   const filename = options.filename ?? ':memory:';
   const searchRowBudget = options.searchRowBudget ?? DEFAULT_SEARCH_ROW_BUDGET;
-  const db = openWriter(filename, options.synchronous ?? 'full');
+  const synchronous = options.synchronous ?? 'full';
+  const logger = options.logger ?? consoleLogger;
+  const background = !isInMemory(filename) && options.checkpoints !== 'in-commit';
+  const db = openWriter(filename, synchronous, !background);
   const writer: Connection = { db, stores: sqliteStores(db, searchRowBudget), lock: new Mutex() };
   let reader: Connection = writer;
   if (!isInMemory(filename)) {
@@ -123,7 +137,19 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
       throw error;
     }
   }
-  const batches = groupCommit(writer.db, writer.lock, options.batchLimits ?? DEFAULT_BATCH_LIMITS, options.logger ?? consoleLogger);
+  let checkpointer: Checkpointer | undefined;
+  if (background) {
+    const given = options.checkpoints as Partial<CheckpointLimits> | undefined;
+    const limits: CheckpointLimits = {
+      intervalMs: given?.intervalMs ?? DEFAULT_CHECKPOINT_LIMITS.intervalMs,
+      limitPages: given?.limitPages ?? DEFAULT_CHECKPOINT_LIMITS.limitPages,
+    };
+    // Should the worker fail, SQLite's own checkpoints come back, so the WAL stays bounded.
+    checkpointer = startCheckpointer(filename, synchronous, limits, logger, () => {
+      if (writer.db.open) writer.db.pragma('wal_autocheckpoint = 1000');
+    });
+  }
+  const batches = groupCommit(writer.db, writer.lock, options.batchLimits ?? DEFAULT_BATCH_LIMITS, logger, () => checkpointer?.catchUp());
   const readSql = {
     begin: reader.db.prepare('BEGIN'),
     // Any statement that reads a table starts the WAL read transaction, fixing its snapshot.
@@ -195,7 +221,9 @@ export function createSqliteStorage(options: SqliteOptions = {}): SqliteStorage 
       closing ??= (async () => {
         await batches.drained();
         await Promise.all([writer.lock.run(async () => {}), reader.lock.run(async () => {})]);
-        // The reader first: the writer, closing last, checkpoints the WAL into the file.
+        await checkpointer?.stop();
+        // The checkpointer and the reader first: the writer, closing last, checkpoints the WAL
+        // into the file and deletes it.
         if (reader !== writer) reader.db.close();
         writer.db.close();
       })();

@@ -76,9 +76,16 @@ type Finished =
 /**
  * Runs the transactions submitted to it in batches on `db`, each batch holding `lock` from its
  * BEGIN to its last answer (so nothing else uses the write connection meanwhile; with an
- * in-memory database the reads take the same lock).
+ * in-memory database the reads take the same lock). A batch begins once `beforeBatch`'s
+ * promise, if it returns one, has resolved.
  */
-export function groupCommit(db: Database.Database, lock: Mutex, limits: BatchLimits = DEFAULT_BATCH_LIMITS, logger: Logger = consoleLogger): GroupCommit {
+export function groupCommit(
+  db: Database.Database,
+  lock: Mutex,
+  limits: BatchLimits = DEFAULT_BATCH_LIMITS,
+  logger: Logger = consoleLogger,
+  beforeBatch: () => Promise<void> | undefined = () => undefined,
+): GroupCommit {
   const sql = {
     begin: db.prepare('BEGIN IMMEDIATE'),
     commit: db.prepare('COMMIT'),
@@ -212,6 +219,9 @@ export function groupCommit(db: Database.Database, lock: Mutex, limits: BatchLim
     void lock.run(async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       try {
+        // Something the batch must wait for (the WAL checkpointer catching up), if any; the
+        // transactions that queue meanwhile join the batch.
+        await beforeBatch();
         await runBatch();
       } catch (error) {
         logger.error({ err: error }, 'storage: a write batch failed unexpectedly');
