@@ -27,7 +27,7 @@ const world = await seedWorld(join(tmp, 'seed'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const { child } = await startNode(
-  ['--cpu-prof', '--cpu-prof-dir', profDir, CLI, 'serve', '--data', copyWorld(world, join(tmp, 'run')), '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1', '--no-rate-limits', '--log-level', 'warn'],
+  [...(process.env.BENCH_PROF_INTERVAL ? ['--cpu-prof-interval', process.env.BENCH_PROF_INTERVAL] : []), '--cpu-prof', '--cpu-prof-dir', profDir, CLI, 'serve', '--data', copyWorld(world, join(tmp, 'run')), '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1', '--no-rate-limits', '--log-level', 'warn'],
   'teamchat is listening on',
 );
 try {

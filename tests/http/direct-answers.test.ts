@@ -138,7 +138,7 @@ describe('success answers written directly', () => {
     for (let i = 0; i < 3; i++) queueIds.push(await register());
     const clients = await Promise.all(queueIds.map(() => openRaw(server.url)));
     const chunks = clients.map(() => [] as Buffer[]);
-    clients.forEach((client, i) => client.socket.on('data', (chunk: Buffer) => chunks[i]!.push(chunk)));
+    for (const [i, client] of clients.entries()) client.socket.on('data', (chunk: Buffer) => chunks[i]!.push(chunk));
     for (const [i, client] of clients.entries()) await client.write(get(`/events?queue_id=${queueIds[i]}&last_event_id=${i < 3 ? 0 : -1}`, auth));
     await pause(50);
     // Two clients go away while their polls wait.
