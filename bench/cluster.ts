@@ -101,7 +101,7 @@ async function measureFanout(nodes: Nodes, world: World, into: Measured): Promis
   let message = 0;
   const oneRound = () =>
     round({
-      startPolls: () => queues.map(({ url, queue }) => poll(url, pollAgent, queue)),
+      startPolls: (written) => queues.map(({ url, queue }) => poll(url, pollAgent, queue, written)),
       // Every process has answered a request sent after the polls: it has read what came before.
       ready: async () => void (await Promise.all(nodes.urls.map((url) => send(url, senderAgent, { method: 'GET', path: '/api/v1/server_settings' })))),
       trigger: () =>

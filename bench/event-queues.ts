@@ -43,10 +43,13 @@ export async function registerQueues(url: string, users: readonly Credentials[],
   return queues;
 }
 
-/** One long poll of `queue`; the answer's events move the queue's last event ID on. */
-export async function poll(url: string, agent: Agent, queue: Queue): Promise<Answer> {
+/**
+ * One long poll of `queue`; the answer's events move the queue's last event ID on. `written` is
+ * called once the request has been written to a connected socket (see `Call.written`).
+ */
+export async function poll(url: string, agent: Agent, queue: Queue, written?: () => void): Promise<Answer> {
   const path = `/api/v1/events?queue_id=${encodeURIComponent(queue.queueId)}&last_event_id=${queue.lastEventId}`;
-  const answer = await send(url, agent, { method: 'GET', path, credentials: queue.credentials });
+  const answer = await send(url, agent, { method: 'GET', path, credentials: queue.credentials, written });
   if (answer.status !== 200) throw new Error(`GET /events: ${answer.status} ${answer.body.toString('utf8')}`);
   const events = (JSON.parse(answer.body.toString('utf8')) as { events: { id: number }[] }).events;
   for (const event of events) queue.lastEventId = Math.max(queue.lastEventId, event.id);

@@ -13,7 +13,7 @@ import { type Answer, agentFor, send } from './loopback-client.js';
 import { startScript, startTeamchat, stop } from './processes.js';
 import { copyWorld, MEMBERS, type World } from './seed-world.js';
 
-/** Time for the polls of a round to reach the server and wait there before the send (then `ready` checks). */
+/** Time for the last poll written to reach the server and wait there before the send (then `ready` checks). */
 const SETTLE_MS = 1000;
 /** A round whose polls are not all answered by then fails (rather than hanging the suite). */
 const ROUND_TIMEOUT_MS = 60_000;
@@ -31,15 +31,46 @@ export interface Round {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface RoundSteps {
-  startPolls(): Promise<Answer>[];
-  /** Resolves once the server has every poll waiting. */
+  /** Starts every poll; each calls `written` once its request is on a connected socket. */
+  startPolls(written: () => void): Promise<Answer>[];
+  /** Resolves once the server has every poll waiting; called once every poll request is written. */
   ready(): Promise<void>;
   trigger(): Promise<Answer>;
 }
 
+/** How the polls of a round are going out: how many are written, and when the last one was. */
+export interface Written {
+  count: number;
+  lastAt: number;
+}
+
+/** Counts a poll written now (the `written` callback of `RoundSteps.startPolls`). */
+export const noteWritten = (written: Written) => () => {
+  written.count++;
+  written.lastAt = performance.now();
+};
+
+/**
+ * Waits until `total` requests are written and the last one is SETTLE_MS old. A round opens
+ * hundreds of connections at once (the client's agent keeps 256 idle ones); those beyond the
+ * server's accept queue (node's listen backlog, 511) have their SYN dropped and are connected by
+ * the kernel's retry one second later. A fixed wait of a second ended about then, so a ready
+ * check could pass before they arrived, and their handling was timed as part of the fan-out.
+ */
+export async function settled(written: Written, total: number): Promise<void> {
+  const deadline = performance.now() + ROUND_TIMEOUT_MS;
+  for (;;) {
+    const now = performance.now();
+    if (written.count >= total && now - written.lastAt >= SETTLE_MS) return;
+    if (now > deadline) throw new Error(`only ${written.count} of ${total} polls were sent after ${ROUND_TIMEOUT_MS} ms`);
+    await sleep(written.count >= total ? SETTLE_MS - (now - written.lastAt) : 50);
+  }
+}
+
 /** Starts every poll, waits until they wait at the server, triggers the release and times both sides. */
 export async function round({ startPolls, ready, trigger }: RoundSteps): Promise<Round> {
-  const polls = startPolls();
+  const written: Written = { count: 0, lastAt: performance.now() };
+  const polls = startPolls(noteWritten(written));
   let lastPoll = 0;
   let answered = 0;
   const all = Promise.all(polls.map((p) => p.then((answer) => {
@@ -48,7 +79,7 @@ export async function round({ startPolls, ready, trigger }: RoundSteps): Promise
     return answer;
   })));
   all.catch(() => undefined); // awaited below; a poll failing earlier must not end the process
-  await sleep(SETTLE_MS);
+  await settled(written, polls.length);
   await ready();
   if (answered > 0) throw new Error(`${answered} polls were answered before the send`);
   const started = performance.now();
@@ -75,10 +106,10 @@ export async function fanoutFigures(world: World, tmp: string): Promise<Figure[]
     let message = 0;
     const productRound = () =>
       round({
-        startPolls: () => queues.map((q) => poll(product.url, productAgent, q)),
-        // teamchat cannot say how many polls wait; a request sent a second after them having
-        // its answer means the server has caught up with what arrived before it (in practice,
-        // the polls; unlike the bare server's count, this is not a proof).
+        startPolls: (written) => queues.map((q) => poll(product.url, productAgent, q, written)),
+        // teamchat cannot say how many polls wait; a request sent once every poll was written
+        // having its answer means the server has caught up with what arrived before it (in
+        // practice, the polls; unlike the bare server's count, this is not a proof).
         ready: async () => void (await send(product.url, senderAgent, { method: 'GET', path: '/api/v1/server_settings' })),
         trigger: () =>
           send(product.url, senderAgent, {
@@ -92,7 +123,7 @@ export async function fanoutFigures(world: World, tmp: string): Promise<Figure[]
     const pollBytes = (await productRound()).pollBytes;
     const bareRound = () =>
       round({
-        startPolls: () => queues.map(() => send(bare.url, bareAgent, { method: 'GET', path: '/events' })),
+        startPolls: (written) => queues.map(() => send(bare.url, bareAgent, { method: 'GET', path: '/events', written })),
         ready: async () => {
           for (;;) {
             const { held } = JSON.parse((await send(bare.url, senderAgent, { method: 'POST', path: '/held' })).body.toString('utf8')) as { held: number };

@@ -18,6 +18,12 @@ export interface Call {
   credentials?: Credentials;
   /** Sent as application/x-www-form-urlencoded. */
   form?: Record<string, string>;
+  /**
+   * Called once the whole request has been written to a connected socket (the request's
+   * `finish`): a connection whose SYN the server's full accept queue dropped is retried by the
+   * kernel a second later, and only then is its request written.
+   */
+  written?: () => void;
 }
 
 /**
@@ -45,6 +51,7 @@ export function send(baseUrl: string, agent: Agent, call: Call): Promise<Answer>
       res.on('error', reject);
     });
     req.on('error', reject);
+    if (call.written) req.once('finish', call.written);
     req.end(body);
   });
 }

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { poll, registerQueues } from './event-queues.js';
+import { noteWritten, settled, type Written } from './fanout.js';
 import { agentFor, send } from './loopback-client.js';
 import { CLI, freePort, startNode, stop } from './processes.js';
 import { copyWorld, MEMBERS, seedWorld } from './seed-world.js';
@@ -26,7 +27,7 @@ const world = await seedWorld(join(tmp, 'seed'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const { child } = await startNode(
-  ['--cpu-prof', '--cpu-prof-dir', profDir, CLI, 'serve', '--data', copyWorld(world, join(tmp, 'run')), '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1', '--no-rate-limits', '--log-level', 'warn'],
+  [...(process.env.BENCH_PROF_INTERVAL ? ['--cpu-prof-interval', process.env.BENCH_PROF_INTERVAL] : []), '--cpu-prof', '--cpu-prof-dir', profDir, CLI, 'serve', '--data', copyWorld(world, join(tmp, 'run')), '--host', '127.0.0.1', '--port', String(port), '--shutdown-timeout', '1', '--no-rate-limits', '--log-level', 'warn'],
   'teamchat is listening on',
 );
 try {
@@ -34,8 +35,10 @@ try {
   const agent = agentFor(MEMBERS + 1);
   const sender = agentFor(1);
   for (let round = 0; round < ROUNDS; round++) {
-    const polls = queues.map((q) => poll(url, agent, q));
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const written: Written = { count: 0, lastAt: performance.now() };
+    const polls = queues.map((q) => poll(url, agent, q, noteWritten(written)));
+    // Every poll written a second ago (see `settled`), then the server has caught up.
+    await settled(written, polls.length);
     await send(url, sender, { method: 'GET', path: '/api/v1/server_settings' });
     const started = performance.now();
     await send(url, sender, {

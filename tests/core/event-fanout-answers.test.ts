@@ -152,6 +152,55 @@ describe('answering the polls of a fan-out', () => {
     expect(messages[5]).toEqual(messages[4]);
   });
 
+  it('polls answered in one turn get their own events, in order, with their own IDs, and text equal to JSON.stringify', async () => {
+    const w = await world();
+    const members: User[] = [];
+    for (let i = 0; i < 3; i++) members.push(await w.addUser({ email: `m${i}@example.com`, fullName: `Member ${i}` }));
+    const queues: [User, string][] = [];
+    for (const member of members) for (let i = 0; i < 2; i++) queues.push([member, await register(w, member)]);
+    // Queues at different IDs: the first member's queues already hold an unacknowledged event.
+    publish(w, [members[0]!.id], { type: 'test', n: 0 });
+    await nextTurn();
+    const order: string[] = [];
+    const polls = queues.map(([user, queueId], i) => waitingPoll(w, user, queueId, order, i < 2 ? 0 : -1));
+    await nextTurn();
+    expect(order).toEqual([]);
+
+    // Two events in the same turn, the second to some of the queues only: one answer per poll, with both.
+    publish(w, members.map((m) => m.id), { type: 'test', n: 1 });
+    publish(w, [members[0]!.id, members[2]!.id], { type: 'test', n: 2 });
+    const answers = await Promise.all(polls);
+    expect(order).toHaveLength(queues.length);
+    expect(answers.map((answer) => answer.events.map((event) => [event.n, event.id]))).toEqual([
+      [[1, 1], [2, 2]],
+      [[1, 1], [2, 2]],
+      [[1, 0]],
+      [[1, 0]],
+      [[1, 0], [2, 1]],
+      [[1, 0], [2, 1]],
+    ]);
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.queue_id).toBe(queues[i]![1]);
+      expect(toJson(answer)).toBe(JSON.stringify(answer));
+    }
+    // The same event object's text, reused by every answer, did not take another queue's ID.
+    expect(new Set(answers.map((answer) => toJson(answer.events[0])))).toEqual(new Set(['{"type":"test","n":1,"id":1}', '{"type":"test","n":1,"id":0}']));
+  });
+
+  it('a heartbeat answer is the heartbeat with the queue’s own ID, as text too', async () => {
+    const w = await world();
+    const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });
+    const first = await register(w, member);
+    const second = await register(w, member);
+    publish(w, [member.id], { type: 'test', n: 1 });
+    const waiting = [waitingPoll(w, member, first, [], 0), waitingPoll(w, member, second, [], 0)];
+    await nextTurn();
+    w.ctx.queues.sweep(Number.MAX_SAFE_INTEGER / 2);
+    const answers = await Promise.all(waiting);
+    expect(answers.map((answer) => answer.events)).toEqual([[{ type: 'heartbeat', id: 1 }], [{ type: 'heartbeat', id: 1 }]]);
+    expect(answers.map(toJson)).toEqual([first, second].map((queueId) => `{"events":[{"type":"heartbeat","id":1}],"queue_id":"${queueId}"}`));
+  });
+
   it('heartbeats and an ended queue are answered at once, not after the turn', async () => {
     const w = await world();
     const member = await w.addUser({ email: 'mel@example.com', fullName: 'Mel Member' });

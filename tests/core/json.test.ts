@@ -1,4 +1,4 @@
-import { serializeOnce, toJson, withSharedParts } from '@teamchat/core/internal';
+import { extendedCopy, serializeOnce, toJson, withSharedParts } from '@teamchat/core/internal';
 import { describe, expect, it } from 'vitest';
 
 describe('toJson', () => {
@@ -56,5 +56,44 @@ describe('toJson', () => {
     const inner = { toJSON: () => 'custom' };
     const value = withSharedParts({ a: [{ b: inner }], c: new Map([[1, 2]]) }, 5);
     expect(toJson(value)).toBe(JSON.stringify(value));
+  });
+
+  it('an extended copy is the spread with the field last, and its text equals JSON.stringify of it', () => {
+    const bases: object[] = [
+      { type: 'message', message: { a: 1 }, flags: [] },
+      {},
+      { gone: undefined, fn: () => 1, kept: 'x"y' },
+      // Already holding the key: the spread keeps its place, so the copy is walked as any object.
+      { id: 7, type: 'test' },
+      { type: 'dated', when: new Date(0) },
+      // Not plain: the spread drops toJSON's meaning, so the copy is walked as any object.
+      Object.assign(Object.create({ inherited: 1 }), { own: 2 }),
+      { toJSON: () => 'custom', own: 3 },
+    ];
+    for (const base of bases) {
+      for (const value of [0, 41, 'q"1']) {
+        const copy = extendedCopy(base, 'id', value);
+        expect(copy).toEqual({ ...base, id: value });
+        expect(Object.keys(copy)).toEqual(Object.keys({ ...base, id: value }));
+        expect(toJson(copy)).toBe(JSON.stringify(copy));
+        expect(toJson(withSharedParts({ events: [copy], queue_id: 'q' }, 3))).toBe(JSON.stringify({ events: [copy], queue_id: 'q' }));
+      }
+    }
+  });
+
+  it('copies of a base marked serializeOnce serialize the base once between them', () => {
+    let reads = 0;
+    const event = serializeOnce({
+      type: 'message',
+      get content() {
+        reads += 1;
+        return 'text';
+      },
+    });
+    const answers = [0, 1, 2, 3].map((id) => withSharedParts({ events: [extendedCopy(event, 'id', id)], queue_id: `q${id}` }, 3));
+    const texts = answers.map(toJson);
+    // One read by toJson; the copies were made by spreading, which read it once each.
+    expect(reads).toBe(4 + 1);
+    expect(texts).toEqual([0, 1, 2, 3].map((id) => `{"events":[{"type":"message","content":"text","id":${id}}],"queue_id":"q${id}"}`));
   });
 });

@@ -111,6 +111,65 @@ describe('success answers written directly', () => {
     expect(body.events[0]!.message.content).toContain('héllo ✓ 😀');
   });
 
+  it('answer the polls of one fan-out with the same bytes but their queue IDs, whichever clients left first', async () => {
+    const server = await startServer();
+    const owner = server.world.owner;
+    const auth = authOf(owner);
+    const register = async () => {
+      const registered = await fetch(server.api('/register'), {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'event_types=["message"]',
+      });
+      return ((await registered.json()) as { queue_id: string }).queue_id;
+    };
+    const sendMessage = async (content: string) => {
+      const sent = await fetch(server.api('/messages'), {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ type: 'direct', to: `[${owner.id}]`, content }),
+      });
+      expect(sent.status).toBe(200);
+    };
+    // Three queues get a first message, which their polls acknowledge; three are registered after it.
+    const queueIds: string[] = [];
+    for (let i = 0; i < 3; i++) queueIds.push(await register());
+    await sendMessage('first ✓');
+    for (let i = 0; i < 3; i++) queueIds.push(await register());
+    const clients = await Promise.all(queueIds.map(() => openRaw(server.url)));
+    const chunks = clients.map(() => [] as Buffer[]);
+    for (const [i, client] of clients.entries()) client.socket.on('data', (chunk: Buffer) => chunks[i]!.push(chunk));
+    for (const [i, client] of clients.entries()) await client.write(get(`/events?queue_id=${queueIds[i]}&last_event_id=${i < 3 ? 0 : -1}`, auth));
+    await pause(50);
+    // Two clients go away while their polls wait.
+    clients[1]!.socket.destroy();
+    clients[4]!.socket.destroy();
+    await sendMessage('second ✓');
+    const kept = [0, 2, 3, 5];
+    for (let waited = 0; kept.some((i) => answers(Buffer.concat(chunks[i]!)).length < 1) && waited < 5000; waited += 10) await pause(10);
+    const polled = kept.map((i) => answers(Buffer.concat(chunks[i]!))[0]!);
+    for (const [k, answer] of polled.entries()) {
+      expect(answer.statusLine).toBe('HTTP/1.1 200 ');
+      expect(answer.headerNames).toEqual(BRIDGE_HEADERS);
+      expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+      const text = answer.body.toString('utf8');
+      // The whole body, byte for byte, is what JSON.stringify makes of it (plus the newline).
+      expect(text).toBe(`${JSON.stringify(JSON.parse(text))}\n`);
+      expect(JSON.parse(text).queue_id).toBe(queueIds[kept[k]!]);
+    }
+    // Apart from the queue's ID, the same bytes for the queues at the same event ID.
+    const bodies = polled.map((answer, k) => answer.body.toString('utf8').replace(queueIds[kept[k]!]!, 'QUEUE'));
+    expect(bodies[1]).toBe(bodies[0]);
+    expect(bodies[3]).toBe(bodies[2]);
+    expect(bodies[2]).toBe(bodies[0]!.replace('"id":1}', '"id":0}'));
+    const events = (text: string) => (JSON.parse(text) as { events: { id: number; message: { content: string } }[] }).events.map((e) => [e.id, e.message.content]);
+    expect(events(bodies[0]!)).toEqual([[1, expect.stringContaining('second ✓')]]);
+    expect(events(bodies[2]!)).toEqual([[0, expect.stringContaining('second ✓')]]);
+    for (const client of clients) client.socket.destroy();
+    // The server goes on serving.
+    expect((await fetch(server.api('/server_settings'))).status).toBe(200);
+  });
+
   it('close the connection when the server shuts down with a poll waiting', async () => {
     const server = await startServer();
     const auth = authOf(server.world.owner);

@@ -43,7 +43,7 @@ export { detectImageType, MAX_EMOJI_FILE_SIZE_MIB } from './emoji/image.js';
 
 // Formatting.
 export { apiEmail, formatUser } from './format/user.js';
-export { serializeOnce, toJson, withSharedParts } from './format/json.js';
+export { extendedCopy, serializeOnce, toJson, withSharedParts } from './format/json.js';
 export { isoTimestamp, unixSeconds } from './clock.js';
 
 // Access rules and settings tables.

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ApiError, badRequest } from '../errors.js';
+import { extendedCopy } from '../format/json.js';
 import type { DeadlineEntry } from './heap.js';
 import type { ApiEvent, QueuedEvent, QueueOptions } from './types.js';
 
@@ -124,14 +125,15 @@ export class EventQueue {
 
   /**
    * Events not yet acknowledged, oldest first, as the client receives them: a fresh
-   * `{ ...event, id }` each, sharing the event's parts (a poll answer marks itself for `toJson`,
-   * so that these parts' text is reused rather than serialized once per queue).
+   * `{ ...event, id }` each, sharing the event's parts. Its text (`toJson`) is the event's own,
+   * kept once per event the registry marked, with the ID appended, so a thousand answers to
+   * one delivery serialize the event once, not once per queue.
    */
   pending(): QueuedEvent[] {
     const events = this.events;
     const answer: QueuedEvent[] = [];
     if (!events) return answer;
-    for (let i = this.head; i < events.length; i++) answer.push({ ...events[i]!, id: this.firstId + i });
+    for (let i = this.head; i < events.length; i++) answer.push(extendedCopy(events[i]!, 'id', this.firstId + i));
     return answer;
   }
 

@@ -68,24 +68,30 @@ function newQueueId(nodeId: string | undefined): string {
 }
 
 /** Every heartbeat is this one immutable event; queues add its ID when answering. */
-const HEARTBEAT: ApiEvent = Object.freeze({ type: 'heartbeat' });
+const HEARTBEAT: ApiEvent = serializeOnce(Object.freeze({ type: 'heartbeat' }));
 
-/** Parts remembered per delivery as already marked; a published event has a few variants at most. */
-const MARKED_PARTS_KEPT = 8;
+/** Objects remembered per delivery as already marked; a published event has a few variants of a few parts at most. */
+const MARKED_PARTS_KEPT = 16;
 
 /**
- * Marks the objects an event holds (a formatted message, a flags list) to be serialized once:
- * events are immutable once published, and queues that got the same variant share these
- * objects, so a thousand poll answers carry one serialization of them (see format/json.ts).
- * Parts this delivery already marked for an earlier queue are recognised by identity and skipped.
+ * Marks the event and the objects it holds (a formatted message, a flags list) to be serialized
+ * once: events are immutable once published, and queues that got the same variant share the
+ * event and these objects, so a thousand poll answers carry one serialization of the event
+ * (each answer appends its queue's ID, see `EventQueue.pending`), and other answers that hold
+ * its parts reuse theirs (see format/json.ts). A variant this delivery already marked for an
+ * earlier queue is recognised by identity and skipped, its parts with it.
  */
 function markSharedParts(event: ApiEvent, delivery: Delivery): void {
   const marked = (delivery.markedParts ??= []);
-  for (const value of Object.values(event)) {
-    if (value === null || typeof value !== 'object' || marked.includes(value)) continue;
+  if (marked.includes(event)) return;
+  const mark = (value: object) => {
     serializeOnce(value);
     if (marked.length === MARKED_PARTS_KEPT) marked.shift();
     marked.push(value);
+  };
+  mark(event);
+  for (const value of Object.values(event)) {
+    if (value !== null && typeof value === 'object' && !marked.includes(value)) mark(value);
   }
 }
 

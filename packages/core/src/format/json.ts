@@ -11,6 +11,9 @@
  *   objects and arrays below it are walked too, down to that many levels, without marking each
  *   (a poll answer marks itself once for its events list and the events in it); deeper, only
  *   parts that are themselves marked are walked.
+ * - `extendedCopy(base, key, value)`: `{ ...base, [key]: value }` whose text is base's text
+ *   with the one field appended, so that copies of a `serializeOnce` base differing only in
+ *   that field (a queued event and its ID in each queue) cost one serialization of base.
  * Values with a `toJSON` method are serialized by `JSON.stringify` as usual, unless marked
  * themselves; only plain objects and arrays are walked without a mark of their own.
  */
@@ -19,6 +22,8 @@ const texts = new WeakMap<object, string>();
 const once = new WeakSet<object>();
 /** Marked containers, with how many levels below them are walked (1: their own fields). */
 const containers = new WeakMap<object, number>();
+/** Copies made by `extendedCopy`: what they are a copy of, and the field added last. */
+const extensions = new WeakMap<object, { base: object; key: string; value: string | number }>();
 
 /** Marks `value` to be serialized once; returns it. It must not be changed afterwards. */
 export function serializeOnce<T extends object>(value: T): T {
@@ -35,6 +40,17 @@ export function withSharedParts<T extends object>(value: T, levels = 1): T {
   return value;
 }
 
+/**
+ * `{ ...base, [key]: value }`. When base is a plain object without a field `key`, the copy's
+ * fields are base's in base's order and then `key`, so its JSON text is base's with the field
+ * appended, which `toJson` builds from base's text (kept when base is marked `serializeOnce`).
+ */
+export function extendedCopy<T extends object, K extends string, V extends string | number>(base: T, key: K, value: V): T & Record<K, V> {
+  const copy = { ...base, [key]: value } as T & Record<K, V>;
+  if (isPlain(base) && !Array.isArray(base) && !Object.hasOwn(base, key)) extensions.set(copy, { base, key, value });
+  return copy;
+}
+
 /** The JSON text of `value`, equal to `JSON.stringify(value)`, reusing the text of marked parts. */
 export function toJson(value: unknown): string {
   return serialize(value, 0);
@@ -45,6 +61,12 @@ function serialize(value: unknown, inherited: number): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const kept = texts.get(value);
   if (kept !== undefined) return kept;
+  const extension = extensions.get(value);
+  if (extension) {
+    const base = serialize(extension.base, inherited);
+    const field = `${JSON.stringify(extension.key)}:${JSON.stringify(extension.value)}`;
+    return base === '{}' ? `{${field}}` : `${base.slice(0, -1)},${field}}`;
+  }
   const own = containers.get(value);
   const levels = own ?? (inherited > 0 && isPlain(value) ? inherited : 0);
   const text = levels > 0 ? walk(value, Math.max(levels, inherited)) : JSON.stringify(value);
