@@ -27,11 +27,13 @@ export interface Call {
 }
 
 /**
- * A keep-alive agent for `sockets` concurrent requests. Its idle sockets close after 4 s, before
- * node:http servers close them (keepAliveTimeout, 5 s), so that no request is sent on a socket
- * the server is closing; a request in flight (a held poll) is not affected.
+ * A keep-alive agent for `sockets` concurrent requests, each socket kept between requests (as
+ * that many clients would each keep their connection; node's default keeps only 256 idle, so a
+ * thousand long-polls would reconnect 744 times a round). Its idle sockets close after 4 s,
+ * before node:http servers close them (keepAliveTimeout, 5 s), so that no request is sent on a
+ * socket the server is closing; a request in flight (a held poll) is not affected.
  */
-export const agentFor = (sockets: number) => new Agent({ keepAlive: true, maxSockets: sockets, timeout: 4000 });
+export const agentFor = (sockets: number) => new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, timeout: 4000 });
 
 /** One request; resolves with the whole answer, whatever its status. */
 export function send(baseUrl: string, agent: Agent, call: Call): Promise<Answer> {

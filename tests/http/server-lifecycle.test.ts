@@ -1,4 +1,6 @@
 /** serve(): ephemeral port, graceful close (in-flight requests finish, then the database closes). */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Storage } from '@teamchat/core';
 import { createSqliteStorage } from '@teamchat/core/sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,6 +35,16 @@ const settle = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise.then(() => 'done' as const), new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms))]);
 
 describe('serve', () => {
+  it('listens with a backlog for a crowd reconnecting at once (4096, as far as the kernel allows), not the 511 of node by default', async () => {
+    const server = await startServer();
+    const port = new URL(server.url).port;
+    // For a listening socket, `ss` shows the accept queue's bound in the Send-Q column.
+    const [line] = execFileSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' }).trim().split('\n');
+    const backlog = Number(line?.trim().split(/\s+/)[2]);
+    const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    expect(backlog).toBe(Math.min(4096, somaxconn));
+  });
+
   it('listens on an ephemeral port and reports its URL', async () => {
     const server = await startServer();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

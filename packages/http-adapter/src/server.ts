@@ -10,6 +10,14 @@ import { createRequestObserver, createServerLogger } from './request-log.js';
 import type { ServerMetrics } from './metrics/server-metrics.js';
 import { listenMetrics, type MetricsListener } from './metrics/listener.js';
 
+/**
+ * Connections the kernel may queue before they are accepted. Node's default, 511, is less than
+ * the clients of a busy server that reconnect at once (after a restart, or a network blip that
+ * drops every long-poll): past it the kernel drops their SYNs and they retry a second later.
+ * Linux caps it at net.core.somaxconn (4096 by default since 5.4).
+ */
+const LISTEN_BACKLOG = 4096;
+
 export interface RunningServer {
   server: Server;
   /** Base URL, for example `http://127.0.0.1:9991`. */
@@ -117,7 +125,7 @@ export async function serve(ctx: Ctx, options: ServeOptions = {}): Promise<Runni
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 9991, host, () => resolve());
+    server.listen({ port: options.port ?? 9991, host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   let metricsListener: MetricsListener | undefined;
