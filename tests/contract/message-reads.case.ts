@@ -160,4 +160,52 @@ export function describeMessageReads(storage: () => Storage): void {
       expect(await token()).toBe(committed);
     });
   });
+
+  describe('messages.formatStamps', () => {
+    it("changes a message's stamp with every write to its row, reactions or submessages, in the writing transaction, and only then", async () => {
+      const { realm, viewer, ids } = await world();
+      const [id, peerMessage] = [ids[0]!, ids[1]!];
+      const stamps = () => storage().read((tx) => tx.messages.formatStamps([id, peerMessage]));
+      // Never changed since sent: no stamp (0).
+      expect(await stamps()).toEqual(new Map());
+
+      // Flags and other messages' changes leave it.
+      await commit(storage(), (tx) => tx.messages.setFlags(viewer.id, [id], STARRED, true));
+      expect(await stamps()).toEqual(new Map());
+
+      const seen = new Set<number>([0]);
+      const write = async (fn: Parameters<typeof commit>[1]) => {
+        const inside = await commit(storage(), async (tx) => {
+          const start = (await tx.messages.formatStamps([id])).get(id) ?? 0;
+          await fn(tx);
+          const end = (await tx.messages.formatStamps([id])).get(id) ?? 0;
+          expect(end).not.toBe(start);
+          return end;
+        });
+        expect(await stamps()).toEqual(new Map([[id, inside]]));
+        expect(seen.has(inside)).toBe(false);
+        seen.add(inside);
+      };
+      const reaction = { messageId: id, userId: viewer.id, emojiName: 'smile', emojiCode: '1f642', reactionType: 'unicode_emoji' };
+      await write((tx) => tx.messages.update(realm.id, id, { content: 'edited' }));
+      await write((tx) => tx.messages.update(realm.id, id, { topic: 'moved', lastMovedTime: 2 }));
+      await write((tx) => tx.reactions.add(realm.id, reaction));
+      await write((tx) => tx.reactions.remove(realm.id, reaction));
+      await write((tx) => tx.submessages.insert(realm.id, { messageId: id, senderId: viewer.id, msgType: 'widget', content: '{}' }));
+
+      // A rolled-back write leaves the stamp as it was.
+      const committed = await stamps();
+      const failed = await storage().transaction(async (tx) => {
+        await tx.messages.update(realm.id, id, { content: 'rolled back' });
+        return err('no');
+      });
+      expect(failed.isErr()).toBe(true);
+      expect(await stamps()).toEqual(committed);
+
+      // A deleted message leaves no stamp behind, even with reactions and submessages going with it.
+      await commit(storage(), (tx) => tx.reactions.add(realm.id, reaction));
+      await commit(storage(), (tx) => tx.messages.delete(realm.id, [id]));
+      expect(await stamps()).toEqual(new Map());
+    });
+  });
 }
