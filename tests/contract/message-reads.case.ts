@@ -6,7 +6,7 @@
 import type { MessageCondition, MessageScope, NewMessage, Storage } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { err } from './core-deps.js';
-import { commit, newStream, newSubscription, seed } from './fixtures.js';
+import { commit, newStream, newSubscription, newUser, seed } from './fixtures.js';
 
 /** A condition without its `negated` (Omit distributed over the union). */
 type Unnegated = MessageCondition extends infer C ? (C extends unknown ? Omit<C, 'negated'> : never) : never;
@@ -186,7 +186,7 @@ export function describeMessageReads(storage: () => Storage): void {
         expect(seen.has(inside)).toBe(false);
         seen.add(inside);
       };
-      const reaction = { messageId: id, userId: viewer.id, emojiName: 'smile', emojiCode: '1f642', reactionType: 'unicode_emoji' };
+      const reaction = { messageId: id, userId: viewer.id, emojiName: 'smile', emojiCode: '1f642', reactionType: 'unicode_emoji' as const };
       await write((tx) => tx.messages.update(realm.id, id, { content: 'edited' }));
       await write((tx) => tx.messages.update(realm.id, id, { topic: 'moved', lastMovedTime: 2 }));
       await write((tx) => tx.reactions.add(realm.id, reaction));
@@ -206,6 +206,43 @@ export function describeMessageReads(storage: () => Storage): void {
       await commit(storage(), (tx) => tx.reactions.add(realm.id, reaction));
       await commit(storage(), (tx) => tx.messages.delete(realm.id, [id]));
       expect(await stamps()).toEqual(new Map());
+    });
+  });
+
+  describe('users.stateToken', () => {
+    it('changes with every write to a user, in the writing transaction, and only then', async () => {
+      const { realm, viewer, stream } = await world();
+      const token = () => storage().read((tx) => tx.users.stateToken());
+      const before = await token();
+      expect(await token()).toBe(before);
+      // A channel write and a flag change: the token stays.
+      await commit(storage(), (tx) => tx.streams.update(realm.id, stream.id, { description: 'changed' }));
+      await commit(storage(), (tx) => tx.messages.setFlags(viewer.id, [1, 2, 3], STARRED, true));
+      expect(await token()).toBe(before);
+
+      const seen = new Set([before]);
+      const write = async (fn: Parameters<typeof commit>[1]) => {
+        const inside = await commit(storage(), async (tx) => {
+          const start = await tx.users.stateToken();
+          await fn(tx);
+          const end = await tx.users.stateToken();
+          expect(end).not.toBe(start);
+          return end;
+        });
+        expect(await token()).toBe(inside);
+        expect(seen.has(inside)).toBe(false);
+        seen.add(inside);
+      };
+      await write((tx) => tx.users.insert(newUser(realm.id, { deliveryEmail: 'new@example.com' })));
+      await write((tx) => tx.users.update(realm.id, viewer.id, { fullName: 'Renamed' }));
+
+      const committed = await token();
+      const failed = await storage().transaction(async (tx) => {
+        await tx.users.update(realm.id, viewer.id, { fullName: 'rolled back' });
+        return err('no');
+      });
+      expect(failed.isErr()).toBe(true);
+      expect(await token()).toBe(committed);
     });
   });
 }

@@ -1,10 +1,10 @@
 /**
  * Kept message rows across processes: GET /messages in one process keeps the rows of the
- * messages it showed (messages/page-rows.ts); an edit, a reaction or a submessage made by
- * another process on the same database must show on its next page, as the stamps read in the
- * page's own snapshot say.
+ * messages it showed (messages/page-rows.ts) and their senders (page-users.ts); an edit, a
+ * reaction, a submessage or a renamed sender from another process on the same database must
+ * show on its next page, as the stamps and tokens read in the page's own snapshot say.
  */
-import { doAddReaction, doSendMessage, doSendSubmessage, doSubscribe, doUpdateMessage, getMessages, type Ctx, type Storage, type User } from '@teamchat/core';
+import { doAddReaction, doSendMessage, doSendSubmessage, doSubscribe, doUpdateMessage, doUpdateSettings, getMessages, type Ctx, type Storage, type User } from '@teamchat/core';
 import { createPostgresStorage } from '@teamchat/postgres';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { makeWorld, must, testContext, type World } from '../helpers/core.js';
@@ -30,7 +30,7 @@ const page = async (ctx: Ctx, user: User) =>
 /** The same database through a handle of its own: nothing kept. */
 const uncached = (ctx: Ctx): Ctx => ({ ...ctx, storage: { read: (fn) => ctx.storage.read(fn), transaction: (fn) => ctx.storage.transaction(fn), close: async () => undefined } });
 
-it("shows on one process's next page an edit, a reaction and a submessage made by another", async () => {
+it("shows on one process's next page an edit, a reaction, a submessage and a sender's new name made by another", async () => {
   must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{ name: 'general' }] }));
   const id = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'stream', to: 'general', topic: 'lunch', content: 'first' })).id;
   const poll = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'stream', to: 'general', topic: 'lunch', content: '/poll Lunch?\nPizza' })).id;
@@ -38,6 +38,8 @@ it("shows on one process's next page an edit, a reaction and a submessage made b
     () => doUpdateMessage(w.ctx, w.as(w.owner), { message_id: id, content: 'edited' }),
     () => doAddReaction(w.ctx, w.as(w.owner), { message_id: id, emoji_name: 'smile' }),
     () => doSendSubmessage(w.ctx, w.as(w.owner), { message_id: poll, msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }) }),
+    // The sender, kept under the users' state token.
+    () => doUpdateSettings(w.ctx, w.as(w.owner), { full_name: 'Olivia Renamed' }),
   ];
   for (const change of changes) {
     const before = await page(other, w.owner);

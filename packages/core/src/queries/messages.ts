@@ -11,6 +11,7 @@ import { canonicalNarrow, type NarrowTerm } from '../messages/narrow.js';
 import { narrowContextFor, type Readable, readableBy } from '../messages/readable.js';
 import { resolveNarrow } from '../messages/resolve-narrow.js';
 import { type MessageRows, pageRows, withReactionsAndSubmessages } from '../messages/page-rows.js';
+import { pageUsers } from '../messages/page-users.js';
 import { type Actor, userOperation } from '../operation.js';
 import { GetMessageHistoryParams, GetMessageParams, GetMessagesParams, MatchesNarrowParams } from '../schemas/messages.js';
 import { FLAG_BITS, type Message, type MessageCondition, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
@@ -47,6 +48,8 @@ async function formatRowsForViewer(
   rows: readonly MessageRows[],
   streams: readonly Stream[],
   options: FormatOptions,
+  /** The storage whose kept users may serve (read transactions only: messages/page-users.ts); none reads them. */
+  storage?: object,
 ): Promise<ApiMessage[]> {
   const flags = await tx.messages.flagsOf(viewer.id, rows.map((row) => row.message.id));
   // Only the people the messages name: senders and direct participants, not the whole realm.
@@ -59,7 +62,7 @@ async function formatRowsForViewer(
       for (const id of message.dmKey.split(',')) people.add(Number(id));
     }
   }
-  const users = new Map((await tx.users.list(realm.id, [...people])).map((u) => [u.id, u]));
+  const users = storage ? await pageUsers(tx, storage, realm.id, [...people]) : new Map((await tx.users.list(realm.id, [...people])).map((u) => [u.id, u]));
   // One lookup for the page's direct conversations, not one per conversation.
   const dmConversationIds = await tx.messages.dmConversationIds(realm.id, [...dmKeys]);
   const view = {
@@ -102,7 +105,7 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
         applyMarkdown: params.apply_markdown,
         clientGravatar: params.client_gravatar,
         emptyTopicName: params.allow_empty_topic_name,
-      });
+      }, ctx.storage);
       // A search narrow adds the highlights to each message (SHAPES.md 5.1).
       if (words.length === 0) return records;
       return records.map((record, i) => ({ ...record, ...highlights(rows[i]!.message, words, params.allow_empty_topic_name) }));

@@ -1,5 +1,5 @@
 /**
- * The message format stamps migration (appended to MIGRATIONS).
+ * The format stamps migration (appended to MIGRATIONS): what formatted messages are kept under.
  *
  * `message_stamp` holds, for each message whose formatted record has changed since it was sent,
  * a random stamp that triggers replace with a fresh value, inside the writing transaction, on
@@ -9,6 +9,9 @@
  * same snapshot as the rows, so a cached entry is used only while nothing it came from changed,
  * in this process or in any other on the same database. Random, not counted up, so that a
  * rolled-back write and a later committed one can never share a stamp.
+ *
+ * `user_state` is the users' counterpart of `channel_state` (migration 34): a token that every
+ * write to the user table replaces, under which the senders a page names are kept.
  *
  * A separate table, not a column of `message`: message rows, their archives and their reads
  * stay as they are, and the stamps of a page are one small index lookup per message.
@@ -22,7 +25,7 @@ const bump = (id: string) =>
   `INSERT INTO message_stamp (message_id, stamp) SELECT ${id}, ${STAMP} WHERE EXISTS (SELECT 1 FROM message WHERE id = ${id})
      ON CONFLICT (message_id) DO UPDATE SET stamp = excluded.stamp;`;
 
-export const MESSAGE_STAMPS_MIGRATION = `
+export const FORMAT_STAMPS_MIGRATION = `
   CREATE TABLE message_stamp (message_id INTEGER NOT NULL PRIMARY KEY, stamp INTEGER NOT NULL);
   CREATE TRIGGER message_stamp_update AFTER UPDATE ON message BEGIN ${bump('NEW.id')} END;
   CREATE TRIGGER message_stamp_delete AFTER DELETE ON message BEGIN DELETE FROM message_stamp WHERE message_id = OLD.id; END;
@@ -32,4 +35,9 @@ export const MESSAGE_STAMPS_MIGRATION = `
   CREATE TRIGGER submessage_stamp_insert AFTER INSERT ON submessage BEGIN ${bump('NEW.message_id')} END;
   CREATE TRIGGER submessage_stamp_update AFTER UPDATE ON submessage BEGIN ${bump('NEW.message_id')} ${bump('OLD.message_id')} END;
   CREATE TRIGGER submessage_stamp_delete AFTER DELETE ON submessage BEGIN ${bump('OLD.message_id')} END;
+  CREATE TABLE user_state (id INTEGER PRIMARY KEY CHECK (id = 1), token INTEGER NOT NULL);
+  INSERT INTO user_state (id, token) VALUES (1, random());
+  CREATE TRIGGER user_state_insert AFTER INSERT ON user BEGIN UPDATE user_state SET token = random() WHERE id = 1; END;
+  CREATE TRIGGER user_state_update AFTER UPDATE ON user BEGIN UPDATE user_state SET token = random() WHERE id = 1; END;
+  CREATE TRIGGER user_state_delete AFTER DELETE ON user BEGIN UPDATE user_state SET token = random() WHERE id = 1; END;
 `;
