@@ -24,6 +24,9 @@ import { countStatements } from './statement-counts.js';
 const source = process.argv[2];
 if (!source) throw new Error('usage: profile-history.ts DATA_DIR');
 const reads = Number(process.env.BENCH_READS ?? 2000);
+// Requests made before counting. The narrows repeat every 1,000 requests: BENCH_WARMUP=1000 measures pages
+// seen before (as a server answering the same channels all day), the default 300 mostly first reads.
+const warmup = Number(process.env.BENCH_WARMUP ?? 300);
 const counts = countStatements();
 const tmp = mkdtempSync(join(tmpdir(), 'teamchat-profile-history-'));
 try {
@@ -48,7 +51,7 @@ try {
     if (got.isErr()) throw new Error(got.error.msg);
     return JSON.stringify(got.value).length;
   };
-  for (let i = 0; i < 300; i++) await page(i);
+  for (let i = 0; i < warmup; i++) await page(i);
 
   const profiler = process.env.BENCH_CPU_PROF ? new Session() : undefined;
   if (profiler) {

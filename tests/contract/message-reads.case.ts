@@ -6,7 +6,7 @@
 import type { MessageCondition, MessageScope, NewMessage, Storage } from '@teamchat/core';
 import { describe, expect, it } from 'vitest';
 import { err } from './core-deps.js';
-import { commit, newStream, newSubscription, seed } from './fixtures.js';
+import { commit, newStream, newSubscription, newUser, seed } from './fixtures.js';
 
 /** A condition without its `negated` (Omit distributed over the union). */
 type Unnegated = MessageCondition extends infer C ? (C extends unknown ? Omit<C, 'negated'> : never) : never;
@@ -154,6 +154,91 @@ export function describeMessageReads(storage: () => Storage): void {
       const committed = await token();
       const failed = await storage().transaction(async (tx) => {
         await tx.streams.update(realm.id, stream.id, { description: 'rolled back' });
+        return err('no');
+      });
+      expect(failed.isErr()).toBe(true);
+      expect(await token()).toBe(committed);
+    });
+  });
+
+  describe('messages.formatStamps', () => {
+    it("changes a message's stamp with every write to its row, reactions or submessages, in the writing transaction, and only then", async () => {
+      const { realm, viewer, ids } = await world();
+      const [id, peerMessage] = [ids[0]!, ids[1]!];
+      const stamps = () => storage().read((tx) => tx.messages.formatStamps([id, peerMessage]));
+      // Never changed since sent: no stamp (0).
+      expect(await stamps()).toEqual(new Map());
+
+      // Flags and other messages' changes leave it.
+      await commit(storage(), (tx) => tx.messages.setFlags(viewer.id, [id], STARRED, true));
+      expect(await stamps()).toEqual(new Map());
+
+      const seen = new Set<number>([0]);
+      const write = async (fn: Parameters<typeof commit>[1]) => {
+        const inside = await commit(storage(), async (tx) => {
+          const start = (await tx.messages.formatStamps([id])).get(id) ?? 0;
+          await fn(tx);
+          const end = (await tx.messages.formatStamps([id])).get(id) ?? 0;
+          expect(end).not.toBe(start);
+          return end;
+        });
+        expect(await stamps()).toEqual(new Map([[id, inside]]));
+        expect(seen.has(inside)).toBe(false);
+        seen.add(inside);
+      };
+      const reaction = { messageId: id, userId: viewer.id, emojiName: 'smile', emojiCode: '1f642', reactionType: 'unicode_emoji' as const };
+      await write((tx) => tx.messages.update(realm.id, id, { content: 'edited' }));
+      await write((tx) => tx.messages.update(realm.id, id, { topic: 'moved', lastMovedTime: 2 }));
+      await write((tx) => tx.reactions.add(realm.id, reaction));
+      await write((tx) => tx.reactions.remove(realm.id, reaction));
+      await write((tx) => tx.submessages.insert(realm.id, { messageId: id, senderId: viewer.id, msgType: 'widget', content: '{}' }));
+
+      // A rolled-back write leaves the stamp as it was.
+      const committed = await stamps();
+      const failed = await storage().transaction(async (tx) => {
+        await tx.messages.update(realm.id, id, { content: 'rolled back' });
+        return err('no');
+      });
+      expect(failed.isErr()).toBe(true);
+      expect(await stamps()).toEqual(committed);
+
+      // A deleted message leaves no stamp behind, even with reactions and submessages going with it.
+      await commit(storage(), (tx) => tx.reactions.add(realm.id, reaction));
+      await commit(storage(), (tx) => tx.messages.delete(realm.id, [id]));
+      expect(await stamps()).toEqual(new Map());
+    });
+  });
+
+  describe('users.stateToken', () => {
+    it('changes with every write to a user, in the writing transaction, and only then', async () => {
+      const { realm, viewer, stream } = await world();
+      const token = () => storage().read((tx) => tx.users.stateToken());
+      const before = await token();
+      expect(await token()).toBe(before);
+      // A channel write and a flag change: the token stays.
+      await commit(storage(), (tx) => tx.streams.update(realm.id, stream.id, { description: 'changed' }));
+      await commit(storage(), (tx) => tx.messages.setFlags(viewer.id, [1, 2, 3], STARRED, true));
+      expect(await token()).toBe(before);
+
+      const seen = new Set([before]);
+      const write = async (fn: Parameters<typeof commit>[1]) => {
+        const inside = await commit(storage(), async (tx) => {
+          const start = await tx.users.stateToken();
+          await fn(tx);
+          const end = await tx.users.stateToken();
+          expect(end).not.toBe(start);
+          return end;
+        });
+        expect(await token()).toBe(inside);
+        expect(seen.has(inside)).toBe(false);
+        seen.add(inside);
+      };
+      await write((tx) => tx.users.insert(newUser(realm.id, { deliveryEmail: 'new@example.com' })));
+      await write((tx) => tx.users.update(realm.id, viewer.id, { fullName: 'Renamed' }));
+
+      const committed = await token();
+      const failed = await storage().transaction(async (tx) => {
+        await tx.users.update(realm.id, viewer.id, { fullName: 'rolled back' });
         return err('no');
       });
       expect(failed.isErr()).toBe(true);

@@ -94,7 +94,7 @@ export async function dropDatabases(names: readonly string[]): Promise<void> {
  */
 async function templateReset(admin: postgres.Sql): Promise<string> {
   const tables = await admin`SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname NOT IN ('teamchat_schema_version', 'channel_state')`;
+    WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname NOT IN ('teamchat_schema_version', 'channel_state', 'user_state')`;
   const sequences = await admin`SELECT sequencename, coalesce(last_value, start_value) AS value, last_value IS NOT NULL AS called FROM pg_sequences WHERE schemaname = 'public'`;
   return [
     `SET session_replication_role = replica`,

@@ -61,7 +61,7 @@ export function translateDdl(sql: string): string {
     .replace(/INSERT INTO sqlite_sequence \(name, seq\) VALUES \('(\w+)', (\d+)\);/g, "SELECT setval(pg_get_serial_sequence('$1', 'id'), $2);")
     .replace(/CREATE VIRTUAL TABLE message_fts USING fts5\([^;]*\);/, FTS_TABLE)
     .replace(/ON CONFLICT \((\w+)\) DO UPDATE SET (\w+) = max\(\2, excluded\.\2\)/g, 'ON CONFLICT ($1) DO UPDATE SET $2 = max(id_high_water.$2, excluded.$2)');
-  text = text.replace(/CREATE TRIGGER (\w+) (AFTER|BEFORE) (INSERT|UPDATE|DELETE) ON (\w+) BEGIN([\s\S]*?)END;/g, (_, name, when, event, table, body) =>
+  text = text.replace(/CREATE TRIGGER (\w+) (AFTER|BEFORE) (INSERT|UPDATE|DELETE) ON ("?\w+"?) BEGIN([\s\S]*?)END;/g, (_, name, when, event, table, body) =>
     [
       `CREATE FUNCTION ${name}_fn() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${body.trim()} RETURN NULL; END $fn$;`,
       `CREATE TRIGGER ${name} ${when} ${event} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}_fn();`,

@@ -23,9 +23,9 @@ const BATCH = 500;
 
 /**
  * Tables not copied: SQLite's own, the FTS5 index (contentless: rebuilt from the messages), and
- * the channel-state token (a cache key, which the target already holds).
+ * the channel and user state tokens (cache keys, which the target already holds).
  */
-const SKIPPED = /^(sqlite_|message_fts)|^channel_state$/;
+const SKIPPED = /^(sqlite_|message_fts)|^(channel_state|user_state)$/;
 
 export async function copyTables(source: Database.Database, sql: Sql, progress: Progress): Promise<CopyReport> {
   const tables = copyOrder(source);

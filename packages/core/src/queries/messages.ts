@@ -10,9 +10,11 @@ import { topicForClient } from '../messages/normalize.js';
 import { canonicalNarrow, type NarrowTerm } from '../messages/narrow.js';
 import { narrowContextFor, type Readable, readableBy } from '../messages/readable.js';
 import { resolveNarrow } from '../messages/resolve-narrow.js';
+import { type MessageRows, pageRows, withReactionsAndSubmessages } from '../messages/page-rows.js';
+import { pageUsers } from '../messages/page-users.js';
 import { type Actor, userOperation } from '../operation.js';
 import { GetMessageHistoryParams, GetMessageParams, GetMessagesParams, MatchesNarrowParams } from '../schemas/messages.js';
-import { FLAG_BITS, type Message, type MessageCondition, type Reaction, type Realm, type Stream, type Submessage, type Tx, type User } from '../storage/types.js';
+import { FLAG_BITS, type Message, type MessageCondition, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
 
 /** Moved to messages/readable.ts, shared with the flag endpoints; re-exported for callers of this module. */
 export { readableBy, type Readable } from '../messages/readable.js';
@@ -26,33 +28,41 @@ export async function formatForViewer(
   viewer: User,
   messages: readonly Message[],
   streams: readonly Stream[],
-  options: { applyMarkdown: boolean; clientGravatar: boolean; emptyTopicName: boolean },
+  options: FormatOptions,
 ): Promise<ApiMessage[]> {
-  const ids = messages.map((m) => m.id);
-  const flags = await tx.messages.flagsOf(viewer.id, ids);
-  // The page's reactions grouped by message once (they arrive in ID order), not filtered per message.
-  const reactions = new Map<number, Reaction[]>();
-  for (const r of await tx.reactions.forMessages(ids)) {
-    const list = reactions.get(r.messageId);
-    if (list) list.push(r);
-    else reactions.set(r.messageId, [r]);
-  }
-  // One query for the page's submessages, grouped here; they arrive in ID order.
-  const submessages = new Map<number, Submessage[]>();
-  for (const s of await tx.submessages.forMessages(realm.id, ids)) {
-    const list = submessages.get(s.messageId);
-    if (list) list.push(s);
-    else submessages.set(s.messageId, [s]);
-  }
+  const rows = await withReactionsAndSubmessages(tx, realm.id, messages);
+  return formatRowsForViewer(tx, realm, viewer, rows, streams, options);
+}
+
+interface FormatOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  emptyTopicName: boolean;
+}
+
+/** `formatForViewer` of messages whose reactions and submessages are read already (messages/page-rows.ts). */
+async function formatRowsForViewer(
+  tx: Tx,
+  realm: Realm,
+  viewer: User,
+  rows: readonly MessageRows[],
+  streams: readonly Stream[],
+  options: FormatOptions,
+  /** The storage whose kept users may serve (read transactions only: messages/page-users.ts); none reads them. */
+  storage?: object,
+): Promise<ApiMessage[]> {
+  const flags = await tx.messages.flagsOf(viewer.id, rows.map((row) => row.message.id));
   // Only the people the messages name: senders and direct participants, not the whole realm.
   const people = new Set<number>();
-  for (const m of messages) {
-    people.add(m.senderId);
-    if (m.dmKey) for (const id of m.dmKey.split(',')) people.add(Number(id));
-  }
-  const users = new Map((await tx.users.list(realm.id, [...people])).map((u) => [u.id, u]));
   const dmKeys = new Set<string>();
-  for (const m of messages) if (m.dmKey) dmKeys.add(m.dmKey);
+  for (const { message } of rows) {
+    people.add(message.senderId);
+    if (message.dmKey) {
+      dmKeys.add(message.dmKey);
+      for (const id of message.dmKey.split(',')) people.add(Number(id));
+    }
+  }
+  const users = storage ? await pageUsers(tx, storage, realm.id, [...people]) : new Map((await tx.users.list(realm.id, [...people])).map((u) => [u.id, u]));
   // One lookup for the page's direct conversations, not one per conversation.
   const dmConversationIds = await tx.messages.dmConversationIds(realm.id, [...dmKeys]);
   const view = {
@@ -63,14 +73,14 @@ export async function formatForViewer(
     topicLinks: topicLinksWith(await realmLinkifiers(tx, realm.id)),
     ...options,
   };
-  return messages.map((m) =>
+  return rows.map(({ message, reactions, submessages }) =>
     formatMessage(
-      m,
+      message,
       view,
-      reactions.get(m.id) ?? [],
-      submessages.get(m.id) ?? [],
+      reactions,
+      submessages,
       // A message read through shared channel history without a copy shows as read, historical.
-      flags.get(m.id) ?? FLAG_BITS.read | FLAG_BITS.historical,
+      flags.get(message.id) ?? FLAG_BITS.read | FLAG_BITS.historical,
     ),
   );
 }
@@ -90,20 +100,20 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     if (narrowed.isErr()) return err(narrowed.error);
     const { readable, conditions, terms } = narrowed.value;
     const words = searchWords(terms);
-    const format = async (messages: Message[]): Promise<ApiMessage[]> => {
-      const records = await formatForViewer(tx, actor.realm, actor.user, messages, readable.allStreams, {
+    const format = async (rows: readonly MessageRows[]): Promise<ApiMessage[]> => {
+      const records = await formatRowsForViewer(tx, actor.realm, actor.user, rows, readable.allStreams, {
         applyMarkdown: params.apply_markdown,
         clientGravatar: params.client_gravatar,
         emptyTopicName: params.allow_empty_topic_name,
-      });
+      }, ctx.storage);
       // A search narrow adds the highlights to each message (SHAPES.md 5.1).
       if (words.length === 0) return records;
-      return records.map((record, i) => ({ ...record, ...highlights(messages[i]!, words, params.allow_empty_topic_name) }));
+      return records.map((record, i) => ({ ...record, ...highlights(rows[i]!.message, words, params.allow_empty_topic_name) }));
     };
 
     if (params.message_ids) {
       const messages = await visibleMatches(tx, actor, readable, conditions, params.message_ids);
-      return ok({ messages: await format(messages), history_limited: false });
+      return ok({ messages: await format(await withReactionsAndSubmessages(tx, actor.realm.id, messages)), history_limited: false });
     }
 
     const anchor = await resolveAnchor(tx, actor.realm.id, params, readable.scope, conditions);
@@ -114,14 +124,15 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
       numBefore: params.num_before!,
       numAfter: params.num_after!,
     });
-    const messages = await tx.messages.byIds(actor.realm.id, window.ids);
+    // The page's rows as kept under their format stamps, read only for messages not kept or changed.
+    const rows = await pageRows(tx, ctx.storage, actor.realm.id, window.ids);
     return ok({
       anchor: anchor.value,
       found_anchor: window.foundAnchor,
       found_oldest: window.foundOldest,
       found_newest: window.foundNewest,
       history_limited: false,
-      messages: await format(messages),
+      messages: await format(rows),
     });
   });
 });

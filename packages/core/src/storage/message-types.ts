@@ -151,6 +151,13 @@ export interface MessageStore {
   recipients(messageId: number): Promise<Recipient[]>;
   /** One user's flags on some messages (messages without a copy are left out). */
   flagsOf(userId: number, messageIds: readonly number[]): Promise<Map<number, number>>;
+  /**
+   * The format stamps of those of the messages whose formatted record changed since they were
+   * sent (their row, reactions or submessages were written); the others' stamp is 0. A stamp
+   * changes, in the writing transaction, with every such write, and two states of a message
+   * never share one: what is derived from a message's rows may be kept under its stamp.
+   */
+  formatStamps(messageIds: readonly number[]): Promise<Map<number, number>>;
   /** Gives users copies of a message (for example `historical` copies); existing copies stay. */
   addRecipients(messageId: number, recipients: readonly Recipient[]): Promise<void>;
   /** Removes users' copies of a message (users who can no longer read it after a move). */

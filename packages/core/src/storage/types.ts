@@ -233,6 +233,12 @@ export interface UserStore {
   /** Users of the realm ordered by ID; `ids` limits the result to those IDs (IDs of other realms are skipped). */
   list(realmId: number, ids?: readonly number[]): Promise<User[]>;
   /**
+   * A token of the state of every realm's users: it changes with each write to a user, within
+   * the writing transaction (a rolled-back write leaves the old token), and never comes back.
+   * Users read under one token are the same in any transaction that reads that token.
+   */
+  stateToken(): Promise<number>;
+  /**
    * Every user's ID, role and whether they are active, ordered by ID: the narrow read for
    * audiences a hot path computes over the whole realm (a public channel message's readers).
    */

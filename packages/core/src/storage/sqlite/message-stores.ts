@@ -21,6 +21,7 @@ const MESSAGE: TableMap<Message> = {
 };
 const ID: TableMap<{ id: number }> = { table: 'message', booleans: [] };
 const COPY: TableMap<{ userId: number; flags: number; messageId: number }> = { table: 'user_message', booleans: [], packed: true };
+const STAMP: TableMap<{ messageId: number; stamp: number }> = { table: 'message_stamp', booleans: [] };
 const REACTION: TableMap<Reaction> = { table: 'reaction', booleans: [] };
 const UNREAD: TableMap<Awaited<ReturnType<MessageStore['unread']>>[number]> = { table: 'message', booleans: [] };
 const TOPIC: TableMap<{ name: string; maxId: number }> = { table: 'message', booleans: [] };
@@ -99,6 +100,12 @@ export function messageStore(q: Statements): MessageStore {
         json(messageIds),
       );
       return new Map(rows.map((row) => [row.messageId, row.flags]));
+    },
+    async formatStamps(messageIds) {
+      if (messageIds.length === 0) return new Map();
+      const rows = await q.all(STAMP, 'SELECT message_id, stamp FROM message_stamp WHERE message_id IN (SELECT value FROM json_each(?))', json(messageIds));
+      // Number(): PostgreSQL's BIGINT may arrive as text.
+      return new Map(rows.map((row) => [Number(row.messageId), Number(row.stamp)]));
     },
     async addRecipients(messageId, recipients) {
       await q.insertRows(

@@ -29,6 +29,7 @@ import { DM_PARTICIPANTS_MIGRATION } from './dm-participant-schema.js';
 import { BOTS_MIGRATION } from './bot-schema.js';
 import { PRESENCE_MIGRATION } from './presence-schema.js';
 import { SUBMESSAGES_MIGRATION } from './submessage-schema.js';
+import { FORMAT_STAMPS_MIGRATION } from './message-stamp-schema.js';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: realms, users, outbox */ `
@@ -142,4 +143,5 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER subscription_state_update AFTER UPDATE ON subscription BEGIN UPDATE channel_state SET token = random() WHERE id = 1; END;
   CREATE TRIGGER subscription_state_delete AFTER DELETE ON subscription BEGIN UPDATE channel_state SET token = random() WHERE id = 1; END;
   `,
+  /* 35: each changed message's format stamp and the users' state token, for what pages of messages keep (see message-stamp-schema.ts) */ FORMAT_STAMPS_MIGRATION,
 ];

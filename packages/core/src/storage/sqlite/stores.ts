@@ -20,6 +20,7 @@ const USER: TableMap<User> = {
 const MAIL: TableMap<OutgoingMail> = { table: 'outbox', booleans: [], renamed: { to_address: 'to' } };
 const ROLE: TableMap<Pick<User, 'id' | 'role' | 'isActive'>> = { table: 'user', booleans: ['isActive'] };
 const COUNT: TableMap<{ n: number }> = { table: 'user', booleans: [] };
+const TOKEN: TableMap<{ token: number }> = { table: 'user_state', booleans: [] };
 
 /** Drops keys a patch must never carry (a JavaScript caller could pass them): the row's identity. */
 function patchRow(patch: Record<string, unknown>): Record<string, unknown> {
@@ -81,6 +82,9 @@ export function userStore(q: Statements): UserStore {
         JSON.stringify(ids),
         realmId,
       );
+    },
+    async stateToken() {
+      return (await q.get(TOKEN, 'SELECT token FROM user_state WHERE id = 1'))!.token;
     },
     async roles(realmId) {
       return await q.all(ROLE, 'SELECT id, role, is_active FROM user WHERE realm_id = ? ORDER BY id', realmId);
