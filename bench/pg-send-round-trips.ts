@@ -16,9 +16,10 @@
  * it creates a scratch database there and drops it at the end.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { closeContext, createContext, createRealm, createUserAsOperator, doSendMessage, doSubscribe } from '@teamchat/core';
+import { closeContext, createContext, doSendMessage } from '@teamchat/core';
 import { createPostgresStorage, joinPostgresCluster } from '@teamchat/postgres';
 import { scratchDatabase } from './cluster-database.js';
+import { probeWorld } from './probe-world.js';
 
 const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 50);
 const sends = Number(process.env.BENCH_SENDS ?? 50);
@@ -123,23 +124,9 @@ try {
   const cluster = clustered ? await joinPostgresCluster({ url: database.url, nodeId: 'probe' }) : undefined;
   const storage = createPostgresStorage({ url: proxied.toString(), readConnections: 1, detectNestedCalls: false, events: cluster?.events });
   const ctx = createContext({ storage, cluster, config: { timers: false } });
-  const created = await createRealm(ctx, {
-    name: 'Bench Org',
-    url: 'http://127.0.0.1',
-    owner: { email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' },
-  });
-  if (created.isErr()) throw new Error(created.error.msg);
-  const { realm, owner } = created.value;
-  const memberIds: number[] = [];
-  for (let i = 0; i < subscribers; i++) {
-    const user = await createUserAsOperator(ctx, realm, { email: `user${i}@example.com`, fullName: `User ${i}` });
-    if (user.isErr()) throw new Error(user.error.msg);
-    memberIds.push(user.value.id);
-  }
-  const subscribed = await doSubscribe(ctx, { realm, user: owner }, { subscriptions: [{ name: 'bench' }], principals: [owner.id, ...memberIds] });
-  if (subscribed.isErr()) throw new Error(subscribed.error.msg);
+  const { actor } = await probeWorld(ctx, subscribers, 'bench');
   const send = async (i: number) => {
-    const sent = await doSendMessage(ctx, { realm, user: owner }, { type: 'stream', to: 'bench', topic: `topic ${i % 5}`, content: `hello **${i}**` });
+    const sent = await doSendMessage(ctx, actor, { type: 'stream', to: 'bench', topic: `topic ${i % 5}`, content: `hello **${i}**` });
     if (sent.isErr()) throw new Error(sent.error.msg);
   };
   // Warm-up: statements are prepared (a Parse each) on first use, and topics appear.

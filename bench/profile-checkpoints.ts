@@ -16,8 +16,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { closeContext, type Ctx, createRealm, createUserAsOperator, doSendMessage, doSubscribe } from '../packages/core/src/index.js';
+import { closeContext, type Ctx, doSendMessage } from '../packages/core/src/index.js';
 import { createSqliteContext } from '../packages/core/src/sqlite.js';
+import { probeWorld } from './probe-world.js';
 
 const rate = Number(process.env.BENCH_RATE ?? 200);
 const sliceSeconds = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
@@ -70,22 +71,8 @@ setInterval(() => {
 
 async function world(file: string, checkpoints: Mode) {
   const ctx = createSqliteContext({ databaseFile: file, config: { timers: false }, sqlite: { checkpoints: checkpoints === 'in-commit' ? checkpoints : { intervalMs } } });
-  const created = await createRealm(ctx, {
-    name: 'Bench Org',
-    url: 'http://127.0.0.1',
-    owner: { email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' },
-  });
-  if (created.isErr()) throw new Error(created.error.msg);
-  const { realm, owner } = created.value;
-  const members: number[] = [];
-  for (let i = 0; i < 49; i++) {
-    const user = await createUserAsOperator(ctx, realm, { email: `user${i}@example.com`, fullName: `User ${i}` });
-    if (user.isErr()) throw new Error(user.error.msg);
-    members.push(user.value.id);
-  }
-  const subscribed = await doSubscribe(ctx, { realm, user: owner }, { subscriptions: [{ name: 'bench' }], principals: [owner.id, ...members] });
-  if (subscribed.isErr()) throw new Error(subscribed.error.msg);
-  return { ctx, actor: { realm, user: owner } };
+  const { actor } = await probeWorld(ctx, 49, 'bench');
+  return { ctx, actor };
 }
 
 /** Sends at `rate` for `sliceSeconds`, each send timed from its scheduled moment. */

@@ -16,9 +16,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeContext, createRealm, createUserAsOperator, doSubscribe } from '@teamchat/core';
+import { closeContext } from '@teamchat/core';
 import { createSqliteContext } from '@teamchat/core/sqlite';
 import { createApp } from '@teamchat/http-adapter';
+import { probeWorld } from './probe-world.js';
 
 const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 51);
 const sends = Number(process.env.BENCH_SENDS ?? 1500);
@@ -27,22 +28,7 @@ const synchronous = (process.env.BENCH_SYNCHRONOUS ?? 'full') as 'full' | 'norma
 const tmp = mkdtempSync(join(tmpdir(), 'teamchat-profile-http-send-'));
 try {
   const ctx = createSqliteContext({ databaseFile: join(tmp, 'send.db'), config: { timers: false }, sqlite: { synchronous, detectNestedCalls: false } });
-  const created = await createRealm(ctx, {
-    name: 'Bench Org',
-    url: 'http://127.0.0.1',
-    owner: { email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' },
-  });
-  if (created.isErr()) throw new Error(created.error.msg);
-  const { realm, owner } = created.value;
-  const memberIds: number[] = [];
-  for (let i = 0; i < subscribers - 1; i++) {
-    const user = await createUserAsOperator(ctx, realm, { email: `user${i}@example.com`, fullName: `User ${i}` });
-    if (user.isErr()) throw new Error(user.error.msg);
-    memberIds.push(user.value.id);
-  }
-  const subscribed = await doSubscribe(ctx, { realm, user: owner }, { subscriptions: [{ name: 'fifty' }], principals: [owner.id, ...memberIds] });
-  if (subscribed.isErr()) throw new Error(subscribed.error.msg);
-  const streamId = await ctx.storage.read(async (tx) => (await tx.streams.byName(realm.id, 'fifty'))!.id);
+  const { owner, streamId } = await probeWorld(ctx, subscribers - 1, 'fifty');
 
   const app = createApp(ctx);
   const headers = {

@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as Core from '../packages/core/src/index.js';
 import type * as CoreSqlite from '../packages/core/src/sqlite.js';
+import { probeWorld } from './probe-world.js';
 import { countStatements } from './statement-counts.js';
 
 const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 50);
@@ -46,30 +47,12 @@ const createSqliteContext = await import(coreEntry.replace(/index\.(ts|js)$/, 's
   (sqlite: typeof CoreSqlite) => sqlite.createSqliteContext,
   () => core.createContext as unknown as typeof CoreSqlite.createSqliteContext,
 );
-const { closeContext, createRealm, createUserAsOperator, doSendMessage, doSubscribe } = core;
+const { closeContext, doSendMessage } = core;
 const counts = countStatements({ splitCommit });
 const tmp = mkdtempSync(join(tmpdir(), 'teamchat-profile-send-'));
 try {
   const ctx = createSqliteContext({ databaseFile: join(tmp, 'send.db'), config: { timers: false }, sqlite: { synchronous } });
-  const created = await createRealm(ctx, {
-    name: 'Bench Org',
-    url: 'http://127.0.0.1',
-    owner: { email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' },
-  });
-  if (created.isErr()) throw new Error(created.error.msg);
-  const { realm, owner } = created.value;
-  const memberIds: number[] = [];
-  for (let i = 0; i < subscribers - 1; i++) {
-    const user = await createUserAsOperator(ctx, realm, { email: `user${i}@example.com`, fullName: `User ${i}` });
-    if (user.isErr()) throw new Error(user.error.msg);
-    memberIds.push(user.value.id);
-  }
-  const subscribed = await doSubscribe(ctx, { realm, user: owner }, {
-    subscriptions: [{ name: 'bench' }],
-    principals: [owner.id, ...memberIds],
-  });
-  if (subscribed.isErr()) throw new Error(subscribed.error.msg);
-  const actor = { realm, user: owner };
+  const { actor } = await probeWorld(ctx, subscribers - 1, 'bench', core);
   const send = async (i: number) => {
     const sent = await doSendMessage(ctx, actor, { type: 'stream', to: 'bench', topic: `topic ${i % 20}`, content: fixedContent ?? `hello **${i}** see https://example.com/${i}` });
     if (sent.isErr()) throw new Error(sent.error.msg);
