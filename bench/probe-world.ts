@@ -7,15 +7,20 @@ import * as defaultCore from '@teamchat/core';
 
 type Operations = Pick<typeof defaultCore, 'createRealm' | 'createUserAsOperator' | 'doSubscribe'>;
 
-export async function probeWorld(ctx: defaultCore.Ctx, members: number, channel: string, core: Operations = defaultCore) {
-  const { createRealm, createUserAsOperator, doSubscribe } = core;
-  const created = await createRealm(ctx, {
+/** The benchmarks' realm and its owner (owner@example.com), as every seeded world has them. */
+export async function benchRealm(ctx: defaultCore.Ctx, core: Pick<Operations, 'createRealm'> = defaultCore) {
+  const created = await core.createRealm(ctx, {
     name: 'Bench Org',
     url: 'http://127.0.0.1',
     owner: { email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' },
   });
   if (created.isErr()) throw new Error(created.error.msg);
-  const { realm, owner } = created.value;
+  return created.value;
+}
+
+export async function probeWorld(ctx: defaultCore.Ctx, members: number, channel: string, core: Operations = defaultCore) {
+  const { createUserAsOperator, doSubscribe } = core;
+  const { realm, owner } = await benchRealm(ctx, core);
   const memberIds: number[] = [];
   for (let i = 0; i < members; i++) {
     const user = await createUserAsOperator(ctx, realm, { email: `user${i}@example.com`, fullName: `User ${i}` });

@@ -3,9 +3,10 @@
  * contract (no rendering, no events): the shape the history figure runs against.
  * Deterministic for given sizes.
  */
-import { type Ctx, createRealm, FLAG_BITS, type Realm, type Storage, type User } from '@teamchat/core';
+import { type Ctx, FLAG_BITS, type Realm, type Storage, type User } from '@teamchat/core';
 import { ok } from 'neverthrow';
 import { openDataDir } from '../packages/cli/src/data-dir.js';
+import { benchRealm } from './probe-world.js';
 import { SEEDING } from './seed-world.js';
 
 export interface MessageSeedSizes {
@@ -32,13 +33,7 @@ const BATCH = 5000;
  */
 export async function seedMessages(sizes: MessageSeedSizes, dataDir: string, log = (_: string) => {}, storage?: Storage): Promise<SeededWorld> {
   const ctx = openDataDir(dataDir, { ...SEEDING, storage });
-  const created = await createRealm(ctx, {
-    name: 'Bench Org',
-    url: 'http://127.0.0.1',
-    owner: { email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' },
-  });
-  if (created.isErr()) throw new Error(created.error.msg);
-  const { realm, owner } = created.value;
+  const { realm, owner } = await benchRealm(ctx);
   const now = Math.floor(Date.now() / 1000);
 
   const { userIds, streamIds } = await ctx.storage.transaction(async (tx) => {
