@@ -86,6 +86,46 @@ export function describeMessageReads(storage: () => Storage): void {
     });
   });
 
+  it("a window withFlags reads the viewer's flags of its messages in the same walk, as flagsOf gives them, in every kind of scope", async () => {
+    const { stream, ids, scope } = await world();
+    const inStream = on({ kind: 'stream', streamId: stream.id });
+    const unread = on({ kind: 'flag', mask: READ, set: false });
+    await storage().read(async (tx) => {
+      // A shared channel without flag terms: ids[1] has no copy of the viewer's, so no flags.
+      const channel = await tx.messages.window(scope, [inStream], { ...newest, withFlags: true });
+      expect(channel).toEqual({
+        ids: [ids[0], ids[1], ids[3]],
+        foundAnchor: false,
+        foundOldest: true,
+        foundNewest: true,
+        flags: new Map([[ids[0]!, READ], [ids[3]!, STARRED]]),
+      });
+      // The anchor's own row, and only the window's rows (not the one past numBefore that tells found_oldest).
+      const around = await tx.messages.window(scope, [inStream], { anchor: ids[3]!, includeAnchor: true, numBefore: 1, numAfter: 1, withFlags: true });
+      expect(around.ids).toEqual([ids[1], ids[3]]);
+      expect(around.flags).toEqual(new Map([[ids[3]!, STARRED]]));
+      const anchorOnly = await tx.messages.window(scope, [inStream], { anchor: ids[0]!, includeAnchor: true, numBefore: 0, numAfter: 0, withFlags: true });
+      expect(anchorOnly).toMatchObject({ ids: [ids[0]], foundAnchor: true, flags: new Map([[ids[0]!, READ]]) });
+      const cases: MessageCondition[][] = [
+        [inStream, unread],
+        [on({ kind: 'streams', streamIds: [stream.id] })],
+        [unread],
+        [on({ kind: 'flag', mask: STARRED, set: true }, true)],
+        [],
+        [on({ kind: 'topic', topic: 'lunch' }, true)],
+      ];
+      for (const conditions of cases) {
+        const { flags, ...window } = await tx.messages.window(scope, conditions, { ...newest, withFlags: true });
+        // The same IDs as without flags, and the flags flagsOf reads for them.
+        expect(window).toEqual(await tx.messages.window(scope, conditions, newest));
+        expect(window.ids.length).toBeGreaterThan(0);
+        expect(flags).toEqual(await tx.messages.flagsOf(scope.userId, window.ids));
+      }
+      // Without withFlags, no flags.
+      expect((await tx.messages.window(scope, [inStream], newest)).flags).toBeUndefined();
+    });
+  });
+
   it('windows at the ends of the ID range: anchor 0, the first ID, newest, and anchors past every ID', async () => {
     const { ids, scope } = await world();
     await storage().read(async (tx) => {

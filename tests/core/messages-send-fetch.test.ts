@@ -67,8 +67,13 @@ it('reads a public channel message the user never received, through GET /message
   const sent = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'stream', to: 'announce', topic: 'news', content: 'big news' }));
   const single = must(await getMessage(w.ctx, w.as(carol), { message_id: sent.id })) as { message: { id: number; flags: string[] } };
   expect(single.message).toMatchObject({ id: sent.id, flags: ['read', 'historical'] });
-  const byIds = must(await getMessages(w.ctx, w.as(carol), { message_ids: [sent.id] })) as { messages: Array<{ id: number }> };
-  expect(byIds.messages.map((m) => m.id)).toEqual([sent.id]);
+  const byIds = must(await getMessages(w.ctx, w.as(carol), { message_ids: [sent.id] })) as { messages: Array<{ id: number; flags: string[] }> };
+  expect(byIds.messages.map((m) => [m.id, m.flags])).toEqual([[sent.id, ['read', 'historical']]]);
+  // Through a window (flags read in its walk): without a copy read, historical; with one, its own flags.
+  const channel = { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'channel', operand: 'announce' }] };
+  const page = (user: typeof carol) => getMessages(w.ctx, w.as(user), channel).then((got) => must(got) as { messages: Array<{ id: number; flags: string[] }> });
+  expect((await page(carol)).messages.map((m) => [m.id, m.flags])).toEqual([[sent.id, ['read', 'historical']]]);
+  expect((await page(w.owner)).messages.map((m) => [m.id, m.flags])).toEqual([[sent.id, ['read']]]);
   must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{"name":"secret"}], invite_only: true }));
   const secret = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'stream', to: 'secret', topic: 'x', content: 'hush' }));
   expect((await getMessage(w.ctx, w.as(carol), { message_id: secret.id }))._unsafeUnwrapErr()).toMatchObject({ msg: 'Invalid message(s)' });

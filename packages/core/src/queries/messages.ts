@@ -31,7 +31,8 @@ export async function formatForViewer(
   options: FormatOptions,
 ): Promise<ApiMessage[]> {
   const rows = await withReactionsAndSubmessages(tx, realm.id, messages);
-  return formatRowsForViewer(tx, realm, viewer, rows, streams, options);
+  const flags = await tx.messages.flagsOf(viewer.id, messages.map((message) => message.id));
+  return formatRowsForViewer(tx, realm, rows, flags, streams, options);
 }
 
 interface FormatOptions {
@@ -40,18 +41,20 @@ interface FormatOptions {
   emptyTopicName: boolean;
 }
 
-/** `formatForViewer` of messages whose reactions and submessages are read already (messages/page-rows.ts). */
+/**
+ * `formatForViewer` of messages whose reactions and submessages are read already (messages/page-rows.ts),
+ * with the viewer's flags on those they hold a copy of (MessageStore.flagsOf, or a window read `withFlags`).
+ */
 async function formatRowsForViewer(
   tx: Tx,
   realm: Realm,
-  viewer: User,
   rows: readonly MessageRows[],
+  flags: ReadonlyMap<number, number>,
   streams: readonly Stream[],
   options: FormatOptions,
   /** The storage whose kept users may serve (read transactions only: messages/page-users.ts); none reads them. */
   storage?: object,
 ): Promise<ApiMessage[]> {
-  const flags = await tx.messages.flagsOf(viewer.id, rows.map((row) => row.message.id));
   // Only the people the messages name: senders and direct participants, not the whole realm.
   const people = new Set<number>();
   const dmKeys = new Set<string>();
@@ -100,8 +103,8 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     if (narrowed.isErr()) return err(narrowed.error);
     const { readable, conditions, terms } = narrowed.value;
     const words = searchWords(terms);
-    const format = async (rows: readonly MessageRows[]): Promise<ApiMessage[]> => {
-      const records = await formatRowsForViewer(tx, actor.realm, actor.user, rows, readable.allStreams, {
+    const format = async (rows: readonly MessageRows[], flags: ReadonlyMap<number, number>): Promise<ApiMessage[]> => {
+      const records = await formatRowsForViewer(tx, actor.realm, rows, flags, readable.allStreams, {
         applyMarkdown: params.apply_markdown,
         clientGravatar: params.client_gravatar,
         emptyTopicName: params.allow_empty_topic_name,
@@ -113,7 +116,8 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
 
     if (params.message_ids) {
       const messages = await visibleMatches(tx, actor, readable, conditions, params.message_ids);
-      return ok({ messages: await format(await withReactionsAndSubmessages(tx, actor.realm.id, messages)), history_limited: false });
+      const flags = await tx.messages.flagsOf(actor.user.id, messages.map((message) => message.id));
+      return ok({ messages: await format(await withReactionsAndSubmessages(tx, actor.realm.id, messages), flags), history_limited: false });
     }
 
     const anchor = await resolveAnchor(tx, actor.realm.id, params, readable.scope, conditions);
@@ -123,6 +127,8 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
       includeAnchor: params.include_anchor ?? true,
       numBefore: params.num_before!,
       numAfter: params.num_after!,
+      // The viewer's flags come with the window's walk: no flagsOf statement of their own.
+      withFlags: true,
     });
     // The page's rows as kept under their format stamps, read only for messages not kept or changed.
     const rows = await pageRows(tx, ctx.storage, actor.realm.id, window.ids);
@@ -132,7 +138,7 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
       found_oldest: window.foundOldest,
       found_newest: window.foundNewest,
       history_limited: false,
-      messages: await format(rows),
+      messages: await format(rows, window.flags!),
     });
   });
 });

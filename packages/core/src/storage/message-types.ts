@@ -127,6 +127,12 @@ export interface MessageWindow {
   includeAnchor: boolean;
   numBefore: number;
   numAfter: number;
+  /**
+   * Also read the viewer's flags on the window's messages (MessageWindowResult.flags), in the
+   * same walk: a page then needs no flagsOf lookup of its own. Off by default, as it may cost a
+   * row lookup per message where the IDs alone come from an index.
+   */
+  withFlags?: boolean;
 }
 
 /** The message IDs of a window, and whether it reached the anchor and either end. */
@@ -136,6 +142,11 @@ export interface MessageWindowResult {
   foundAnchor: boolean;
   foundOldest: boolean;
   foundNewest: boolean;
+  /**
+   * With `withFlags` only: the viewer's flags on those of `ids` they hold a copy of, as flagsOf
+   * gives them (a message without a copy is left out; the caller says what it shows as).
+   */
+  flags?: Map<number, number>;
 }
 
 /** Messages, their per-user rows (flags) and the narrow and search queries of GET /messages. */
@@ -168,7 +179,7 @@ export interface MessageStore {
   setFlags(userId: number, messageIds: readonly number[], mask: number, on: boolean): Promise<number[]>;
   /** Replaces the bits in `mask` of each recipient's copy (non-settable flags after an edit). */
   replaceFlags(messageId: number, mask: number, flagsByUser: ReadonlyMap<number, number>): Promise<void>;
-  /** IDs matching the scope and every condition, around the anchor. */
+  /** IDs matching the scope and every condition, around the anchor (with the viewer's flags when `withFlags`). */
   window(scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow): Promise<MessageWindowResult>;
   /** Whether a message matches the scope and conditions. */
   matches(scope: MessageScope, conditions: readonly MessageCondition[], messageId: number): Promise<boolean>;

@@ -21,7 +21,11 @@ export interface CompiledQuery {
 /** A message without a copy of the viewer's counts as read (and no other flag), as in the reference. */
 const MISSING_COPY_FLAGS = 1;
 
-export function compileMessageQuery(scope: MessageScope, conditions: readonly MessageCondition[]): CompiledQuery {
+/**
+ * `copyFlags`: the caller selects the viewer's flags, `um.flags` (NULL where a message of a
+ * shared channel has no copy of theirs), so the copies are joined even where no condition reads them.
+ */
+export function compileMessageQuery(scope: MessageScope, conditions: readonly MessageCondition[], copyFlags = false): CompiledQuery {
   const params: unknown[] = [];
   const where: string[] = [];
   const sharedStream = conditions.find(
@@ -29,9 +33,9 @@ export function compileMessageQuery(scope: MessageScope, conditions: readonly Me
   ) as { streamId: number } | undefined;
   const sharedStreams = conditions.some((c) => c.kind === 'streams' && !c.negated);
 
-  // The viewer's copies are joined only where a condition reads their flags, and messages only
-  // where a condition reads a message column: an unneeded join costs a lookup per row walked.
-  const readsFlags = conditions.some((c) => c.kind === 'flag');
+  // The viewer's copies are joined only where a condition or the caller reads their flags, and
+  // messages only where a condition reads a message column: an unneeded join costs a lookup per row walked.
+  const readsFlags = copyFlags || conditions.some((c) => c.kind === 'flag');
   const readsMessage = conditions.some((c) => c.kind !== 'flag');
   let from: string;
   let personal: boolean;

@@ -4,6 +4,7 @@ import type {
   MessageScope,
   MessageStore,
   MessageWindow,
+  MessageWindowResult,
   NewMessage,
   Reaction,
   ReactionStore,
@@ -20,6 +21,8 @@ const MESSAGE: TableMap<Message> = {
   packed: true,
 };
 const ID: TableMap<{ id: number }> = { table: 'message', booleans: [] };
+/** A window's row with the viewer's flags: null where a shared channel's message has no copy of theirs. */
+const ID_FLAGS: TableMap<{ id: number; flags: number | null }> = { table: 'message', booleans: [] };
 const COPY: TableMap<{ userId: number; flags: number; messageId: number }> = { table: 'user_message', booleans: [], packed: true };
 const STAMP: TableMap<{ messageId: number; stamp: number }> = { table: 'message_stamp', booleans: [] };
 const REACTION: TableMap<Reaction> = { table: 'reaction', booleans: [] };
@@ -255,34 +258,46 @@ export function messageStore(q: Statements): MessageStore {
   };
 }
 
-/** Up to numBefore IDs below the anchor, the anchor, and up to numAfter above it. */
-async function messageWindow(q: Statements, scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow) {
-  const { from, where, params, id } = compileMessageQuery(scope, conditions);
-  const base = `SELECT ${id} AS id FROM ${from} WHERE ${where.join(' AND ')}`;
+/**
+ * Up to numBefore IDs below the anchor, the anchor, and up to numAfter above it; with
+ * `withFlags`, each walk also selects the viewer's flags, so that they cost no statement of their own.
+ */
+async function messageWindow(q: Statements, scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow): Promise<MessageWindowResult> {
+  const withFlags = window.withFlags === true;
+  const { from, where, params, id } = compileMessageQuery(scope, conditions, withFlags);
+  const base = `SELECT ${id} AS id${withFlags ? ', um.flags AS flags' : ''} FROM ${from} WHERE ${where.join(' AND ')}`;
+  const map = withFlags ? ID_FLAGS : ID;
   // Message IDs are safe integers from 1 up, so nothing lies below an anchor of 1 or less (the
   // anchor "oldest", first_unread's probe) nor above MAX_SAFE_INTEGER (the anchor "newest"):
   // those walks are not run.
   const noneBelow = window.anchor <= 1;
   const noneAbove = window.anchor >= Number.MAX_SAFE_INTEGER;
-  const before = noneBelow
+  const before: { id: number; flags?: number | null }[] = noneBelow
     ? []
-    : (await q.all(ID, `${base} AND ${id} < ? ORDER BY ${id} DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1)).map((row) => row.id);
-  const after = noneAbove
+    : await q.all(map, `${base} AND ${id} < ? ORDER BY ${id} DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1);
+  const after: { id: number; flags?: number | null }[] = noneAbove
     ? []
-    : (await q.all(ID, `${base} AND ${id} > ? ORDER BY ${id} ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1)).map((row) => row.id);
-  const anchorFound =
-    window.anchor >= 1 && window.anchor <= Number.MAX_SAFE_INTEGER && (await q.get(ID, `${base} AND ${id} = ?`, ...params, window.anchor)) !== undefined;
-  const ids = [
+    : await q.all(map, `${base} AND ${id} > ? ORDER BY ${id} ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1);
+  const anchor: { id: number; flags?: number | null } | undefined =
+    window.anchor >= 1 && window.anchor <= Number.MAX_SAFE_INTEGER ? await q.get(map, `${base} AND ${id} = ?`, ...params, window.anchor) : undefined;
+  const rows = [
     ...before.slice(0, window.numBefore).reverse(),
-    ...(anchorFound && window.includeAnchor ? [window.anchor] : []),
+    ...(anchor && window.includeAnchor ? [anchor] : []),
     ...after.slice(0, window.numAfter),
   ];
-  return {
-    ids,
-    foundAnchor: anchorFound && window.includeAnchor,
+  const result: MessageWindowResult = {
+    ids: rows.map((row) => row.id),
+    foundAnchor: anchor !== undefined && window.includeAnchor,
     foundOldest: before.length <= window.numBefore,
     foundNewest: after.length <= window.numAfter,
   };
+  if (withFlags) {
+    const flags = new Map<number, number>();
+    // A row of a shared channel's message without a copy of the viewer's has NULL flags: left out, as flagsOf does.
+    for (const row of rows) if (row.flags !== null && row.flags !== undefined) flags.set(row.id, row.flags);
+    result.flags = flags;
+  }
+  return result;
 }
 
 /** The reaction store over a connection's statements. */
