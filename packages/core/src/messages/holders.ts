@@ -1,12 +1,13 @@
 import { hasContentAccess } from '../access/channel-rules.js';
 import { isGuest } from '../access/roles.js';
+import type { GroupMember } from '../access/system-groups.js';
 import type { Message, Stream, Tx, User } from '../storage/types.js';
 
 /**
  * Whether a user reads a channel's whole history, copies or not: the rule of readableBy
  * (public channels for non-guests, web-public ones, subscribed ones whose history is shared).
  */
-export function readsChannelHistory(user: User, stream: Stream, subscribed: boolean): boolean {
+export function readsChannelHistory(user: GroupMember, stream: Stream, subscribed: boolean): boolean {
   if (!hasContentAccess(user, stream, subscribed)) return false;
   return (!stream.inviteOnly && !isGuest(user)) || stream.isWebPublic || (subscribed && stream.historyPublicToSubscribers);
 }
