@@ -1,0 +1,142 @@
+/**
+ * superstruct's `validate`, run as a plain recursive function rather than through its `run`
+ * generator. Every request's parameters pass here; superstruct's engine spends most of a valid
+ * request's validation on generator objects, option objects and result tuples of its own.
+ *
+ * This follows superstruct 2.0's `run` step for step, up to the first failure: each struct's
+ * coercer, validator, entries and refiner are called with the same values, contexts (`path`,
+ * `branch`, `mask`) and in the same order, and a coerced child is written back under the same
+ * conditions. superstruct's `validate` also stops at the first failure (it reads one result of
+ * the generator; the rest are read only if `StructError.failures()` is asked for, which
+ * validate.ts never does), so the input is coerced, and mutated, exactly as far as there. The
+ * first failure is the same object superstruct would have put in its StructError.
+ */
+import type { Failure, Struct } from 'superstruct';
+
+/** A validator's own answer, as superstruct's `define` and `Struct` take it. */
+export type Verdict = boolean | string | Partial<Failure> | Iterable<Partial<Failure>>;
+
+/** Said by a Shortcuts `validate` that cannot answer for a value: the struct's validator is asked. */
+export const ASK = Symbol('ask the validator');
+
+/**
+ * What the engine may take as known about a struct instead of asking it: superstruct's
+ * validators, entries and refiners are generators (through its `toFailures`), and for the small
+ * structs that make up a request most of the cost of a check was building and draining them.
+ */
+export interface Shortcuts {
+  /**
+   * The struct's validator's own verdict on `value`, before superstruct turns it into failures
+   * (the same verdict, so the same failures), or ASK to have the struct's validator asked.
+   */
+  validate?: (value: unknown, ctx: Context) => Verdict | typeof ASK;
+  /** The struct's entries yield nothing and its refiner finds nothing, for any value. */
+  leaf?: boolean;
+  /** The struct's refiner finds nothing, for any value. */
+  unrefined?: boolean;
+}
+
+const SHORTCUTS = new WeakMap<object, Shortcuts>();
+
+/** `struct`, with what the engine may take as known about it (see Shortcuts). */
+export function withShortcuts<T extends object>(struct: T, shortcuts: Shortcuts): T {
+  SHORTCUTS.set(struct, shortcuts);
+  return struct;
+}
+
+/** The shortcuts known for `struct`, if any (for structs derived from it). */
+export const shortcutsOf = (struct: object): Shortcuts | undefined => SHORTCUTS.get(struct);
+
+/** What refused a value: the failure superstruct's StructError would carry first. */
+export class Refusal {
+  constructor(readonly failure: Failure) {}
+}
+
+/** The context superstruct hands to a struct's coercer, validator, entries and refiner. */
+export interface Context {
+  path: unknown[];
+  branch: unknown[];
+  mask: boolean;
+}
+
+type AnyStruct = Struct<unknown, unknown>;
+
+const isObject = (value: unknown): value is Record<PropertyKey, unknown> => typeof value === 'object' && value !== null;
+
+const print = (value: unknown): string =>
+  typeof value === 'symbol' ? value.toString() : typeof value === 'string' ? JSON.stringify(value) : `${value}`;
+
+/** superstruct's `toFailure`: one verdict of `struct`'s validator on `value` as a failure, or undefined. */
+function toFailure(verdict: unknown, ctx: Context, struct: AnyStruct, value: unknown): Failure | undefined {
+  if (verdict === true) return undefined;
+  const result = (verdict === false ? {} : typeof verdict === 'string' ? { message: verdict } : verdict) as Partial<Failure>;
+  const { path, branch } = ctx;
+  const { type } = struct;
+  const {
+    refinement,
+    message = `Expected a value of type \`${type}\`${refinement ? ` with refinement \`${refinement}\`` : ''}, but received: \`${print(value)}\``,
+  } = result;
+  return { value, type, refinement, key: path[path.length - 1], path, branch, ...result, message } as Failure;
+}
+
+/** The first failure superstruct's `toFailures` would make of a verdict, or undefined. */
+function firstFailureOf(verdict: Verdict, ctx: Context, struct: AnyStruct, value: unknown): Failure | undefined {
+  if (verdict === true) return undefined;
+  const iterable = typeof verdict === 'object' && verdict !== null && typeof (verdict as Iterable<unknown>)[Symbol.iterator] === 'function';
+  for (const one of iterable ? (verdict as Iterable<unknown>) : [verdict]) {
+    const failure = toFailure(one, ctx, struct, value);
+    if (failure) {
+      failure.explanation = undefined;
+      return failure;
+    }
+  }
+  return undefined;
+}
+
+/** The first failure of an iterable of failures (a validator's or refiner's), or undefined. */
+function firstOf(failures: Iterable<Failure>): Failure | undefined {
+  for (const failure of failures) {
+    // superstruct sets the explanation to its `message` option, which validation never passes.
+    failure.explanation = undefined;
+    return failure;
+  }
+  return undefined;
+}
+
+function runFrom(value: unknown, struct: AnyStruct, path: unknown[], branch: unknown[], coerce: boolean, mask: boolean): unknown {
+  const ctx: Context = { path, branch, mask };
+  let current = coerce ? struct.coercer(value, ctx) : value;
+  const known = SHORTCUTS.get(struct);
+  const verdict = known?.validate ? known.validate(current, ctx) : ASK;
+  const invalid = verdict === ASK ? firstOf(struct.validator(current, ctx)) : firstFailureOf(verdict, ctx, struct, current);
+  if (invalid) return new Refusal(invalid);
+  if (known?.leaf) return current;
+  for (const [key, child, childStruct] of struct.entries(current, ctx)) {
+    const result = runFrom(
+      child,
+      childStruct as AnyStruct,
+      key === undefined ? path : [...path, key],
+      key === undefined ? branch : [...branch, child],
+      coerce,
+      mask,
+    );
+    if (result instanceof Refusal) return result;
+    if (!coerce) continue;
+    // Written back as superstruct's run does.
+    if (key === undefined) current = result;
+    else if (current instanceof Map) current.set(key, result);
+    else if (current instanceof Set) current.add(result);
+    else if (isObject(current) && (result !== undefined || (key as PropertyKey) in current)) current[key as PropertyKey] = result;
+  }
+  if (known?.unrefined) return current;
+  const unrefined = firstOf(struct.refiner(current, ctx));
+  return unrefined ? new Refusal(unrefined) : current;
+}
+
+/**
+ * `value` checked (and, with `coerce`, coerced) by `struct`: the coerced value, or a Refusal
+ * holding the first failure, as superstruct's `validate(value, struct, { coerce, mask })` finds it.
+ */
+export function runStruct<T>(value: unknown, struct: Struct<T, unknown>, options: { coerce?: boolean; mask?: boolean } = {}): T | Refusal {
+  return runFrom(value, struct as AnyStruct, [], [value], options.coerce ?? false, options.mask ?? false) as T | Refusal;
+}
