@@ -7,6 +7,7 @@
 import {
   boolean as superBoolean,
   define as superDefine,
+  never,
   nullable as superNullable,
   object as superObject,
   optional as superOptional,
@@ -29,6 +30,14 @@ export function define<T>(name: string, validator: Validator): Struct<T, null> {
 }
 
 /**
+ * `define` for a validator that reads only the value (its type says so): the engine then builds
+ * the struct's path and branch only for a failure (see Shortcuts.contextFree).
+ */
+export function leaf<T>(name: string, validator: (value: unknown) => true | string): Struct<T, null> {
+  return withShortcuts(superDefine<T>(name, validator), { validate: validator, leaf: true, contextFree: true });
+}
+
+/**
  * The shortcuts of a struct built from `inner` by a wrapper that keeps its entries and refiner
  * and admits `extra` besides what `inner` accepts (`optional`: undefined, `nullable`: null).
  */
@@ -40,6 +49,7 @@ function widened(inner: Struct<unknown, unknown>, extra: unknown): Shortcuts {
     validate: validate && ((value, ctx) => value === extra || validate(value, ctx)),
     leaf: known?.leaf,
     unrefined: known?.unrefined,
+    contextFree: known?.contextFree,
   };
 }
 
@@ -59,13 +69,26 @@ export function recoerced<T extends object>(inner: object, struct: T): T {
   return known ? withShortcuts(struct, known) : struct;
 }
 
+type Fields = NonNullable<Shortcuts['fields']>;
+
 /** superstruct's `type`: an object with these fields, others allowed. */
 export const type: typeof superType = (schema) =>
-  withShortcuts(superType(schema), { validate: (value) => isNonArrayObject(value) || ASK, unrefined: true });
+  withShortcuts(superType(schema), {
+    validate: (value) => isNonArrayObject(value) || ASK,
+    fields: { schema: schema as Fields['schema'], keys: Object.keys(schema) },
+    unrefined: true,
+  });
 
-/** superstruct's `object`: an object with these fields and no others. */
+/**
+ * superstruct's `object`: an object with these fields and no others. A key that is not a field
+ * meets `never`, as in superstruct's (whose own `never()` is a struct like this one).
+ */
 export const object = ((schema?: Parameters<typeof superObject>[0]) =>
-  withShortcuts(superObject(schema!), { validate: (value) => isNonArrayObject(value) || ASK, unrefined: true })) as typeof superObject;
+  withShortcuts(superObject(schema!), {
+    validate: (value) => isNonArrayObject(value) || ASK,
+    fields: schema ? { schema: schema as Fields['schema'], keys: Object.keys(schema), unknown: never() as unknown as Fields['unknown'] } : undefined,
+    unrefined: true,
+  })) as typeof superObject;
 
 /** superstruct's `tuple`. */
 export const tuple: typeof superTuple = (structs) =>

@@ -9,7 +9,7 @@
 import { array as unboundedArray, enums, record, Struct, type type, union } from 'superstruct';
 import { exceedsCodePoints } from '../text/length.js';
 import { unprintablePosition } from '../text/printable.js';
-import { define, nullable, object, optional, recoerced } from './known-structs.js';
+import { define, leaf, nullable, object, optional, recoerced } from './known-structs.js';
 import { Refusal, runStruct, withShortcuts } from './run-struct.js';
 
 /** Marks a value that was sent as text but is not valid JSON. */
@@ -84,10 +84,10 @@ export function json<T, S>(inner: Struct<T, S>, maxChars: number = MAX_JSON_TEXT
   return fromText(inner, (text) => (text.length > maxChars ? new OversizedJson(maxChars) : parseJson(text)));
 }
 
-export const Int = define<number>('integer', (v) => Number.isSafeInteger(v) || '{var} is not an integer');
-export const Bool = define<boolean>('boolean', (v) => typeof v === 'boolean' || '{var} is not a boolean');
+export const Int = leaf<number>('integer', (v) => Number.isSafeInteger(v) || '{var} is not an integer');
+export const Bool = leaf<boolean>('boolean', (v) => typeof v === 'boolean' || '{var} is not a boolean');
 /** A raw-text parameter (never JSON-decoded). */
-export const Str = define<string>('string', (v) => typeof v === 'string' || '{var} is not a string');
+export const Str = leaf<string>('string', (v) => typeof v === 'string' || '{var} is not a string');
 
 /** An integer parameter sent as JSON text. */
 export const JsonInt = json(Int);
@@ -96,7 +96,7 @@ export const JsonBool = json(Bool);
 
 /** Integer within [min, max], with the reference's "too small"/"too large" texts. */
 export const IntRange = (min: number, max: number) =>
-  define<number>('integer', (v) => {
+  leaf<number>('integer', (v) => {
     if (!Number.isSafeInteger(v)) return '{var} is not an integer';
     if ((v as number) < min) return '{var} is too small';
     if ((v as number) > max) return '{var} is too large';
@@ -105,11 +105,11 @@ export const IntRange = (min: number, max: number) =>
 
 /** A string from a fixed set; anything else is "Invalid {var}". */
 export const OneOf = <T extends string>(values: readonly T[]) =>
-  define<T>('enum', (v) => (values as readonly unknown[]).includes(v) || 'Invalid {var}');
+  leaf<T>('enum', (v) => (values as readonly unknown[]).includes(v) || 'Invalid {var}');
 
 /** An integer from a fixed set (for example roles); anything else is "Invalid {var}". */
 export const IntOneOf = (values: readonly number[]) =>
-  define<number>('enum', (v) => {
+  leaf<number>('enum', (v) => {
     if (!Number.isSafeInteger(v)) return '{var} is not an integer';
     return values.includes(v as number) || 'Invalid {var}';
   });
@@ -138,7 +138,7 @@ export function array<T, S>(inner: Struct<T, S>, max: number = DEFAULT_MAX_ITEMS
       for (const [i, item] of value.entries()) yield [i, item, inner];
     },
   });
-  return withShortcuts(struct, { validate: validator, unrefined: true });
+  return withShortcuts(struct, { validate: validator, items: { struct: inner as Struct<unknown, unknown>, max }, unrefined: true });
 }
 
 /**
@@ -195,7 +195,7 @@ export const IdList = (max: number) => List(Int, { max, maxChars: max * CHARS_PE
  * refuses only NUL, which the reference's database cannot store (free text such as descriptions).
  */
 export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boolean; noNul?: boolean } = {}) =>
-  define<string>('string', (v) => {
+  leaf<string>('string', (v) => {
     if (typeof v !== 'string') return '{var} is not a string';
     // Blank before long, as the reference strips before it measures; both cost one pass at most.
     if (opts.nonBlank && v.trim() === '') return '{var} cannot be blank';
