@@ -94,6 +94,6 @@ export const object = ((schema?: Parameters<typeof superObject>[0]) =>
 export const tuple: typeof superTuple = (structs) =>
   withShortcuts(superTuple(structs), { validate: (value) => Array.isArray(value) || ASK, unrefined: true });
 
-/** superstruct's `boolean`. */
+/** superstruct's `boolean`: a `define` whose validator is `typeof value === 'boolean'` (so is its verdict here). */
 export const boolean: typeof superBoolean = () =>
-  withShortcuts(superBoolean(), { validate: (value) => typeof value === 'boolean' || ASK, leaf: true });
+  withShortcuts(superBoolean(), { validate: (value) => typeof value === 'boolean', leaf: true, contextFree: true });
