@@ -1,15 +1,21 @@
 /**
  * superstruct's `validate`, run as a plain recursive function rather than through its `run`
- * generator. Every request's parameters pass here; superstruct's engine spends most of a valid
+ * generator. Every request's parameters pass here; superstruct's engine spent most of a valid
  * request's validation on generator objects, option objects and result tuples of its own.
  *
- * This follows superstruct 2.0's `run` step for step, up to the first failure: each struct's
- * coercer, validator, entries and refiner are called with the same values, contexts (`path`,
- * `branch`, `mask`) and in the same order, and a coerced child is written back under the same
- * conditions. superstruct's `validate` also stops at the first failure (it reads one result of
- * the generator; the rest are read only if `StructError.failures()` is asked for, which
- * validate.ts never does), so the input is coerced, and mutated, exactly as far as there. The
- * first failure is the same object superstruct would have put in its StructError.
+ * This follows superstruct 2.0's `run` step for step, up to the first failure: each struct is
+ * coerced, validated, walked and refined with the same values, in the same order, and a coerced
+ * child is written back under the same conditions. superstruct's `validate` also stops at the
+ * first failure (it reads one result of the generator; the rest are read only if
+ * `StructError.failures()` is asked for, which validate.ts never does), so the input is coerced,
+ * and mutated, exactly as far as there, and the first failure has the same fields.
+ *
+ * Where a struct carries Shortcuts (known-structs.ts, wire.ts), the engine takes what they say
+ * instead of asking the struct: its validator's verdict without superstruct's generator around
+ * it, its fields or items without its entries generator, no refiner or entries where it has
+ * none, and no context for a leaf that never reads it. Each shortcut states exactly what the
+ * struct would have answered; tests/core/validation-engine.test.ts compares both engines on
+ * every parameter struct.
  */
 import type { Failure, Struct } from 'superstruct';
 
