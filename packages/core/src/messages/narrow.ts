@@ -2,10 +2,9 @@
  * Narrows (SHAPES.md 6.1): the wire forms, their validation, and canonical operator names.
  * Resolving names and emails to IDs happens in the query layer (queries/narrow-resolve.ts).
  */
-import { boolean, object, optional, tuple } from 'superstruct';
 import { err, ok, type Result } from 'neverthrow';
 import { ApiError, badRequest } from '../errors.js';
-import { array, Int, List, Str, unionBy } from '../schemas/wire.js';
+import { array, boolean, Int, List, object, optional, Str, tuple, unionBy } from '../schemas/wire.js';
 
 /**
  * The most terms a narrow has. The reference sets no number, but its clients build narrows from

@@ -1,5 +1,5 @@
 import { err, ok } from 'neverthrow';
-import { type } from 'superstruct';
+import { type } from '../schemas/known-structs.js';
 import { checkDraftsSynchronized, formatDraft } from '../drafts/fields.js';
 import { unauthorized } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';

@@ -1,5 +1,5 @@
 import { ok } from 'neverthrow';
-import { type } from 'superstruct';
+import { type } from '../schemas/known-structs.js';
 import { type Actor, userOperation } from '../operation.js';
 import type { RealmDomain } from '../storage/types.js';
 

@@ -1,5 +1,5 @@
 import { err, ok } from 'neverthrow';
-import { type } from 'superstruct';
+import { type } from '../schemas/known-structs.js';
 import { unauthorized } from '../errors.js';
 import { type Actor, userOperation } from '../operation.js';
 import { formatScheduledMessage } from '../scheduled/fields.js';

@@ -1,5 +1,5 @@
 import { ok } from 'neverthrow';
-import { type } from 'superstruct';
+import { type } from '../schemas/known-structs.js';
 import type { Ctx } from '../context.js';
 import { serializeOnce } from '../format/json.js';
 import { realmDescriptionHtml, realmIconUrl } from '../format/realm-description.js';

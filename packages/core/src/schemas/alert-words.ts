@@ -1,5 +1,5 @@
 /** Input of the alert-word endpoints (openapi /users/me/alert_words). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { List, Text } from './wire.js';
 
 /** The reference's AlertWord.MAX_ALERT_WORD_LENGTH. */

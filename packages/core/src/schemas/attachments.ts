@@ -1,5 +1,5 @@
 /** Input of the upload and attachment endpoints. Files come among the parameters (schemas/upload.ts). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { PathInt, Str } from './wire.js';
 
 /** POST /user_uploads: one file, under any field name. */

@@ -1,5 +1,5 @@
 /** Input of the avatar endpoints. The image arrives as an uploaded file among the parameters (schemas/upload.ts). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { Str } from './wire.js';
 
 /** POST /users/me/avatar: exactly one image file, under any field name. */

@@ -1,5 +1,5 @@
 /** Input of /bot_storage (the reference's views/storage.py; not in its OpenAPI). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { json, List, optional, record, Str } from './wire.js';
 
 /**

@@ -1,5 +1,6 @@
 /** Input of the bot endpoints (the reference's add_bot_backend, patch_bot_backend and friends). */
-import { define, optional, record, type } from 'superstruct';
+import { record } from 'superstruct';
+import { define, optional, type } from './known-structs.js';
 import { ROLES } from '../storage/types.js';
 import { defaulted, Int, IntOneOf, json, JsonBool, JsonInt, PathInt, Str } from './wire.js';
 

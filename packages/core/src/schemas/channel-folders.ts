@@ -1,5 +1,5 @@
 /** Input of the channel-folder endpoints (openapi /channel_folders, FL 389 and 414). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { defaulted, Int, JsonBool, List, optional, PathInt, Text } from './wire.js';
 
 /** The reference's limits (ChannelFolder.MAX_NAME_LENGTH, MAX_DESCRIPTION_LENGTH), also in register. */

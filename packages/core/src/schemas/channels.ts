@@ -1,5 +1,6 @@
 /** Input of the channel and subscription endpoints (SHAPES.md 6.8–6.10; the OpenAPI's parameters). */
-import { object, optional, type, union } from 'superstruct';
+import { union } from 'superstruct';
+import { object, optional, type } from './known-structs.js';
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../access/channel-rules.js';
 import type { TopicsPolicy } from '../storage/types.js';
 import { GroupSettingChangeParam, GroupSettingValueParam } from './group-setting.js';

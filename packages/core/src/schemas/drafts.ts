@@ -2,7 +2,7 @@
  * Input of the draft endpoints (API.md 2.4, FACTS.md 6.2). The reference's draft model is strict:
  * an unknown key is refused (`Argument "x" at drafts[0]["x"] is unexpected`).
  */
-import { define, object, type } from 'superstruct';
+import { define, object, type } from './known-structs.js';
 import { array, Int, json, nullable, OneOf, optional, PathInt, Str, Text } from './wire.js';
 
 /** A JSON number (the reference's `int | float`). */

@@ -1,5 +1,5 @@
 /** Input of POST /register, GET /events and DELETE /events (API.md 4.2, SHAPES.md 2.1, 3.1). */
-import { define, nullable, optional, tuple, type, object } from 'superstruct';
+import { define, nullable, optional, tuple, type, object } from './known-structs.js';
 import { CLIENT_CAPABILITIES } from '../events/types.js';
 import { MAX_NARROW_CHARS, MAX_NARROW_TERMS, NarrowOperand } from '../messages/narrow.js';
 import { array, Bool, defaulted, fromText, Int, INVALID_JSON, json, JsonBool, JsonInt, List, OversizedJson, Str, unionBy } from './wire.js';

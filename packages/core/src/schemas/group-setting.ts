@@ -5,7 +5,8 @@
  * Pure: the caller passes the realm's groups and users (`GroupDirectory`).
  */
 import { err, ok, type Result } from 'neverthrow';
-import { object, optional, union } from 'superstruct';
+import { union } from 'superstruct';
+import { object, optional } from './known-structs.js';
 import {
   type ApiAnonymousGroup,
   groupSettingForApi,

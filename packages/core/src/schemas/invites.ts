@@ -1,5 +1,5 @@
 /** Input of the invitation endpoints (API.md 4.5, 4.6; FACTS.md 6.4; SHAPES.md 6.16). */
-import { nullable, optional, type } from 'superstruct';
+import { nullable, optional, type } from './known-structs.js';
 import { ROLES } from '../storage/types.js';
 import { array, defaulted, Int, IntOneOf, IntRange, json, JsonBool, List, PathInt, Str, Text } from './wire.js';
 

@@ -1,5 +1,5 @@
 /** Input of the linkifier endpoints (openapi /realm/linkifiers, /realm/filters). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { Int, List, nullable, optional, PathInt, Str } from './wire.js';
 
 export const GetLinkifiersParams = type({});

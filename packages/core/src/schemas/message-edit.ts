@@ -1,5 +1,5 @@
 /** Input of the message edit, delete and topic endpoints (SHAPES.md 6.3, 6.4; API.md 4.9). */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { defaulted, JsonBool, JsonInt, OneOf, PathInt, Str } from './wire.js';
 
 export const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'] as const;

@@ -1,5 +1,5 @@
 /** Input of the flag endpoints (API.md 4.13, 4.16; SHAPES.md 6.6, 6.7). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { NarrowParam } from '../messages/narrow.js';
 import { defaulted, IdList, IntRange, json, JsonBool, JsonInt, Str } from './wire.js';
 

@@ -1,5 +1,5 @@
 /** Input of POST /messages/{message_id}/report (FL 382; the reference's views/message_report.py). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { defaulted, OneOf, PathInt, Text } from './wire.js';
 
 /** The reasons a report may give, with the label the report message shows (Realm.REPORT_MESSAGE_REASONS). */

@@ -1,5 +1,5 @@
 /** Input of the message endpoints (SHAPES.md 6.1–6.5). */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { NarrowParam } from '../messages/narrow.js';
 import { defaulted, IdList, IntRange, json, JsonBool, OneOf, PathInt, Str, Text } from './wire.js';
 import { SUBMESSAGE_CONTENT_MAX } from './submessages.js';

@@ -1,5 +1,5 @@
 /** Input of the navigation-view endpoints (API.md 2.8, 4.18; FACTS.md 6.8). */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { JsonBool, Text } from './wire.js';
 
 /** The reference's stripped, non-blank strings ("fragment cannot be blank"); the action strips them. */

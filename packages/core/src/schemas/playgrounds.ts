@@ -1,5 +1,5 @@
 /** Input of the code playground endpoints (openapi /realm/playgrounds). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { PathInt, Text } from './wire.js';
 
 /** The reference's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH. */

@@ -1,5 +1,5 @@
 /** Input of POST /users/me/presence, GET /realm/presence and GET /users/{user_id_or_email}/presence. */
-import { define, optional, type } from 'superstruct';
+import { define, optional, type } from './known-structs.js';
 import type { PresenceStatus } from '../presence/record.js';
 import { defaulted, JsonBool, JsonInt, Str } from './wire.js';
 

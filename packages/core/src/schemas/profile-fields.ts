@@ -1,5 +1,5 @@
 /** Input of the custom profile field endpoints (API.md 4.7, 4.12; SHAPES.md 6.15). */
-import { define, optional, type } from 'superstruct';
+import { define, optional, type } from './known-structs.js';
 import { ProfileDataEntry } from './users.js';
 import { fromText, Int, json, JsonBool, JsonInt, List, PathInt, Str } from './wire.js';
 

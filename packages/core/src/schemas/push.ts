@@ -2,7 +2,7 @@
  * Input of the push-registration endpoints (the reference's views/push_notifications.py). The
  * token's own rules (length, APNs hex, app ID) live in push/tokens.ts, for their exact errors.
  */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { IntRange, json, JsonInt, OneOf, Str, Text } from './wire.js';
 
 export const AddApnsTokenParams = type({ token: Str, appid: Str });

@@ -1,5 +1,5 @@
 /** Input of the reaction and custom emoji endpoints (API.md 2.11, 4.15; FACTS.md 9). */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { defaulted, PathInt, Str } from './wire.js';
 
 /** POST /messages/{message_id}/reactions: a missing code or type is derived from the name. */

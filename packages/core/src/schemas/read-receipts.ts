@@ -1,5 +1,5 @@
 /** Input of GET /messages/{message_id}/read_receipts. */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { PathInt } from './wire.js';
 
 export const GetReadReceiptsParams = type({ message_id: PathInt });

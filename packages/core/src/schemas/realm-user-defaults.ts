@@ -1,5 +1,6 @@
 /** Input of PATCH /realm/user_settings_defaults: each defaultable setting, parsed as PATCH /settings parses it. */
-import { optional, type Struct, type } from 'superstruct';
+import type { Struct } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { REALM_DEFAULTABLE_SETTINGS, type RealmDefaultableSetting } from '../settings/realm-user-defaults.js';
 import { USER_SETTINGS, type UserSettingValues } from '../settings/user-settings.js';
 import type { FieldStruct } from './wire.js';

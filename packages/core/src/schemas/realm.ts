@@ -1,5 +1,6 @@
 /** Input of PATCH /realm (the reference's update_realm parameters this server supports). */
-import { optional, type, union } from 'superstruct';
+import { union } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSettingName } from '../settings/realm-settings.js';
 import { GroupSettingChangeParam } from './group-setting.js';
 import { IntRange, json, JsonBool, JsonInt, Int, OneOf, Str, Text } from './wire.js';

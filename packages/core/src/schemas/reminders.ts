@@ -1,5 +1,5 @@
 /** Input of the reminder endpoints (the reference's views/reminders.py; FL 381, 399, 415). */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { JsonInt, PathInt, Str } from './wire.js';
 
 export const CreateReminderParams = type({

@@ -1,5 +1,5 @@
 /** Input of the saved-snippet endpoints (the reference's views/saved_snippets.py). */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { PathInt, Text } from './wire.js';
 
 /** SavedSnippet.MAX_TITLE_LENGTH in the reference. */

@@ -1,5 +1,6 @@
 /** Input of the scheduled-message endpoints (API.md 4.3, FACTS.md 6.3). */
-import { optional, type, union } from 'superstruct';
+import { union } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { array, Int, JsonInt, json, OneOf, PathInt, Str } from './wire.js';
 
 const ScheduledType = OneOf(['direct', 'private', 'stream', 'channel'] as const);

@@ -1,5 +1,6 @@
 /** Input of PATCH /settings (zulip-openapi.yaml `update_settings_request`). */
-import { optional, type Struct, type } from 'superstruct';
+import type { Struct } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import {
   SETTABLE_SETTINGS,
   type SettableSettingName,

@@ -1,5 +1,5 @@
 /** Input of POST /submessage (the reference's views/submessage.py). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { JsonInt, Text } from './wire.js';
 
 /**

@@ -1,5 +1,5 @@
 /** Input of POST /typing (API.md 4.1, FACTS.md 6.1). */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { defaulted, Int, JsonInt, List, OneOf, Str } from './wire.js';
 
 export const TypingParams = type({

@@ -1,5 +1,5 @@
 /** Input of the user-group endpoints (openapi /user_groups…). Group settings are JSON group-setting values (schemas/group-setting.ts). */
-import { type } from 'superstruct';
+import { type } from './known-structs.js';
 import { GroupSettingChangeParam, GroupSettingValueParam } from './group-setting.js';
 import { Int, JsonBool, List, optional, PathInt, Str } from './wire.js';
 

@@ -1,5 +1,5 @@
 /** Input of the user status endpoints (openapi update-status, get-user-status). */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { fromText, JsonBool, PathInt, Str, Text } from './wire.js';
 
 /** The reference's limit on a status text, in characters, counted once the text is stripped. */

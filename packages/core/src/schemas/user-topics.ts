@@ -1,5 +1,5 @@
 /** Input of POST /user_topics and the legacy PATCH /users/me/subscriptions/muted_topics (openapi). */
-import { optional, type } from 'superstruct';
+import { optional, type } from './known-structs.js';
 import { IntOneOf, JsonInt, json, OneOf, Str } from './wire.js';
 
 /** POST /user_topics: the topic's length is checked against max_topic_length by the action. */

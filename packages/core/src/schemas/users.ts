@@ -1,5 +1,6 @@
 /** Input of the user endpoints (API.md 4.4, 4.8, 4.14, 4.19; FACTS.md 6.5). */
-import { nullable, object, optional, type, union } from 'superstruct';
+import { union } from 'superstruct';
+import { nullable, object, optional, type } from './known-structs.js';
 import { ROLES } from '../storage/types.js';
 import { array, Bool, defaulted, Int, IntOneOf, json, JsonBool, List, PathInt, Str, Text } from './wire.js';
 

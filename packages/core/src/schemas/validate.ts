@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
-import { type Struct, type StructError, validate as runStruct } from 'superstruct';
+import type { Failure, Struct } from 'superstruct';
 import { type ApiError, badRequest, missingArgument } from '../errors.js';
+import { Refusal, runStruct } from './run-struct.js';
 import { INVALID_JSON, OversizedJson } from './wire.js';
 
 /** The reference's display name for a nested parameter: `to[0]`, `drafts[0]["content"]`. */
@@ -25,18 +26,11 @@ const BUILTIN_MESSAGES: Record<string, string> = {
 };
 
 /**
- * The first failure's own message. A StructError carries the first failure's fields but prefixes
- * its message with the path; `failures()` would give the bare one, but it builds the failure list
- * of the whole input (a million-item list: a million failures), so the prefix is cut instead.
+ * The API error for the first failure only: its cost does not grow with the input (the failure
+ * list of a million-item list would be a million failures). The failure's message is its own,
+ * without the "At path: …" prefix a StructError puts before it.
  */
-function firstMessage(error: StructError): string {
-  const prefix = error.path.length === 0 ? '' : `At path: ${error.path.join('.')} -- `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-}
-
-/** The API error for the first failure only: its cost does not grow with the input. */
-function toApiError(error: StructError): ApiError {
-  const failure = { path: error.path, value: error.value as unknown, type: error.type, message: firstMessage(error) };
+function toApiError(failure: Failure): ApiError {
   const name = varName(failure.path);
   if (failure.value === undefined && failure.type !== 'never') {
     return failure.path.length === 1 ? missingArgument(name) : badRequest(`${name} field is missing`);
@@ -59,6 +53,6 @@ function toApiError(error: StructError): ApiError {
  * BAD_REQUEST with a message naming the parameter.
  */
 export function validateInput<T, S>(struct: Struct<T, S>, input: unknown): Result<T, ApiError> {
-  const [error, value] = runStruct(input ?? {}, struct, { coerce: true });
-  return error ? err(toApiError(error)) : ok(value as T);
+  const value = runStruct(input ?? {}, struct, { coerce: true });
+  return value instanceof Refusal ? err(toApiError(value.failure)) : ok(value as T);
 }

@@ -6,21 +6,11 @@
  * Failure messages use `{var}` for the parameter's display name (`to[0]`, `draft["topic"]`);
  * `validate.ts` substitutes it. The texts are the reference server's.
  */
-import {
-  array as unboundedArray,
-  defaulted as fillDefault,
-  define,
-  enums,
-  nullable,
-  object,
-  optional,
-  record,
-  Struct,
-  type type,
-  union,
-} from 'superstruct';
+import { array as unboundedArray, enums, record, Struct, type type, union } from 'superstruct';
 import { exceedsCodePoints } from '../text/length.js';
 import { unprintablePosition } from '../text/printable.js';
+import { define, leaf, nullable, object, optional, recoerced } from './known-structs.js';
+import { Refusal, runStruct, withShortcuts } from './run-struct.js';
 
 /** Marks a value that was sent as text but is not valid JSON. */
 export const INVALID_JSON = Symbol('invalid-json');
@@ -77,10 +67,13 @@ export class OversizedJson {
  * absent optional or defaulted boolean of every valid request.
  */
 export function fromText<T, S>(struct: Struct<T, S>, fromString: (text: string) => unknown): Struct<T, S> {
-  return new Struct({
-    ...struct,
-    coercer: (value, ctx) => struct.coercer(typeof value === 'string' ? fromString(value) : value, ctx),
-  });
+  return recoerced(
+    struct,
+    new Struct({
+      ...struct,
+      coercer: (value, ctx) => struct.coercer(typeof value === 'string' ? fromString(value) : value, ctx),
+    }),
+  );
 }
 
 /**
@@ -91,10 +84,10 @@ export function json<T, S>(inner: Struct<T, S>, maxChars: number = MAX_JSON_TEXT
   return fromText(inner, (text) => (text.length > maxChars ? new OversizedJson(maxChars) : parseJson(text)));
 }
 
-export const Int = define<number>('integer', (v) => Number.isSafeInteger(v) || '{var} is not an integer');
-export const Bool = define<boolean>('boolean', (v) => typeof v === 'boolean' || '{var} is not a boolean');
+export const Int = leaf<number>('integer', (v) => Number.isSafeInteger(v) || '{var} is not an integer');
+export const Bool = leaf<boolean>('boolean', (v) => typeof v === 'boolean' || '{var} is not a boolean');
 /** A raw-text parameter (never JSON-decoded). */
-export const Str = define<string>('string', (v) => typeof v === 'string' || '{var} is not a string');
+export const Str = leaf<string>('string', (v) => typeof v === 'string' || '{var} is not a string');
 
 /** An integer parameter sent as JSON text. */
 export const JsonInt = json(Int);
@@ -103,7 +96,7 @@ export const JsonBool = json(Bool);
 
 /** Integer within [min, max], with the reference's "too small"/"too large" texts. */
 export const IntRange = (min: number, max: number) =>
-  define<number>('integer', (v) => {
+  leaf<number>('integer', (v) => {
     if (!Number.isSafeInteger(v)) return '{var} is not an integer';
     if ((v as number) < min) return '{var} is too small';
     if ((v as number) > max) return '{var} is too large';
@@ -112,11 +105,11 @@ export const IntRange = (min: number, max: number) =>
 
 /** A string from a fixed set; anything else is "Invalid {var}". */
 export const OneOf = <T extends string>(values: readonly T[]) =>
-  define<T>('enum', (v) => (values as readonly unknown[]).includes(v) || 'Invalid {var}');
+  leaf<T>('enum', (v) => (values as readonly unknown[]).includes(v) || 'Invalid {var}');
 
 /** An integer from a fixed set (for example roles); anything else is "Invalid {var}". */
 export const IntOneOf = (values: readonly number[]) =>
-  define<number>('enum', (v) => {
+  leaf<number>('enum', (v) => {
     if (!Number.isSafeInteger(v)) return '{var} is not an integer';
     return values.includes(v as number) || 'Invalid {var}';
   });
@@ -131,19 +124,21 @@ export const DEFAULT_MAX_ITEMS = 10_000;
  */
 export function array<T, S>(inner: Struct<T, S>, max: number = DEFAULT_MAX_ITEMS): Struct<T[], Struct<T, S>> {
   const base = unboundedArray(inner);
-  return new Struct({
+  const validator = (value: unknown) => {
+    if (!Array.isArray(value)) return '{var} is not a list';
+    return value.length <= max || `{var} has too many items (limit: ${max})`;
+  };
+  const struct: Struct<T[], Struct<T, S>> = new Struct({
     type: 'array',
     schema: inner,
     coercer: base.coercer,
-    validator: (value) => {
-      if (!Array.isArray(value)) return '{var} is not a list';
-      return value.length <= max || `{var} has too many items (limit: ${max})`;
-    },
+    validator,
     *entries(value) {
       if (!Array.isArray(value) || value.length > max) return;
       for (const [i, item] of value.entries()) yield [i, item, inner];
     },
   });
+  return withShortcuts(struct, { validate: validator, items: { struct: inner as Struct<unknown, unknown>, max }, unrefined: true });
 }
 
 /**
@@ -165,23 +160,26 @@ export function unionBy<A, B, C = never>(
   pick: (value: unknown) => number,
 ): Struct<A | B | C, null> {
   const description = members.map((member) => member!.type).join(' | ');
-  const memberFor = (value: unknown) => members[pick(value)];
-  return new Struct({
+  const memberFor = (value: unknown) => members[pick(value)] as Struct<A | B | C, unknown> | undefined;
+  const validator = (value: unknown) => {
+    const member = memberFor(value);
+    // The message is union's own, word for word.
+    if (member && !(runStruct(value, member) instanceof Refusal)) return [];
+    return `Expected the value to satisfy a union of \`${description}\`, but received: ${typeof value === 'string' ? JSON.stringify(value) : `${value}`}`;
+  };
+  const struct: Struct<A | B | C, null> = new Struct({
     type: 'union',
     schema: null,
     coercer(value, ctx) {
       const member = memberFor(value);
       if (!member) return value;
-      const [error, coerced] = member.validate(value, { coerce: true, mask: ctx.mask });
-      return error ? value : coerced;
+      const coerced = runStruct(value, member, { coerce: true, mask: ctx.mask });
+      return coerced instanceof Refusal ? value : coerced;
     },
-    validator(value) {
-      const member = memberFor(value);
-      // Only a refused value builds a StructError here. The message is union's own, word for word.
-      if (member && !member.validate(value)[0]) return [];
-      return `Expected the value to satisfy a union of \`${description}\`, but received: ${typeof value === 'string' ? JSON.stringify(value) : `${value}`}`;
-    },
+    validator,
   });
+  // No entries, no refiner: the member's were run by the coercer and the validator.
+  return withShortcuts(struct, { validate: validator, leaf: true });
 }
 
 /** Characters per item a list of IDs may spend (digits, a comma, generous spacing). */
@@ -197,7 +195,7 @@ export const IdList = (max: number) => List(Int, { max, maxChars: max * CHARS_PE
  * refuses only NUL, which the reference's database cannot store (free text such as descriptions).
  */
 export const Text = (opts: { max?: number; nonBlank?: boolean; printable?: boolean; noNul?: boolean } = {}) =>
-  define<string>('string', (v) => {
+  leaf<string>('string', (v) => {
     if (typeof v !== 'string') return '{var} is not a string';
     // Blank before long, as the reference strips before it measures; both cost one pass at most.
     if (opts.nonBlank && v.trim() === '') return '{var} cannot be blank';
@@ -229,11 +227,40 @@ export interface FilledWhenAbsent {
   readonly [FILLED_WHEN_ABSENT]: true;
 }
 
-/** superstruct's `defaulted`, marked so that the parameter is optional in the operation's input type. */
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (Object.prototype.toString.call(value) !== '[object Object]') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === null || prototype === Object.prototype;
+};
+
+/**
+ * superstruct's `defaulted`, marked so that the parameter is optional in the operation's input
+ * type. Its coercion is superstruct's own, step for step, without the `is(value, unknown())`
+ * that superstruct's `coerce` asks first: that check always passes, and it ran a whole
+ * validation for every defaulted parameter of every request.
+ */
 export function defaulted<T, S>(struct: Struct<T, S>, fallback: T | (() => T)): Defaulted<T, S> {
-  return fillDefault(struct, fallback) as Defaulted<T, S>;
+  const fill = (value: unknown): unknown => {
+    const filler = typeof fallback === 'function' ? (fallback as () => T)() : fallback;
+    if (value === undefined) return filler;
+    // An object is completed key by key from an object default (superstruct's non-strict mode).
+    if (isPlainObject(value) && isPlainObject(filler)) {
+      const completed: Record<string, unknown> = { ...value };
+      let changed = false;
+      for (const key in filler) {
+        if (completed[key] === undefined) {
+          completed[key] = filler[key];
+          changed = true;
+        }
+      }
+      if (changed) return completed;
+    }
+    return value;
+  };
+  return recoerced(struct, new Struct({ ...struct, coercer: (value, ctx) => struct.coercer(fill(value), ctx) })) as Defaulted<T, S>;
 }
 
 export { define, nullable, object, optional, record, union, enums };
-/** Exported for tests that compare a struct of this file with superstruct's own. */
-export { boolean, Struct, tuple } from 'superstruct';
+export { boolean, tuple } from './known-structs.js';
+/** Exported for tests that compare a struct of this file with superstruct's own, and run-struct.ts with superstruct's engine. */
+export { Struct, type StructError, validate as superstructValidate } from 'superstruct';

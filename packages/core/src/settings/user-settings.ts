@@ -4,7 +4,8 @@
  * after parsing. The one list that PATCH /settings, the `user_settings` register section and
  * the `user_settings` events all read.
  */
-import { define, type Struct } from 'superstruct';
+import type { Struct } from 'superstruct';
+import { define } from '../schemas/known-structs.js';
 import { fromText, json, JsonBool, JsonInt, Str } from '../schemas/wire.js';
 import type { EmailVisibility, SettingValue, User } from '../storage/types.js';
 import {
