@@ -14,8 +14,6 @@
  * - `extendedCopy(base, key, value)`: `{ ...base, [key]: value }` whose text is base's text
  *   with the one field appended, so that copies of a `serializeOnce` base differing only in
  *   that field (a queued event and its ID in each queue) cost one serialization of base.
- * - `withLazyText(value, text)`: a value whose text `text()` makes without reading the value
- *   (an answer of kept message records, messages/page-records.ts), until `dropLazyText`.
  * Values with a `toJSON` method are serialized by `JSON.stringify` as usual, unless marked
  * themselves; only plain objects and arrays are walked without a mark of their own.
  */
@@ -26,8 +24,6 @@ const once = new WeakSet<object>();
 const containers = new WeakMap<object, number>();
 /** Copies made by `extendedCopy`: what they are a copy of, and the field added last. */
 const extensions = new WeakMap<object, { base: object; key: string; value: string | number }>();
-/** Values marked by `withLazyText`, with what makes their text. */
-const lazyTexts = new WeakMap<object, () => string>();
 
 /** Marks `value` to be serialized once; returns it. It must not be changed afterwards. */
 export function serializeOnce<T extends object>(value: T): T {
@@ -55,20 +51,6 @@ export function extendedCopy<T extends object, K extends string, V extends strin
   return copy;
 }
 
-/**
- * Marks `value` as serialized by `text()`, which must return `JSON.stringify(value)` for as
- * long as the mark stays; the text is made anew each time, not kept. Returns `value`.
- */
-export function withLazyText<T extends object>(value: T, text: () => string): T {
-  lazyTexts.set(value, text);
-  return value;
-}
-
-/** Removes `withLazyText`'s mark (the value is about to change): it is serialized as any other. */
-export function dropLazyText(value: object): void {
-  lazyTexts.delete(value);
-}
-
 /** The JSON text of `value`, equal to `JSON.stringify(value)`, reusing the text of marked parts. */
 export function toJson(value: unknown): string {
   return serialize(value, 0);
@@ -85,8 +67,6 @@ function serialize(value: unknown, inherited: number): string {
     const field = `${JSON.stringify(extension.key)}:${JSON.stringify(extension.value)}`;
     return base === '{}' ? `{${field}}` : `${base.slice(0, -1)},${field}}`;
   }
-  const lazy = lazyTexts.get(value);
-  if (lazy) return lazy();
   const own = containers.get(value);
   const levels = own ?? (inherited > 0 && isPlain(value) ? inherited : 0);
   const text = levels > 0 ? walk(value, Math.max(levels, inherited)) : JSON.stringify(value);

@@ -140,55 +140,6 @@ export function formatMessage(
 }
 
 /**
- * What `formatMessage` reads from a page's view that is the same for every message of the
- * page, as one key: the realm's fields (subdomain; url, id and uuid in emails and avatar URLs;
- * the edit history policy) and the three options. The linkifiers behind `topicLinks` are the
- * caller's to add. Two views with the same key, the same linkifiers and the same
- * `recordInputs` for a message format it alike (messages/page-records.ts relies on it): a
- * realm field or option that formatMessage or its helpers start reading belongs here.
- */
-export function recordVariant(view: MessageView): string {
-  const { realm } = view;
-  const options = `${Number(view.applyMarkdown)}${Number(view.clientGravatar)}${Number(view.emptyTopicName)}`;
-  return `${options}\n${realm.id}\n${realm.uuid}\n${editHistoryPolicy(realm)}\n${realm.subdomain}\n${realm.url}`;
-}
-
-/**
- * What `formatMessage` reads from the view for one message: its channel's name or its
- * conversation's number, and the users it names. Pages read users as frozen objects kept
- * under the users' state token (page-users.ts), so identity says "unchanged".
- */
-export interface RecordInputs {
-  /** The channel's name (channel messages) or the conversation's number (direct messages). */
-  readonly recipient: string | number | undefined;
-  readonly sender: User | undefined;
-  /** Direct messages: the participants, in the order of the conversation key. */
-  readonly participants: readonly (User | undefined)[] | undefined;
-}
-
-/**
- * The `RecordInputs` of `message` under `view`. Equal inputs (sameRecordInputs) under an equal
- * `recordVariant` format the message alike. A view lookup added to formatMessage belongs here.
- */
-export function recordInputs(message: Message, view: MessageView): RecordInputs {
-  if (message.type === 'stream') return { recipient: view.streamNames.get(message.streamId!), sender: view.users.get(message.senderId), participants: undefined };
-  return {
-    recipient: view.dmConversationIds.get(message.dmKey!),
-    sender: view.users.get(message.senderId),
-    participants: (message.dmKey ?? '').split(',').map((id) => view.users.get(Number(id))),
-  };
-}
-
-/** Whether `inputs` are `recordInputs(message, view)` (users by identity), made without allocating for channel messages. */
-export function sameRecordInputs(inputs: RecordInputs, message: Message, view: MessageView): boolean {
-  if (inputs.sender !== view.users.get(message.senderId)) return false;
-  if (message.type === 'stream') return inputs.recipient === view.streamNames.get(message.streamId!);
-  if (inputs.recipient !== view.dmConversationIds.get(message.dmKey!)) return false;
-  const participants = (message.dmKey ?? '').split(',');
-  return participants.length === inputs.participants?.length && participants.every((id, i) => view.users.get(Number(id)) === inputs.participants![i]);
-}
-
-/**
  * The fields of `formatMessage`'s record that each queue option changes, as they are with that
  * option turned the other way from `view` (which has apply_markdown on, client_gravatar and
  * empty_topic_name off): what a `message` event carries so that every queue's version is the

@@ -1,5 +1,4 @@
 import type { Message, Reaction, Submessage, Tx } from '../storage/types.js';
-import type { KeptRecord } from './page-records.js';
 
 /** What a message's record is formatted from besides the viewer and the realm: its row, reactions and submessages. */
 export interface MessageRows {
@@ -12,8 +11,6 @@ export interface MessageRows {
 
 interface Entry extends MessageRows {
   readonly stamp: number;
-  /** The record formatted from these rows (page-records.ts, which links its other variants): the one field that changes. */
-  record: KeptRecord | undefined;
 }
 
 /**
@@ -25,12 +22,6 @@ const LIMIT = 65_536;
 
 /** One cache per storage (a process may open several, as tests and embedders do): message IDs are unique only within one. */
 const caches = new WeakMap<object, Map<number, Entry>>();
-/**
- * Where messages/page-records.ts keeps the record formatted from `rows`, if they came from
- * `pageRows`: it replaces a message's rows (never changes them) when its format stamp moves,
- * so that what is kept with them is dropped with them. Undefined for rows read otherwise.
- */
-export const recordHolder = (rows: MessageRows): { record: KeptRecord | undefined } | undefined => ('stamp' in rows ? (rows as Entry) : undefined);
 
 /**
  * The rows of the listed messages (ascending IDs; unknown ones and other realms' left out),
@@ -73,13 +64,7 @@ export async function pageRows(tx: Tx, storage: object, realmId: number, ids: re
 /** The rows of `ids` as the transaction sees them, with the stamps read before them in the same snapshot. */
 async function readRows(tx: Tx, realmId: number, ids: readonly number[], stamps: ReadonlyMap<number, number>): Promise<Entry[]> {
   const rows = await withReactionsAndSubmessages(tx, realmId, await tx.messages.byIds(realmId, ids));
-  return rows.map(({ message, reactions, submessages }) => ({
-    message: deepFreeze(message),
-    reactions: deepFreeze(reactions),
-    submessages: deepFreeze(submessages),
-    stamp: stamps.get(message.id) ?? 0,
-    record: undefined,
-  }));
+  return rows.map((row) => Object.freeze({ ...deepFreeze(row), stamp: stamps.get(row.message.id) ?? 0 }));
 }
 
 /** Messages read already with their reactions and submessages: one query each for all of them, not kept. */

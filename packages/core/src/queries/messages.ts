@@ -4,8 +4,7 @@ import { type ApiError, badRequest, incompatibleParameters, missingArgument } fr
 import { resolveAnchor } from '../messages/anchor.js';
 import { accessMessage } from '../messages/access.js';
 import { editHistoryPolicy, editSnapshots } from '../messages/edit-history.js';
-import { type ApiMessage, formatMessage, recordVariant } from '../messages/format.js';
-import { answerWithRecords, type FormattedPage, formatKeptRecords } from '../messages/page-records.js';
+import { type ApiMessage, formatMessage } from '../messages/format.js';
 import { highlightHtml, highlightTopic, searchWords } from '../messages/highlight.js';
 import { topicForClient } from '../messages/normalize.js';
 import { canonicalNarrow, type NarrowTerm } from '../messages/narrow.js';
@@ -32,7 +31,7 @@ export async function formatForViewer(
   options: FormatOptions,
 ): Promise<ApiMessage[]> {
   const rows = await withReactionsAndSubmessages(tx, realm.id, messages);
-  return (await formatRowsForViewer(tx, realm, viewer, rows, streams, options)).records();
+  return formatRowsForViewer(tx, realm, viewer, rows, streams, options);
 }
 
 interface FormatOptions {
@@ -41,7 +40,7 @@ interface FormatOptions {
   emptyTopicName: boolean;
 }
 
-/** `formatForViewer` of messages whose reactions and submessages are read already (messages/page-rows.ts), as texts and records. */
+/** `formatForViewer` of messages whose reactions and submessages are read already (messages/page-rows.ts). */
 async function formatRowsForViewer(
   tx: Tx,
   realm: Realm,
@@ -49,9 +48,9 @@ async function formatRowsForViewer(
   rows: readonly MessageRows[],
   streams: readonly Stream[],
   options: FormatOptions,
-  /** The storage whose kept users and records may serve (read transactions only: messages/page-users.ts, page-records.ts); none reads them. */
+  /** The storage whose kept users may serve (read transactions only: messages/page-users.ts); none reads them. */
   storage?: object,
-): Promise<FormattedPage> {
+): Promise<ApiMessage[]> {
   const flags = await tx.messages.flagsOf(viewer.id, rows.map((row) => row.message.id));
   // Only the people the messages name: senders and direct participants, not the whole realm.
   const people = new Set<number>();
@@ -66,20 +65,24 @@ async function formatRowsForViewer(
   const users = storage ? await pageUsers(tx, storage, realm.id, [...people]) : new Map((await tx.users.list(realm.id, [...people])).map((u) => [u.id, u]));
   // One lookup for the page's direct conversations, not one per conversation.
   const dmConversationIds = await tx.messages.dmConversationIds(realm.id, [...dmKeys]);
-  const linkifiers = await realmLinkifiers(tx, realm.id);
   const view = {
     realm,
     users,
     streamNames: new Map(streams.map((s) => [s.id, s.name])),
     dmConversationIds,
-    topicLinks: topicLinksWith(linkifiers),
+    topicLinks: topicLinksWith(await realmLinkifiers(tx, realm.id)),
     ...options,
   };
-  // A message read through shared channel history without a copy shows as read, historical.
-  const flagsOf = (message: Message) => flags.get(message.id) ?? FLAG_BITS.read | FLAG_BITS.historical;
-  // Kept records (with their JSON text) need the snapshot's users as page-users keeps them.
-  if (storage) return formatKeptRecords(rows, view, `${recordVariant(view)}\n${JSON.stringify(linkifiers)}`, flagsOf);
-  return { parts: undefined, records: () => rows.map(({ message, reactions, submessages }) => formatMessage(message, view, reactions, submessages, flagsOf(message))) };
+  return rows.map(({ message, reactions, submessages }) =>
+    formatMessage(
+      message,
+      view,
+      reactions,
+      submessages,
+      // A message read through shared channel history without a copy shows as read, historical.
+      flags.get(message.id) ?? FLAG_BITS.read | FLAG_BITS.historical,
+    ),
+  );
 }
 
 /** GET /messages (SHAPES.md 6.1). */
@@ -97,20 +100,20 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     if (narrowed.isErr()) return err(narrowed.error);
     const { readable, conditions, terms } = narrowed.value;
     const words = searchWords(terms);
-    const format = async (rows: readonly MessageRows[]): Promise<FormattedPage> => {
-      const page = await formatRowsForViewer(tx, actor.realm, actor.user, rows, readable.allStreams, {
+    const format = async (rows: readonly MessageRows[]): Promise<ApiMessage[]> => {
+      const records = await formatRowsForViewer(tx, actor.realm, actor.user, rows, readable.allStreams, {
         applyMarkdown: params.apply_markdown,
         clientGravatar: params.client_gravatar,
         emptyTopicName: params.allow_empty_topic_name,
       }, ctx.storage);
       // A search narrow adds the highlights to each message (SHAPES.md 5.1).
-      if (words.length === 0) return page;
-      return { parts: undefined, records: () => page.records().map((record, i) => ({ ...record, ...highlights(rows[i]!.message, words, params.allow_empty_topic_name) })) };
+      if (words.length === 0) return records;
+      return records.map((record, i) => ({ ...record, ...highlights(rows[i]!.message, words, params.allow_empty_topic_name) }));
     };
 
     if (params.message_ids) {
       const messages = await visibleMatches(tx, actor, readable, conditions, params.message_ids);
-      return ok({ messages: (await format(await withReactionsAndSubmessages(tx, actor.realm.id, messages))).records(), history_limited: false });
+      return ok({ messages: await format(await withReactionsAndSubmessages(tx, actor.realm.id, messages)), history_limited: false });
     }
 
     const anchor = await resolveAnchor(tx, actor.realm.id, params, readable.scope, conditions);
@@ -123,14 +126,14 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     });
     // The page's rows as kept under their format stamps, read only for messages not kept or changed.
     const rows = await pageRows(tx, ctx.storage, actor.realm.id, window.ids);
-    // toJson writes the records' kept texts; the records are made only if read (messages/page-records.ts).
-    const page = await format(rows);
-    return ok(
-      answerWithRecords(
-        { anchor: anchor.value, found_anchor: window.foundAnchor, found_oldest: window.foundOldest, found_newest: window.foundNewest, history_limited: false },
-        page,
-      ),
-    );
+    return ok({
+      anchor: anchor.value,
+      found_anchor: window.foundAnchor,
+      found_oldest: window.foundOldest,
+      found_newest: window.foundNewest,
+      history_limited: false,
+      messages: await format(rows),
+    });
   });
 });
 
