@@ -1,11 +1,11 @@
 /**
- * GET /messages keeps each message's record and its JSON text per process beside the kept rows
- * (messages/page-records.ts), and the answer's text is built from the kept texts with the
- * viewer's flags put in (toJson, as the HTTP adapter serializes it). These tests hold it to the
- * answer of the code that keeps nothing: every record as formatForViewer makes it without a
- * storage (formatMessage with the flags), byte for byte, both the served text (toJson) and the
- * objects (JSON.stringify); and every change a record depends on is seen on the next page.
- * Each page is read before the change, so that the kept records are what it must invalidate.
+ * GET /messages against the code that keeps nothing: every record as formatForViewer makes it
+ * without a storage (formatMessage with the flags, no kept rows or users), byte for byte, both
+ * as served (toJson) and as its objects say (JSON.stringify), for every viewer and every
+ * combination of the three options read in turns; and every input of a record (rows, users,
+ * channel names, linkifiers, realm fields and settings), changed by this process or another
+ * handle on the database, seen on the next page. Each page is read before the change, so that
+ * whatever a page keeps is what the change must invalidate.
  */
 import {
   type Ctx,
@@ -101,9 +101,9 @@ const OPTIONS: Params[] = [false, true].flatMap((apply_markdown) =>
   [false, true].flatMap((client_gravatar) => [false, true].map((allow_empty_topic_name) => ({ apply_markdown, client_gravatar, allow_empty_topic_name }))),
 );
 
-describe('GET /messages with kept records', () => {
+describe('GET /messages against formatMessage without kept rows or users', () => {
   it('answers byte for byte as formatMessage does, for every viewer and every combination of options, in turns', async () => {
-    // Every combination in turn, twice: more variants than a message keeps at once.
+    // Every combination in turn, twice: a cache of formatted records would hold several variants.
     for (let round = 0; round < 2; round++) {
       for (const user of [e.owner, e.alice, e.bob, e.guest]) for (const params of OPTIONS) await checkedPage(user, params);
     }
@@ -117,7 +117,7 @@ describe('GET /messages with kept records', () => {
     expect(JSON.stringify(await answer(e.w.ctx, e.owner, search))).toBe(fresh);
     const listed = { message_ids: JSON.stringify(ids), anchor: undefined, num_before: undefined, num_after: undefined };
     await checkedPage(e.owner, listed);
-    // The listed IDs' own records are not kept: the page of the window still answers from its own.
+    // Rows of listed IDs are read for their page only: the window's page still answers as it must.
     await checkedPage(e.owner);
   });
 
