@@ -4,7 +4,22 @@
  * reaction, a submessage or a renamed sender from another process on the same database must
  * show on its next page, as the stamps and tokens read in the page's own snapshot say.
  */
-import { doAddReaction, doSendMessage, doSendSubmessage, doSubscribe, doUpdateMessage, doUpdateSettings, getMessages, type Ctx, type Storage, type User } from '@teamchat/core';
+import {
+  doAddLinkifier,
+  doAddReaction,
+  doSendMessage,
+  doSendSubmessage,
+  doSubscribe,
+  doUpdateMessage,
+  doUpdateRealm,
+  doUpdateSettings,
+  doUpdateStream,
+  getMessages,
+  type Ctx,
+  type Storage,
+  type User,
+} from '@teamchat/core';
+import { toJson } from '@teamchat/core/internal';
 import { createPostgresStorage } from '@teamchat/postgres';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { makeWorld, must, testContext, type World } from '../helpers/core.js';
@@ -49,5 +64,40 @@ it("shows on one process's next page an edit, a reaction, a submessage and a sen
     expect(after).not.toBe(before);
     expect(after).toBe(await page(uncached(other), w.owner));
     expect(after).toBe(await page(w.ctx, w.owner));
+  }
+});
+
+it("shows on one process's next page, byte for byte as served (toJson), a channel's new name, a linkifier, the realm's edit history setting and a sender's email visibility changed by another, under either options", async () => {
+  must(await doSubscribe(w.ctx, w.as(w.owner), { subscriptions: [{ name: 'general' }] }));
+  const id = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'stream', to: 'general', topic: 'issue #7', content: 'first' })).id;
+  must(await doUpdateMessage(w.ctx, w.as(w.owner), { message_id: id, content: 'edited once' }));
+  const general = await w.ctx.storage.read(async (tx) => (await tx.streams.byName(w.realm.id, 'general'))!.id);
+  /** The page as served (toJson) and as its objects say (JSON.stringify), with the realm as stored now. */
+  const served = async (ctx: Ctx, params: Record<string, unknown>) => {
+    const realm = await ctx.storage.read(async (tx) => (await tx.realms.byId(w.realm.id))!);
+    const read = () => getMessages.fromTransport(ctx, { realm, user: w.owner }, { anchor: 'newest', num_before: 50, num_after: 0, narrow: '[]', ...params });
+    const text = toJson(must(await read()));
+    expect(JSON.stringify(must(await read()))).toBe(text);
+    return text;
+  };
+  const variants = [{}, { apply_markdown: false, client_gravatar: false, allow_empty_topic_name: true }];
+  const changes = [
+    () => doUpdateStream(w.ctx, w.as(w.owner), { stream_id: general, new_name: 'renamed' }),
+    () => doAddLinkifier(w.ctx, w.as(w.owner), { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }),
+    () => doUpdateRealm(w.ctx, w.as(w.owner), { message_edit_history_visibility_policy: 'none' }),
+    () => doUpdateSettings(w.ctx, w.as(w.owner), { email_address_visibility: 3 }),
+  ];
+  for (const change of changes) {
+    const before = [];
+    for (const params of variants) {
+      before.push(await served(other, params));
+      expect(await served(other, params)).toBe(before.at(-1));
+    }
+    must(await change());
+    for (const [i, params] of variants.entries()) {
+      const after = await served(other, params);
+      expect(after).not.toBe(before[i]);
+      expect(after).toBe(await served(uncached(other), params));
+    }
   }
 });
