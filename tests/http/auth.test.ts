@@ -112,6 +112,23 @@ describe('Basic authentication on an authenticated endpoint', () => {
     expectError(await call(server, 'GET', '/users/me', { auth: member }), 401, 'UNAUTHORIZED', 'Account is deactivated');
   });
 
+  it('a header accepted before is checked again on every request (its decoding is kept, not its verdict)', async () => {
+    const server = await startServer();
+    const member = await server.world.addUser({ email: 'member@example.com' });
+    const auth = basicAuth(member.deliveryEmail, member.apiKey);
+    for (let i = 0; i < 2; i++) expect(expectSuccess(await call(server, 'GET', '/users/me', { auth })).user_id).toBe(member.id);
+    expectSuccess(await call(server, 'DELETE', `/users/${member.id}`, { auth: server.world.owner }));
+    expectError(await call(server, 'GET', '/users/me', { auth }), 401, 'UNAUTHORIZED', 'Account is deactivated');
+    expectSuccess(await call(server, 'POST', `/users/${member.id}/reactivate`, { auth: server.world.owner }));
+    expectSuccess(await call(server, 'GET', '/users/me', { auth }));
+    const regenerated = expectSuccess(await call(server, 'POST', '/users/me/api_key/regenerate', { auth, body: multipart({}) }));
+    expectError(await call(server, 'GET', '/users/me', { auth }), 401, 'UNAUTHORIZED', 'Invalid API key');
+    expectSuccess(await call(server, 'GET', '/users/me', { auth: basicAuth(member.deliveryEmail, regenerated.api_key as string) }));
+    // A refused header gets the same answer each time it comes.
+    const broken = `Basic ${b64('no-colon-here')}`;
+    for (let i = 0; i < 2; i++) expectError(await call(server, 'GET', '/users/me', { auth: broken }), 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth');
+  });
+
   it('a deactivated realm: 401 "This organization has been deactivated"', async () => {
     const world = await makeWorld();
     must(await updateRealmAsOperator(world.ctx, world.realm, { deactivated: true }));

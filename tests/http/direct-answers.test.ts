@@ -81,6 +81,37 @@ describe('success answers written directly', () => {
     expect(head!.headerNames).toEqual(['cache-control', 'content-type', 'Date', 'Connection', 'Keep-Alive']);
   });
 
+  it('write the envelope in pieces whose bytes are counted apart: ASCII data, non-ASCII data, a non-ASCII ignored name', async () => {
+    const server = await startServer();
+    const auth = authOf(server.world.owner);
+    const renamed = await fetch(server.api('/settings'), {
+      method: 'PATCH',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ full_name: 'Zoë ✓ 😀' }),
+    });
+    expect(renamed.status).toBe(200);
+    // Pipelined on one connection: a length off by a byte would misplace every later answer.
+    const replies = await exchange(
+      server,
+      [get('/server_settings'), get('/users/me', auth), get(`/server_settings?${encodeURIComponent('ünknown_✓')}=1&plain=2`), get('/users/me', auth)],
+      4,
+    );
+    expect(replies).toHaveLength(4);
+    const texts = replies.map((reply) => {
+      expect(reply.statusLine).toBe('HTTP/1.1 200 ');
+      expect(reply.headerNames).toEqual(BRIDGE_HEADERS);
+      expect(Number(reply.headers['content-length'])).toBe(reply.body.length);
+      const text = reply.body.toString('utf8');
+      // The whole body, byte for byte, is what JSON.stringify makes of it (plus the newline).
+      expect(text).toBe(`${JSON.stringify(JSON.parse(text))}\n`);
+      expect(text.startsWith('{"result":"success","msg":"",')).toBe(true);
+      return text;
+    });
+    expect(JSON.parse(texts[1]!).full_name).toBe('Zoë ✓ 😀');
+    expect(JSON.parse(texts[2]!).ignored_parameters_unsupported).toEqual(['plain', 'ünknown_✓']);
+    expect(texts[3]).toBe(texts[1]);
+  });
+
   it('answer a woken long-poll with its length in bytes', async () => {
     const server = await startServer();
     const owner = server.world.owner;

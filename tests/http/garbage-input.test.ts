@@ -138,6 +138,27 @@ describe('garbage input', () => {
     expect(internalErrors).toEqual([]);
   });
 
+  it("parameters named after Object.prototype's members are parameters like any other", async () => {
+    const server = await startServer();
+    const auth = authOf(server.world.owner);
+    const names = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf'];
+    const query = new URLSearchParams(names.map((name) => [name, 'x']));
+    // A name given twice takes its last value, in the query and in a form body.
+    query.append('toString', 'y');
+    const read = await call(server, 'GET', `/users/me?${query}`, { auth });
+    expect(read.status).toBe(200);
+    expect(read.body.ignored_parameters_unsupported).toEqual([...names].sort());
+    const written = await call(server, 'PATCH', '/settings', { auth, body: new URLSearchParams([...query, ['full_name', 'Proto Typed']]) });
+    expect(written.status).toBe(200);
+    expect(written.body.ignored_parameters_unsupported).toEqual([...names].sort());
+    expect((await call(server, 'GET', '/users/me', { auth })).body.full_name).toBe('Proto Typed');
+    // A parameter named `__proto__` sets no prototype: a JSON-typed parameter still parses as itself.
+    const proto = await call(server, 'GET', `/messages?anchor=newest&num_before=1&num_after=0&__proto__=${encodeURIComponent('{"anchor":"oldest"}')}`, { auth });
+    expect(proto.status).toBe(200);
+    expect(proto.body.ignored_parameters_unsupported).toEqual(['__proto__']);
+    expect(proto.body.anchor).not.toBe('oldest');
+  });
+
   it('malformed content types and headers', async () => {
     const { server, auth, internalErrors } = await fuzzServer();
     const types = [

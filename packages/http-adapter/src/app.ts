@@ -4,7 +4,7 @@ import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
 import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLargeByHeader } from './params.js';
 import { startStreamedForm } from './streamed-form.js';
-import { failure, fastResponse, success, successBody, WRITTEN, writeSuccess } from './respond.js';
+import { failure, fastResponse, success, successEnvelope, WRITTEN, writeSuccess } from './respond.js';
 import { serveFile, serveRedirect } from './files.js';
 import { answerAtQueueOwner } from './forward.js';
 import { addHealthRoutes } from './health.js';
@@ -148,7 +148,7 @@ async function answer(
   // response. HEAD keeps the bridge, which answers it without a body or content-length.
   const node = event.runtime?.node?.res;
   if (node instanceof ServerResponse && method === request.method) {
-    writeSuccess(node, successBody(result.value as object, ignored), headers);
+    writeSuccess(node, successEnvelope(result.value as object, ignored), headers);
     return WRITTEN;
   }
   return success(result.value as object, ignored);

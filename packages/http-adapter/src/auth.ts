@@ -12,8 +12,29 @@ export interface BasicCredentials {
 /** Credentials must be valid UTF-8; one decoder serves every request (it keeps no state between calls). */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * Headers already decoded to credentials, by the header's text: a client sends the same header
+ * with every request, and decoding it (a regular expression, base64, UTF-8) cost more than the
+ * lookup. Only the text is kept, nothing checked against the store: a key changed or revoked is
+ * refused by authentication as before. Past `DECODED_LIMIT` headers the map starts over.
+ */
+const decodedHeaders = new Map<string, Readonly<BasicCredentials>>();
+const DECODED_LIMIT = 1000;
+
 /** Null when the request carries no Authorization header at all. */
 export function readBasicCredentials(header: string | null): Result<BasicCredentials | null, ApiError> {
+  const known = header === null ? undefined : decodedHeaders.get(header);
+  if (known) return ok({ ...known });
+  const read = decodeBasicCredentials(header);
+  // Only decoded credentials are kept: a refused header is decoded again each time it comes.
+  if (header !== null && read.isOk() && read.value !== null) {
+    if (decodedHeaders.size >= DECODED_LIMIT) decodedHeaders.clear();
+    decodedHeaders.set(header, Object.freeze({ ...read.value }));
+  }
+  return read;
+}
+
+function decodeBasicCredentials(header: string | null): Result<BasicCredentials | null, ApiError> {
   if (header === null || header.trim() === '') return ok(null);
   const parts = header.trim().split(/\s+/);
   const invalid = unauthorized('Invalid authorization header for basic auth');
