@@ -19,19 +19,12 @@ import {
   doUpdateStream,
   doUploadAvatar,
   getMessages,
-  type Storage,
   type User,
 } from '@teamchat/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { must } from '../helpers/core.js';
+import { must, uncached } from '../helpers/core.js';
 import { type EditWorld, editWorld } from './message-edit-helpers.js';
 import { imageFile, png } from './image-fixtures.js';
-
-/** The same database through a handle of its own: nothing kept, every row read again. */
-function uncached(ctx: Ctx): Ctx {
-  const storage: Storage = { read: (fn) => ctx.storage.read(fn), transaction: (fn) => ctx.storage.transaction(fn), close: async () => undefined };
-  return { ...ctx, storage };
-}
 
 let e: EditWorld;
 let ids: number[];

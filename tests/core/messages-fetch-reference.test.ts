@@ -19,21 +19,14 @@ import {
   doUploadAvatar,
   getMessages,
   type Realm,
-  type Storage,
   type User,
 } from '@teamchat/core';
 import { toJson } from '@teamchat/core/internal';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { formatForViewer, readableBy } from '../../packages/core/src/queries/messages.js';
-import { must } from '../helpers/core.js';
+import { must, uncached } from '../helpers/core.js';
 import { imageFile, png } from './image-fixtures.js';
 import { type EditWorld, editWorld } from './message-edit-helpers.js';
-
-/** The same database through a handle of its own: nothing kept (another process). */
-function uncached(ctx: Ctx): Ctx {
-  const storage: Storage = { read: (fn) => ctx.storage.read(fn), transaction: (fn) => ctx.storage.transaction(fn), close: async () => undefined };
-  return { ...ctx, storage };
-}
 
 let e: EditWorld;
 let ids: number[];

@@ -68,3 +68,12 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
       must(await createUserAsOperator(ctx, realm, { fullName: input.email.split('@')[0]!, ...input })),
   };
 }
+
+/**
+ * The same database through a storage handle of its own, as another process would see it: what
+ * core keeps per storage (kept rows, users, channel state) is not shared with `ctx`'s.
+ */
+export function uncached(ctx: Ctx): Ctx {
+  const storage: Storage = { read: (fn) => ctx.storage.read(fn), transaction: (fn) => ctx.storage.transaction(fn), close: async () => undefined };
+  return { ...ctx, storage };
+}
