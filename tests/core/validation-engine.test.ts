@@ -9,10 +9,10 @@ import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
 import { err, ok, type Result } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { type ApiError, badRequest, missingArgument } from '../../packages/core/src/errors.js';
+import type { ApiError } from '../../packages/core/src/errors.js';
 import { Refusal, runStruct } from '../../packages/core/src/schemas/run-struct.js';
-import { varName } from '../../packages/core/src/schemas/validate.js';
-import { INVALID_JSON, OversizedJson, Struct, type StructError, superstructValidate as validate } from '../../packages/core/src/schemas/wire.js';
+import { toApiError } from '../../packages/core/src/schemas/validate.js';
+import { Struct, type StructError, superstructValidate as validate } from '../../packages/core/src/schemas/wire.js';
 import { anyValue, valueFor } from '../fuzz/param-values.js';
 
 type Params = Struct<unknown, unknown>;
@@ -23,32 +23,11 @@ function referenceValidateInput(struct: Params, input: unknown): Result<unknown,
   return error ? err(referenceApiError(error)) : ok(value);
 }
 
-const BUILTIN_MESSAGES: Record<string, string> = {
-  array: '{var} is not a list',
-  object: '{var} is not a dict',
-  type: '{var} is not a dict',
-  record: '{var} is not a dict',
-  string: '{var} is not a string',
-  integer: '{var} is not an integer',
-  number: '{var} is not a number',
-  boolean: '{var} is not a boolean',
-  enums: 'Invalid {var}',
-  literal: 'Invalid {var}',
-  union: 'Invalid {var}',
-};
-
+/** The first failure of a StructError, its message without the "At path: …" prefix superstruct puts before it. */
 function referenceApiError(error: StructError): ApiError {
   const prefix = error.path.length === 0 ? '' : `At path: ${error.path.join('.')} -- `;
   const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  const name = varName(error.path);
-  if (error.value === undefined && error.type !== 'never') {
-    return error.path.length === 1 ? missingArgument(name) : badRequest(`${name} field is missing`);
-  }
-  if (error.type === 'never') return badRequest(`Argument "${String(error.path[error.path.length - 1])}" at ${name} is unexpected`);
-  if (error.value === INVALID_JSON) return badRequest(`${name} is not valid JSON`);
-  if (error.value instanceof OversizedJson) return badRequest(`${name} is too long (limit: ${error.value.limit} characters)`);
-  const template = message.includes('{var}') ? message : (BUILTIN_MESSAGES[error.type] ?? 'Invalid {var}');
-  return badRequest(template.replaceAll('{var}', name));
+  return toApiError({ ...error, message });
 }
 
 /** Every parameter struct the core exports from its schema modules (and the narrow's). */

@@ -30,7 +30,7 @@ const BUILTIN_MESSAGES: Record<string, string> = {
  * list of a million-item list would be a million failures). The failure's message is its own,
  * without the "At path: …" prefix a StructError puts before it.
  */
-function toApiError(failure: Failure): ApiError {
+export function toApiError(failure: Failure): ApiError {
   const name = varName(failure.path);
   if (failure.value === undefined && failure.type !== 'never') {
     return failure.path.length === 1 ? missingArgument(name) : badRequest(`${name} field is missing`);
