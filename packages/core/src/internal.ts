@@ -96,3 +96,6 @@ export { FIT_TOLERANCE_MS } from './rate-limits/limiter.js';
 
 // ── The shared SQL layer, for storage drivers (@teamchat/postgres) and the CLI's archive checks ─
 export * from './storage/sql-kit.js';
+
+// Object copies that keep V8's hidden classes shared (objects.ts).
+export { copyOf, extend } from './objects.js';

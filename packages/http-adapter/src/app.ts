@@ -1,5 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, type Caller, checkCaller, checkRateLimit, type Ctx, internalError, methodNotAllowed, notFound } from '@teamchat/core';
+import { extend } from '@teamchat/core/internal';
 import { H3, type H3Event, HTTPError } from 'h3';
 import { identify } from './auth.js';
 import { hasBody, ignoredParameters, queryParams, readParams, setParam, tooLargeByHeader } from './params.js';
@@ -140,7 +141,7 @@ async function answer(
     const atOwner = await answerAtQueueOwner(ctx, request, params.value);
     if (atOwner) return atOwner;
   }
-  const input = { ...params.value, ...pathParams };
+  const input = extend(params.value, pathParams);
   const result = await operation.fromTransport(ctx, caller, input);
   if (result.isErr()) return failure(result.error);
   const ignored = ignoredParameters(params.value, operation);

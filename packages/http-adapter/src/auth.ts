@@ -1,5 +1,6 @@
 /** HTTP Basic credentials, decoded in the reference's order (FACTS.md 3.2). */
 import { type ApiError, authenticateRequest, badRequest, type Caller, type Ctx, type Operation, resolveRealm, unauthorized } from '@teamchat/core';
+import { extend } from '@teamchat/core/internal';
 import { err, ok, type Result } from 'neverthrow';
 import { clientIpOf } from './client-ip.js';
 import { noteCaller } from './request-record.js';
@@ -68,7 +69,7 @@ export async function identify(ctx: Ctx, operation: Pick<Operation<unknown, unkn
   // The realm and the user are looked up in one read of the store.
   const identified = await authenticateRequest(ctx, host, credentials.value);
   if (identified.isErr()) return err(identified.error);
-  const caller = { ...identified.value, clientIp: clientIpOf(request, ctx.config.trustedProxyHops) };
+  const caller = extend(identified.value, { clientIp: clientIpOf(request, ctx.config.trustedProxyHops) });
   noteCaller(request, caller);
   return ok(caller);
 }

@@ -3,6 +3,7 @@ import { publishOnCommit } from '../events/publish.js';
 import type { Tailoring } from '../events/bus.js';
 import type { MessageRecord } from '../events/union/messages.js';
 import type { Message, Realm, Submessage, Tx } from '../storage/types.js';
+import { extend } from '../objects.js';
 import { flagNames } from './flags.js';
 import { formatMessage, type MessageView, optionDependentFields } from './format.js';
 
@@ -33,7 +34,7 @@ export function announceMessage(
   flagsByUser: ReadonlyMap<number, number>,
   options: MessageEventOptions = {},
 ): void {
-  const defaultView = { ...view, applyMarkdown: true, clientGravatar: false, emptyTopicName: false };
+  const defaultView = extend(view, { applyMarkdown: true, clientGravatar: false, emptyTopicName: false });
   const record: MessageRecord = formatMessage(message, defaultView, [], options.submessages ?? []);
   const messageFields: Tailoring['messageFields'] = optionDependentFields(message, defaultView, record);
   const groups = new Map<number, number[]>();

@@ -6,6 +6,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { ApiError } from '../errors.js';
 import { apiEmail } from '../format/user.js';
+import { extend } from '../objects.js';
 import { FLAG_BITS, type MessageCondition, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
 import { badNarrow, type NarrowTerm } from './narrow.js';
 import { dmKeyOf, EMPTY_TOPIC_DISPLAY_NAME } from './normalize.js';
@@ -27,7 +28,7 @@ export async function resolveNarrow(terms: readonly NarrowTerm[], context: Narro
   for (const term of terms) {
     const resolved = await resolveTerm(term, context);
     if (resolved.isErr()) return err(resolved.error);
-    for (const condition of resolved.value) conditions.push({ ...condition, negated: term.negated } as MessageCondition);
+    for (const condition of resolved.value) conditions.push(extend(condition, { negated: term.negated }) as MessageCondition);
   }
   return ok(conditions);
 }

@@ -1,7 +1,9 @@
 /**
  * superstruct's own structs, each registered with the shortcuts that run-struct.ts may take for
- * it (see `Shortcuts`). Every struct here is superstruct's, unchanged: the shortcuts only let the
- * engine skip asking a validator, entries or refiner whose answer is known. Schemas import these
+ * it (see `Shortcuts`). Every struct here is superstruct's: the shortcuts only let the engine
+ * skip asking a validator, entries or refiner whose answer is known. One change: `type` and
+ * `object` copy the object they coerce with `copyOf` (objects.ts) rather than a spread, the same
+ * copy without a new hidden class per request for each defaulted field added to it. Schemas import these
  * (through wire.ts) rather than superstruct's, so that a request's checks cost plain calls.
  */
 import {
@@ -15,11 +17,28 @@ import {
   tuple as superTuple,
   type as superType,
 } from 'superstruct';
+import { copyOf } from '../objects.js';
 import { ASK, type Shortcuts, shortcutsOf, type Verdict, withShortcuts } from './run-struct.js';
 
 type Validator = Parameters<typeof superDefine>[1];
 
 const isNonArrayObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+type Coercer = Struct<unknown, unknown>['coercer'];
+
+/** `struct` with its coercer replaced (superstruct reads it from the instance). */
+function withCoercer<T extends object>(struct: T, coercer: Coercer): T {
+  (struct as unknown as { coercer: Coercer }).coercer = coercer;
+  return struct;
+}
+
+/** superstruct's `object` coercer: a copy, without the keys `schema` lacks when masking. */
+function objectCopy(value: unknown, maskedBy: object | undefined): unknown {
+  if (!isNonArrayObject(value)) return value;
+  const coerced = copyOf(value as Record<string, unknown>);
+  if (maskedBy) for (const key in coerced) if ((maskedBy as Record<string, unknown>)[key] === undefined) delete coerced[key];
+  return coerced;
+}
 
 /** superstruct's `define`: a struct with no coercion, entries or refinements. */
 export function define<T>(name: string, validator: Validator): Struct<T, null> {
@@ -73,7 +92,7 @@ type Fields = NonNullable<Shortcuts['fields']>;
 
 /** superstruct's `type`: an object with these fields, others allowed. */
 export const type: typeof superType = (schema) =>
-  withShortcuts(superType(schema), {
+  withShortcuts(withCoercer(superType(schema), (value) => (isNonArrayObject(value) ? copyOf(value as object) : value)), {
     validate: (value) => isNonArrayObject(value) || ASK,
     fields: { schema: schema as Fields['schema'], keys: Object.keys(schema) },
     unrefined: true,
@@ -84,7 +103,7 @@ export const type: typeof superType = (schema) =>
  * meets `never`, as in superstruct's (whose own `never()` is a struct like this one).
  */
 export const object = ((schema?: Parameters<typeof superObject>[0]) =>
-  withShortcuts(superObject(schema!), {
+  withShortcuts(withCoercer(superObject(schema!), (value, ctx) => objectCopy(value, ctx.mask ? schema : undefined)), {
     validate: (value) => isNonArrayObject(value) || ASK,
     fields: schema ? { schema: schema as Fields['schema'], keys: Object.keys(schema), unknown: never() as unknown as Fields['unknown'] } : undefined,
     unrefined: true,

@@ -87,16 +87,33 @@ export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
     if (state.mode === 'read') throw new Error('storage: tx.afterCommit is not available inside read()');
     state.committed.push(callback);
   };
-  return {
-    tx,
-    committed: state.committed,
-    revoke: () => {
-      state.live = false;
-    },
-    get live() {
-      return state.live;
-    },
-  };
+  return new Scope(tx, state);
+}
+
+/**
+ * The handle's switch, as a class: its accessor lives on the prototype. An object literal with
+ * a getter (`get live()`) would be given a hidden class of its own on every call (each getter is
+ * a new closure), and V8's young-generation collector keeps such per-call classes, and what the
+ * object holds, alive: every read and write operation's objects were promoted to the old
+ * generation, whose full collections then stalled the event loop every two seconds under load.
+ */
+class Scope implements TxScope {
+  constructor(
+    readonly tx: Tx,
+    private readonly state: ScopeState,
+  ) {}
+
+  get committed(): readonly (() => void)[] {
+    return this.state.committed;
+  }
+
+  get live(): boolean {
+    return this.state.live;
+  }
+
+  revoke(): void {
+    this.state.live = false;
+  }
 }
 
 function txPrototype(stores: Stores): object {

@@ -9,6 +9,7 @@ import type {
   Reaction,
   ReactionStore,
 } from '../message-types.js';
+import { extend } from '../../objects.js';
 import { insertSql, type TableMap, toRow, updateSql } from './columns.js';
 import { compileMessageQuery } from './message-query.js';
 import type { Statements } from './statements.js';
@@ -42,7 +43,7 @@ export function messageStore(q: Statements): MessageStore {
 
   return {
     async insert(message: NewMessage, recipients) {
-      const row = toRow({ ...message, editHistory: JSON.stringify(message.editHistory) });
+      const row = toRow(extend(message, { editHistory: JSON.stringify(message.editHistory) }));
       // The ID is computed inside the INSERT (one statement, one round trip on PostgreSQL, where
       // the write lock makes it as safe as a separate read), and reported back by it.
       const { lastInsertRowid } = await q.run(insertSql('message', row, { id: nextIdSql('message') }), row);
@@ -60,7 +61,7 @@ export function messageStore(q: Statements): MessageStore {
         q.insertRows('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', recipients.map(({ userId, flags }) => [userId, id, flags])),
         indexText(id, message.content, message.topic),
       ]);
-      return { ...message, id };
+      return extend(message, { id });
     },
     async byId(realmId, id) {
       return await q.get(MESSAGE, 'SELECT * FROM message WHERE realm_id = ? AND id = ?', realmId, id);
