@@ -14,6 +14,7 @@ import type { QueueView } from './rules.js';
 import type { ClientCapability } from './types.js';
 import type { MessageRecord } from './union/messages.js';
 import type { EventOf, EventType } from './union.js';
+import { extend } from '../objects.js';
 
 /** How one event type is delivered per queue; every function is pure. */
 export interface EventRule<T extends EventType> {
@@ -45,7 +46,7 @@ export const EVENT_RULES: { readonly [T in EventType]?: EventRule<T> } = {
     shape(variant, event, { tailoring }) {
       const [record, local] = variant.split('+');
       const message = messageRecord(event.message, record!, tailoring?.messageFields);
-      return local && tailoring?.localEcho ? { ...event, message, local_message_id: tailoring.localEcho.localId } : { ...event, message };
+      return extend(event, local && tailoring?.localEcho ? { message, local_message_id: tailoring.localEcho.localId } : { message });
     },
   },
   update_message: {

@@ -18,6 +18,8 @@
  * themselves; only plain objects and arrays are walked without a mark of their own.
  */
 
+import { extend } from '../objects.js';
+
 const texts = new WeakMap<object, string>();
 const once = new WeakSet<object>();
 /** Marked containers, with how many levels below them are walked (1: their own fields). */
@@ -46,7 +48,7 @@ export function withSharedParts<T extends object>(value: T, levels = 1): T {
  * appended, which `toJson` builds from base's text (kept when base is marked `serializeOnce`).
  */
 export function extendedCopy<T extends object, K extends string, V extends string | number>(base: T, key: K, value: V): T & Record<K, V> {
-  const copy = { ...base, [key]: value } as T & Record<K, V>;
+  const copy = extend(base, { [key]: value } as Record<K, V>);
   if (isPlain(base) && !Array.isArray(base) && !Object.hasOwn(base, key)) extensions.set(copy, { base, key, value });
   return copy;
 }
