@@ -122,10 +122,11 @@ function txPrototype(stores: Stores): object {
     const store = stores[area] as unknown as Record<string, Method>;
     const writes = WRITES[area] as readonly string[];
     const table: MethodTable = Object.keys(store).map((name) => [name, store[name]!.bind(store), writes.includes(name)] as const);
+    const shape = Object.fromEntries(table.map(([name]) => [name, null]));
     Object.defineProperty(proto, area, {
       enumerable: true,
       get(this: { [STATE]: ScopeState }) {
-        const guarded = guardStore(area, table, this[STATE]);
+        const guarded = guardStore(area, table, shape, this[STATE]);
         // Later uses of the same store in this handle find it on the handle itself.
         Object.defineProperty(this, area, { value: guarded, enumerable: true, writable: true, configurable: true });
         return guarded;
@@ -135,8 +136,13 @@ function txPrototype(stores: Stores): object {
   return proto;
 }
 
-function guardStore(area: string, table: MethodTable, state: ScopeState): Record<string, Method> {
-  const out: Record<string, Method> = {};
+/**
+ * A store's guards. `shape` has every method's name: its copy takes each guard into a field it
+ * already has, so every handle's guards of one store share a hidden class. Added one by one, a
+ * store's guards went to dictionary mode past a dozen methods, on every operation using it.
+ */
+function guardStore(area: string, table: MethodTable, shape: object, state: ScopeState): Record<string, Method> {
+  const out = { ...shape } as Record<string, Method>;
   for (const [name, method, write] of table) {
     out[name] = (...args) => {
       if (!state.live) return Promise.reject(new Error(`storage: tx.${area}.${name} called after its operation settled`));
