@@ -8,6 +8,7 @@ import { type Actor, spectatorOperation, userOperation } from '../operation.js';
 import { isRealmMember } from '../system-bots/notification-bot.js';
 import type { Tx, User } from '../storage/types.js';
 import { GetOwnUserParams, GetUserParams, GetUsersParams } from '../schemas/users.js';
+import { extend } from '../objects.js';
 
 /**
  * GET /users (API.md 4.4): the users the caller may access. A guest restricted by
@@ -83,5 +84,5 @@ export const getOwnUser = userOperation(GetOwnUserParams, async (ctx, actor: Act
     profileData: await ctx.storage.read((tx) => profileDataByUser(tx, actor.realm.id, [actor.user.id])),
   });
   // No message exists before the messages area; -1 is the reference's value for "none".
-  return ok({ ...record, max_message_id: -1 });
+  return ok(extend(record, { max_message_id: -1 }));
 });
