@@ -31,12 +31,20 @@ const caches = new WeakMap<object, Map<number, Entry>>();
  * them, whichever process changed them: PostgreSQL clusters share the database, and the
  * stamp lives there. Only for read transactions: a write transaction's own uncommitted
  * changes must not be kept. Kept rows are frozen, shared by every page that shows them.
+ * `stamps`: the IDs' stamps as read in the same snapshot (a window read `withStamps`); without
+ * them they are read here.
  */
-export async function pageRows(tx: Tx, storage: object, realmId: number, ids: readonly number[]): Promise<MessageRows[]> {
+export async function pageRows(
+  tx: Tx,
+  storage: object,
+  realmId: number,
+  ids: readonly number[],
+  stamps?: ReadonlyMap<number, number>,
+): Promise<MessageRows[]> {
   if (ids.length === 0) return [];
   let cache = caches.get(storage);
   if (!cache) caches.set(storage, (cache = new Map()));
-  const stamps = await tx.messages.formatStamps(ids);
+  stamps ??= await tx.messages.formatStamps(ids);
   const kept = new Map<number, Entry>();
   const missing: number[] = [];
   for (const id of ids) {

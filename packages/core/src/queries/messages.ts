@@ -127,11 +127,12 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
       includeAnchor: params.include_anchor ?? true,
       numBefore: params.num_before!,
       numAfter: params.num_after!,
-      // The viewer's flags come with the window's walk: no flagsOf statement of their own.
+      // The viewer's flags and the format stamps come with the window's walk: no statements of their own.
       withFlags: true,
+      withStamps: true,
     });
     // The page's rows as kept under their format stamps, read only for messages not kept or changed.
-    const rows = await pageRows(tx, ctx.storage, actor.realm.id, window.ids);
+    const rows = await pageRows(tx, ctx.storage, actor.realm.id, window.ids, window.stamps);
     return ok({
       anchor: anchor.value,
       found_anchor: window.foundAnchor,
