@@ -126,6 +126,53 @@ export function describeMessageReads(storage: () => Storage): void {
     });
   });
 
+  it('a window withStamps reads its messages\' format stamps in the same walk, as formatStamps gives them, in every kind of scope and with flags', async () => {
+    const { realm, viewer, stream, ids, scope } = await world();
+    const inStream = on({ kind: 'stream', streamId: stream.id });
+    const cases: MessageCondition[][] = [
+      [inStream],
+      [inStream, on({ kind: 'flag', mask: READ, set: false })],
+      [on({ kind: 'streams', streamIds: [stream.id] })],
+      [on({ kind: 'flag', mask: READ, set: false })],
+      [],
+      [on({ kind: 'topic', topic: 'lunch' }, true)],
+    ];
+    const check = async (changed: readonly number[]) =>
+      await storage().read(async (tx) => {
+        for (const conditions of cases) {
+          for (const withFlags of [false, true]) {
+            for (const bounds of [newest, { anchor: ids[2]!, includeAnchor: true, numBefore: 1, numAfter: 1 }]) {
+              const { stamps, ...window } = await tx.messages.window(scope, conditions, { ...bounds, withFlags, withStamps: true });
+              // The same IDs (and flags) as without stamps, and the stamps formatStamps reads for them.
+              expect(window).toEqual(await tx.messages.window(scope, conditions, { ...bounds, withFlags }));
+              expect(stamps).toEqual(await tx.messages.formatStamps(window.ids));
+              // Only the window's own messages, and each stamp as a number.
+              for (const [id, stamp] of stamps!) {
+                expect(window.ids).toContain(id);
+                expect(changed).toContain(id);
+                expect(typeof stamp).toBe('number');
+              }
+            }
+          }
+        }
+        // Without withStamps, no stamps.
+        expect((await tx.messages.window(scope, [inStream], newest)).stamps).toBeUndefined();
+      });
+    // Never changed since sent: no stamps at all.
+    await check([]);
+    const before = await storage().read((tx) => tx.messages.window(scope, [inStream], { ...newest, withStamps: true }));
+    expect(before.stamps).toEqual(new Map());
+    // Changed messages (an edit, a reaction on a message the viewer holds no copy of) have stamps; the others still none.
+    await commit(storage(), async (tx) => {
+      await tx.messages.update(realm.id, ids[0]!, { content: 'edited' });
+      await tx.reactions.add(realm.id, { messageId: ids[1]!, userId: viewer.id, emojiName: 'smile', emojiCode: '1f642', reactionType: 'unicode_emoji' });
+      await tx.messages.update(realm.id, ids[2]!, { content: 'edited' });
+    });
+    await check([ids[0]!, ids[1]!, ids[2]!]);
+    const after = await storage().read((tx) => tx.messages.window(scope, [inStream], { ...newest, withStamps: true }));
+    expect([...after.stamps!.keys()].sort((a, b) => a - b)).toEqual([ids[0], ids[1]]);
+  });
+
   it('windows at the ends of the ID range: anchor 0, the first ID, newest, and anchors past every ID', async () => {
     const { ids, scope } = await world();
     await storage().read(async (tx) => {

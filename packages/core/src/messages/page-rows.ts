@@ -31,34 +31,45 @@ const caches = new WeakMap<object, Map<number, Entry>>();
  * them, whichever process changed them: PostgreSQL clusters share the database, and the
  * stamp lives there. Only for read transactions: a write transaction's own uncommitted
  * changes must not be kept. Kept rows are frozen, shared by every page that shows them.
+ * `stamps`: the IDs' stamps as read in the same snapshot (a window read `withStamps`); without
+ * them they are read here.
  */
-export async function pageRows(tx: Tx, storage: object, realmId: number, ids: readonly number[]): Promise<MessageRows[]> {
+export async function pageRows(
+  tx: Tx,
+  storage: object,
+  realmId: number,
+  ids: readonly number[],
+  stamps?: ReadonlyMap<number, number>,
+): Promise<MessageRows[]> {
   if (ids.length === 0) return [];
   let cache = caches.get(storage);
   if (!cache) caches.set(storage, (cache = new Map()));
-  const stamps = await tx.messages.formatStamps(ids);
-  const kept = new Map<number, Entry>();
+  stamps ??= await tx.messages.formatStamps(ids);
+  // rows[i] is ids[i]'s entry while the kept ones are checked; the missing are filled in after.
+  const rows: (Entry | undefined)[] = new Array(ids.length);
   const missing: number[] = [];
-  for (const id of ids) {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
     const entry = cache.get(id);
-    if (entry && entry.stamp === (stamps.get(id) ?? 0) && entry.message.realmId === realmId) kept.set(id, entry);
+    if (entry && entry.stamp === (stamps.get(id) ?? 0) && entry.message.realmId === realmId) rows[i] = entry;
     else missing.push(id);
   }
-  if (missing.length > 0) {
-    for (const entry of await readRows(tx, realmId, missing, stamps)) {
-      kept.set(entry.message.id, entry);
-      // Oldest first out: a Map iterates in insertion order, and a replaced entry is moved last.
-      cache.delete(entry.message.id);
-      if (cache.size >= LIMIT) cache.delete(cache.keys().next().value!);
-      cache.set(entry.message.id, entry);
-    }
+  if (missing.length === 0) return rows as Entry[];
+  const read = new Map<number, Entry>();
+  for (const entry of await readRows(tx, realmId, missing, stamps)) {
+    read.set(entry.message.id, entry);
+    // Oldest first out: a Map iterates in insertion order, and a replaced entry is moved last.
+    cache.delete(entry.message.id);
+    if (cache.size >= LIMIT) cache.delete(cache.keys().next().value!);
+    cache.set(entry.message.id, entry);
   }
-  const rows: MessageRows[] = [];
-  for (const id of ids) {
-    const entry = kept.get(id);
-    if (entry) rows.push(entry);
+  const found: Entry[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    // Unknown IDs and other realms' messages are left out.
+    const entry = rows[i] ?? read.get(ids[i]!);
+    if (entry) found.push(entry);
   }
-  return rows;
+  return found;
 }
 
 /** The rows of `ids` as the transaction sees them, with the stamps read before them in the same snapshot. */

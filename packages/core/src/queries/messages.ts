@@ -71,7 +71,7 @@ async function formatRowsForViewer(
   const view = {
     realm,
     users,
-    streamNames: new Map(streams.map((s) => [s.id, s.name])),
+    streamNames: streamNamesOf(streams),
     dmConversationIds,
     topicLinks: topicLinksWith(await realmLinkifiers(tx, realm.id)),
     ...options,
@@ -86,6 +86,18 @@ async function formatRowsForViewer(
       flags.get(message.id) ?? FLAG_BITS.read | FLAG_BITS.historical,
     ),
   );
+}
+
+/** Channel names by ID of the frozen channel lists kept under the channel state token (messages/readable.ts), made once per list. */
+const keptStreamNames = new WeakMap<readonly Stream[], ReadonlyMap<number, string>>();
+
+/** The channels' names by ID; a frozen list of frozen channels (a kept list) cannot change, so its map is made once. */
+function streamNamesOf(streams: readonly Stream[]): ReadonlyMap<number, string> {
+  const kept = keptStreamNames.get(streams);
+  if (kept) return kept;
+  const names = new Map(streams.map((s) => [s.id, s.name]));
+  if (Object.isFrozen(streams) && streams.every((s) => Object.isFrozen(s))) keptStreamNames.set(streams, names);
+  return names;
 }
 
 /** GET /messages (SHAPES.md 6.1). */
@@ -127,11 +139,12 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
       includeAnchor: params.include_anchor ?? true,
       numBefore: params.num_before!,
       numAfter: params.num_after!,
-      // The viewer's flags come with the window's walk: no flagsOf statement of their own.
+      // The viewer's flags and the format stamps come with the window's walk: no statements of their own.
       withFlags: true,
+      withStamps: true,
     });
     // The page's rows as kept under their format stamps, read only for messages not kept or changed.
-    const rows = await pageRows(tx, ctx.storage, actor.realm.id, window.ids);
+    const rows = await pageRows(tx, ctx.storage, actor.realm.id, window.ids, window.stamps);
     return ok({
       anchor: anchor.value,
       found_anchor: window.foundAnchor,

@@ -133,6 +133,12 @@ export interface MessageWindow {
    * row lookup per message where the IDs alone come from an index.
    */
   withFlags?: boolean;
+  /**
+   * Also read the format stamps of the window's messages (MessageWindowResult.stamps), in the
+   * same walk: a page that keeps formatted rows (messages/page-rows.ts) then needs no
+   * formatStamps lookup of its own.
+   */
+  withStamps?: boolean;
 }
 
 /** The message IDs of a window, and whether it reached the anchor and either end. */
@@ -147,6 +153,8 @@ export interface MessageWindowResult {
    * gives them (a message without a copy is left out; the caller says what it shows as).
    */
   flags?: Map<number, number>;
+  /** With `withStamps` only: the format stamps of `ids` as formatStamps gives them (a message without one is left out: its stamp is 0). */
+  stamps?: Map<number, number>;
 }
 
 /** Messages, their per-user rows (flags) and the narrow and search queries of GET /messages. */

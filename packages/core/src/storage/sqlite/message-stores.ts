@@ -22,8 +22,8 @@ const MESSAGE: TableMap<Message> = {
   packed: true,
 };
 const ID: TableMap<{ id: number }> = { table: 'message', booleans: [] };
-/** A window's row with the viewer's flags: null where a shared channel's message has no copy of theirs. */
-const ID_FLAGS: TableMap<{ id: number; flags: number | null }> = { table: 'message', booleans: [] };
+/** A window's row with the viewer's flags or the format stamp (WindowRow). */
+const WINDOW_ROW: TableMap<WindowRow> = { table: 'message', booleans: [] };
 const COPY: TableMap<{ userId: number; flags: number; messageId: number }> = { table: 'user_message', booleans: [], packed: true };
 const STAMP: TableMap<{ messageId: number; stamp: number }> = { table: 'message_stamp', booleans: [] };
 const REACTION: TableMap<Reaction> = { table: 'reaction', booleans: [] };
@@ -259,27 +259,39 @@ export function messageStore(q: Statements): MessageStore {
   };
 }
 
+/** A window's row: the viewer's flags with `withFlags` (null where a shared channel's message has no copy of theirs), the format stamp with `withStamps` (null: none). */
+interface WindowRow {
+  id: number;
+  flags?: number | null;
+  stamp?: number | string | null;
+}
+
 /**
  * Up to numBefore IDs below the anchor, the anchor, and up to numAfter above it; with
- * `withFlags`, each walk also selects the viewer's flags, so that they cost no statement of their own.
+ * `withFlags` and `withStamps`, each walk also selects the viewer's flags and the messages'
+ * format stamps, so that they cost no statement of their own.
  */
 async function messageWindow(q: Statements, scope: MessageScope, conditions: readonly MessageCondition[], window: MessageWindow): Promise<MessageWindowResult> {
   const withFlags = window.withFlags === true;
+  const withStamps = window.withStamps === true;
   const { from, where, params, id } = compileMessageQuery(scope, conditions, withFlags);
-  const base = `SELECT ${id} AS id${withFlags ? ', um.flags AS flags' : ''} FROM ${from} WHERE ${where.join(' AND ')}`;
-  const map = withFlags ? ID_FLAGS : ID;
+  // The stamp is looked up by the message's key (message_stamp is small: only changed messages have a row).
+  const columns = `${id} AS id${withFlags ? ', um.flags AS flags' : ''}${withStamps ? ', s.stamp AS stamp' : ''}`;
+  const stamped = withStamps ? `${from} LEFT JOIN message_stamp s ON s.message_id = ${id}` : from;
+  const base = `SELECT ${columns} FROM ${stamped} WHERE ${where.join(' AND ')}`;
+  const map = withFlags || withStamps ? WINDOW_ROW : ID;
   // Message IDs are safe integers from 1 up, so nothing lies below an anchor of 1 or less (the
   // anchor "oldest", first_unread's probe) nor above MAX_SAFE_INTEGER (the anchor "newest"):
   // those walks are not run.
   const noneBelow = window.anchor <= 1;
   const noneAbove = window.anchor >= Number.MAX_SAFE_INTEGER;
-  const before: { id: number; flags?: number | null }[] = noneBelow
+  const before: WindowRow[] = noneBelow
     ? []
     : await q.all(map, `${base} AND ${id} < ? ORDER BY ${id} DESC LIMIT ?`, ...params, window.anchor, window.numBefore + 1);
-  const after: { id: number; flags?: number | null }[] = noneAbove
+  const after: WindowRow[] = noneAbove
     ? []
     : await q.all(map, `${base} AND ${id} > ? ORDER BY ${id} ASC LIMIT ?`, ...params, window.anchor, window.numAfter + 1);
-  const anchor: { id: number; flags?: number | null } | undefined =
+  const anchor: WindowRow | undefined =
     window.anchor >= 1 && window.anchor <= Number.MAX_SAFE_INTEGER ? await q.get(map, `${base} AND ${id} = ?`, ...params, window.anchor) : undefined;
   const rows = [
     ...before.slice(0, window.numBefore).reverse(),
@@ -297,6 +309,12 @@ async function messageWindow(q: Statements, scope: MessageScope, conditions: rea
     // A row of a shared channel's message without a copy of the viewer's has NULL flags: left out, as flagsOf does.
     for (const row of rows) if (row.flags !== null && row.flags !== undefined) flags.set(row.id, row.flags);
     result.flags = flags;
+  }
+  if (withStamps) {
+    const stamps = new Map<number, number>();
+    // Number(): PostgreSQL's BIGINT may arrive as text. No row in message_stamp: stamp 0, left out as formatStamps does.
+    for (const row of rows) if (row.stamp !== null && row.stamp !== undefined) stamps.set(row.id, Number(row.stamp));
+    result.stamps = stamps;
   }
   return result;
 }
