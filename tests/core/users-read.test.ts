@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import {
   createUserAsOperator,
   doDeactivateUser,
+  doSendMessage,
   type EmailVisibility,
   getOwnUser,
   getUser,
@@ -398,6 +399,17 @@ describe('GET /users/me', () => {
       profile_data: {},
       max_message_id: -1,
     });
+  });
+
+  it('gives as max_message_id the newest message the caller has a copy of, not one they cannot see', async () => {
+    const { w, member } = await populated();
+    const toMember = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'direct', to: JSON.stringify([member.id]), content: 'hello' })).id;
+    expect(must(await getOwnUser(w.ctx, w.as(member), {})).max_message_id).toBe(toMember);
+    // A later direct message between others is not the member's.
+    const others = must(await doSendMessage(w.ctx, w.as(w.owner), { type: 'direct', to: JSON.stringify([w.owner.id]), content: 'note to self' })).id;
+    expect(others).toBeGreaterThan(toMember);
+    expect(must(await getOwnUser(w.ctx, w.as(member), {})).max_message_id).toBe(toMember);
+    expect(must(await getOwnUser(w.ctx, w.as(w.owner), {})).max_message_id).toBe(others);
   });
 
   it('works for bots, with bot fields and no profile_data', async () => {

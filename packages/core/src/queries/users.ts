@@ -75,14 +75,12 @@ export async function findUser(tx: Tx, actor: Actor, key: string): Promise<User 
   return byId && apiEmail(actor.realm, byId).toLowerCase() === key.toLowerCase() ? byId : undefined;
 }
 
-/** GET /users/me: the caller's own record, flat, with max_message_id. */
+/** GET /users/me: the caller's own record, flat, with max_message_id (the newest message they have a copy of; -1: none). */
 export const getOwnUser = userOperation(GetOwnUserParams, async (ctx, actor: Actor) => {
-  const record = formatUser(actor.realm, actor.user, {
-    viewer: actor.user,
-    clientGravatar: false,
-    includeCustomProfileFields: true,
-    profileData: await ctx.storage.read((tx) => profileDataByUser(tx, actor.realm.id, [actor.user.id])),
-  });
-  // No message exists before the messages area; -1 is the reference's value for "none".
-  return ok(extend(record, { max_message_id: -1 }));
+  const { profileData, maxMessageId } = await ctx.storage.read(async (tx) => ({
+    profileData: await profileDataByUser(tx, actor.realm.id, [actor.user.id]),
+    maxMessageId: await tx.messages.maxMessageId(actor.user.id),
+  }));
+  const record = formatUser(actor.realm, actor.user, { viewer: actor.user, clientGravatar: false, includeCustomProfileFields: true, profileData });
+  return ok(extend(record, { max_message_id: maxMessageId }));
 });
