@@ -2,9 +2,10 @@
  * superstruct's own structs, each registered with the shortcuts that run-struct.ts may take for
  * it (see `Shortcuts`). Every struct here is superstruct's: the shortcuts only let the engine
  * skip asking a validator, entries or refiner whose answer is known. One change: `type` and
- * `object` copy the object they coerce with `copyOf` (objects.ts) rather than a spread, the same
- * copy without a new hidden class per request for each defaulted field added to it. Schemas import these
- * (through wire.ts) rather than superstruct's, so that a request's checks cost plain calls.
+ * `object` copy the object they coerce with `copyOf` (objects.ts) rather than a spread: the same
+ * copy, without a new hidden class per request for each defaulted field then added to it.
+ * Schemas import these (through wire.ts) rather than superstruct's, so that a request's checks
+ * cost plain calls.
  */
 import {
   boolean as superBoolean,
