@@ -55,7 +55,7 @@ async function reference(user: User, params: Params, realm?: Realm): Promise<str
   if (params.narrow !== undefined) return JSON.stringify(fresh);
   const realmNow = realm ?? (await storedRealm());
   const records = await e.w.ctx.storage.read(async (tx) =>
-    formatForViewer(tx, realmNow, user, await tx.messages.byIds(realmNow.id, fresh.messages.map((m) => m.id)), (await readableBy(tx, user)).allStreams, {
+    formatForViewer(tx, realmNow, user, await tx.messages.byIds(realmNow.id, fresh.messages.map((m) => m.id)), (await readableBy(tx, user)).streamNames, {
       applyMarkdown: params.apply_markdown !== false,
       clientGravatar: params.client_gravatar !== false,
       emptyTopicName: params.allow_empty_topic_name === true,

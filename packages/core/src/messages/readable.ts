@@ -10,6 +10,8 @@ export interface Readable {
   visibleStreams: Stream[];
   publicStreamIds: number[];
   allStreams: Stream[];
+  /** The names of `allStreams` by ID, as formatted messages show them (display_recipient). */
+  streamNames: ReadonlyMap<number, string>;
   /** Channels the user is actively subscribed to. */
   subscribedStreamIds: ReadonlySet<number>;
 }
@@ -45,6 +47,7 @@ function readableIn(user: User, { allStreams, subscribed }: { allStreams: Stream
     visibleStreams: Object.freeze(visibleStreams) as Stream[],
     publicStreamIds: Object.freeze(allStreams.filter((s) => !s.inviteOnly && !s.isArchived).map((s) => s.id)) as number[],
     allStreams,
+    streamNames: new Map(allStreams.map((s) => [s.id, s.name])),
     subscribedStreamIds: subscribed,
   });
 }

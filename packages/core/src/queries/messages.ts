@@ -14,7 +14,7 @@ import { type MessageRows, pageRows, withReactionsAndSubmessages } from '../mess
 import { pageUsers } from '../messages/page-users.js';
 import { type Actor, userOperation } from '../operation.js';
 import { GetMessageHistoryParams, GetMessageParams, GetMessagesParams, MatchesNarrowParams } from '../schemas/messages.js';
-import { FLAG_BITS, type Message, type MessageCondition, type Realm, type Stream, type Tx, type User } from '../storage/types.js';
+import { FLAG_BITS, type Message, type MessageCondition, type Realm, type Tx, type User } from '../storage/types.js';
 
 /** Moved to messages/readable.ts, shared with the flag endpoints; re-exported for callers of this module. */
 export { readableBy, type Readable } from '../messages/readable.js';
@@ -27,12 +27,12 @@ export async function formatForViewer(
   realm: Realm,
   viewer: User,
   messages: readonly Message[],
-  streams: readonly Stream[],
+  streamNames: ReadonlyMap<number, string>,
   options: FormatOptions,
 ): Promise<ApiMessage[]> {
   const rows = await withReactionsAndSubmessages(tx, realm.id, messages);
   const flags = await tx.messages.flagsOf(viewer.id, messages.map((message) => message.id));
-  return formatRowsForViewer(tx, realm, rows, flags, streams, options);
+  return formatRowsForViewer(tx, realm, rows, flags, streamNames, options);
 }
 
 interface FormatOptions {
@@ -50,7 +50,7 @@ async function formatRowsForViewer(
   realm: Realm,
   rows: readonly MessageRows[],
   flags: ReadonlyMap<number, number>,
-  streams: readonly Stream[],
+  streamNames: ReadonlyMap<number, string>,
   options: FormatOptions,
   /** The storage whose kept users may serve (read transactions only: messages/page-users.ts); none reads them. */
   storage?: object,
@@ -71,7 +71,7 @@ async function formatRowsForViewer(
   const view = {
     realm,
     users,
-    streamNames: streamNamesOf(streams),
+    streamNames,
     dmConversationIds,
     topicLinks: topicLinksWith(await realmLinkifiers(tx, realm.id)),
     ...options,
@@ -86,18 +86,6 @@ async function formatRowsForViewer(
       flags.get(message.id) ?? FLAG_BITS.read | FLAG_BITS.historical,
     ),
   );
-}
-
-/** Channel names by ID of the frozen channel lists kept under the channel state token (messages/readable.ts), made once per list. */
-const keptStreamNames = new WeakMap<readonly Stream[], ReadonlyMap<number, string>>();
-
-/** The channels' names by ID; a frozen list of frozen channels (a kept list) cannot change, so its map is made once. */
-function streamNamesOf(streams: readonly Stream[]): ReadonlyMap<number, string> {
-  const kept = keptStreamNames.get(streams);
-  if (kept) return kept;
-  const names = new Map(streams.map((s) => [s.id, s.name]));
-  if (Object.isFrozen(streams) && streams.every((s) => Object.isFrozen(s))) keptStreamNames.set(streams, names);
-  return names;
 }
 
 /** GET /messages (SHAPES.md 6.1). */
@@ -116,7 +104,7 @@ export const getMessages = userOperation(GetMessagesParams, async (ctx, actor: A
     const { readable, conditions, terms } = narrowed.value;
     const words = searchWords(terms);
     const format = async (rows: readonly MessageRows[], flags: ReadonlyMap<number, number>): Promise<ApiMessage[]> => {
-      const records = await formatRowsForViewer(tx, actor.realm, rows, flags, readable.allStreams, {
+      const records = await formatRowsForViewer(tx, actor.realm, rows, flags, readable.streamNames, {
         applyMarkdown: params.apply_markdown,
         clientGravatar: params.client_gravatar,
         emptyTopicName: params.allow_empty_topic_name,
@@ -163,7 +151,7 @@ export const getMessage = userOperation(GetMessageParams, async (ctx, actor: Act
     const access = await accessMessage(tx, actor.user, params.message_id);
     if (access.isErr()) return err(access.error);
     const message = access.value;
-    const [record] = await formatForViewer(tx, actor.realm, actor.user, [message], readable.allStreams, {
+    const [record] = await formatForViewer(tx, actor.realm, actor.user, [message], readable.streamNames, {
       applyMarkdown: params.apply_markdown,
       clientGravatar: false,
       emptyTopicName: params.allow_empty_topic_name,
