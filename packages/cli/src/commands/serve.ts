@@ -15,6 +15,7 @@ import { databaseOption, dataDirOption } from '../options.js';
 import { orFail, zuliprc } from '../output.js';
 import { loadPushNotifier } from '../push-notifier.js';
 import { parseRateLimitRules, RULES_FORMAT } from '../rate-limits.js';
+import { tuneV8ForServing } from '../v8-tuning.js';
 import { describeWebClient, locateWebClient } from '../web-client.js';
 
 function parseSeconds(raw: string, source: string): number {
@@ -68,6 +69,7 @@ export const serveCommand = defineCommand({
 });
 
 async function serveForever(values: OptionValues<typeof SERVE_OPTIONS>): Promise<void> {
+  tuneV8ForServing();
   const logger = createCliLogger(values['log-level']);
   const lifecycle = lifecycleLogger(logger);
   const metricsPort = values['metrics-port'];
