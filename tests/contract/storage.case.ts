@@ -522,6 +522,18 @@ export function testStorageDriver(name: string, factory: StorageFactory, skips?:
         expect(own.length).toBeGreaterThan(0);
       });
 
+      it('a method read off a store works detached while its handle lives, and is refused after', async () => {
+        const { realm } = await seed(storage, [{}]);
+        let detached: Tx['users']['list'] | undefined;
+        const inside = await storage.read(async (tx) => {
+          const { list } = tx.users;
+          detached = list;
+          return (await list(realm.id)).length;
+        });
+        expect(inside).toBeGreaterThan(0);
+        await expect(detached!(realm.id)).rejects.toThrow(/settled/);
+      });
+
       it('a read handle refuses writes and afterCommit', async () => {
         const { realm } = await seed(storage, [{}]);
         const outcome = await storage.read(async (tx) => ({

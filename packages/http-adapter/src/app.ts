@@ -95,11 +95,12 @@ function routerPath(path: string): string {
 
 async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutMs: number): Promise<Response> {
   const request = event.req;
-  const allowed = Object.keys(route.methods).sort();
+  // Listed only for the answers that name them, not sorted again on every request.
+  const allowed = () => Object.keys(route.methods).sort();
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  if (method === 'OPTIONS') return fastResponse(null, { status: 204, headers: { allow: allowed.join(', ') } });
+  if (method === 'OPTIONS') return fastResponse(null, { status: 204, headers: { allow: allowed().join(', ') } });
   const operation = route.methods[method as Method];
-  if (!operation) return unread(request, failure(methodNotAllowed(), { allowed_methods: allowed }));
+  if (!operation) return unread(request, failure(methodNotAllowed(), { allowed_methods: allowed() }));
 
   // Credentials before the body: a caller who may not use the operation costs no more than its
   // headers, however large a body it announces or sends.
