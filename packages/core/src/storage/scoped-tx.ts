@@ -68,11 +68,10 @@ const prototypes = new WeakMap<Stores, object>();
  * mixing its writes into another transaction. A `read` handle also refuses the write methods.
  *
  * What does not depend on the operation is built once per stores object: the list of each
- * store's methods, a prototype whose getters give a handle its view of a store on first use,
- * and per store a prototype of guard getters (see guardsPrototype). An operation pays for the
- * methods it calls, not for every method of every store it touches. Each guard closes over its
- * handle's own state, so revoking one handle cannot revive or end another, and a guard read off
- * a store may be called detached.
+ * store's methods and a prototype whose getters build a store's guards on the handle's first use
+ * of that store. An operation pays for the stores it touches, not for all thirty. The guards of a
+ * handle close over that handle's own state, so revoking it cannot revive or end another, and
+ * guarded stores stay plain objects (their methods may be spread or called detached).
  */
 export function scopeTx(stores: Stores, mode: 'read' | 'write'): TxScope {
   let proto = prototypes.get(stores);
@@ -123,12 +122,11 @@ function txPrototype(stores: Stores): object {
     const store = stores[area] as unknown as Record<string, Method>;
     const writes = WRITES[area] as readonly string[];
     const table: MethodTable = Object.keys(store).map((name) => [name, store[name]!.bind(store), writes.includes(name)] as const);
-    const guards = guardsPrototype(area, table);
+    const shape = Object.fromEntries(table.map(([name]) => [name, null]));
     Object.defineProperty(proto, area, {
       enumerable: true,
       get(this: { [STATE]: ScopeState }) {
-        const guarded = Object.create(guards) as { [STATE]: ScopeState };
-        guarded[STATE] = this[STATE];
+        const guarded = guardStore(area, table, shape, this[STATE]);
         // Later uses of the same store in this handle find it on the handle itself.
         Object.defineProperty(this, area, { value: guarded, enumerable: true, writable: true, configurable: true });
         return guarded;
@@ -139,27 +137,20 @@ function txPrototype(stores: Stores): object {
 }
 
 /**
- * A store's guards, one getter per method on a prototype shared by every handle: reading
- * `tx.users.byId` makes the one guard it returns, bound to the handle (so it may be passed
- * around or destructured). Building every method's guard for each handle that touched a store
- * cost about 2 KB per operation on the users store alone, young garbage on every request.
+ * A store's guards. `shape` has every method's name: its copy takes each guard into a field it
+ * already has, so every handle's guards of one store share a hidden class. Added one by one, a
+ * store's guards went to dictionary mode past a dozen methods, on every operation using it.
  */
-function guardsPrototype(area: string, table: MethodTable): object {
-  const guards = {};
+function guardStore(area: string, table: MethodTable, shape: object, state: ScopeState): Record<string, Method> {
+  const out = { ...shape } as Record<string, Method>;
   for (const [name, method, write] of table) {
-    Object.defineProperty(guards, name, {
-      enumerable: true,
-      get(this: { [STATE]: ScopeState }): Method {
-        const state = this[STATE];
-        return (...args) => {
-          if (!state.live) return Promise.reject(new Error(`storage: tx.${area}.${name} called after its operation settled`));
-          if (write && state.mode === 'read') {
-            return Promise.reject(new Error(`storage: tx.${area}.${name} writes and cannot run inside read()`));
-          }
-          return method(...args);
-        };
-      },
-    });
+    out[name] = (...args) => {
+      if (!state.live) return Promise.reject(new Error(`storage: tx.${area}.${name} called after its operation settled`));
+      if (write && state.mode === 'read') {
+        return Promise.reject(new Error(`storage: tx.${area}.${name} writes and cannot run inside read()`));
+      }
+      return method(...args);
+    };
   }
-  return guards;
+  return out;
 }
