@@ -14,7 +14,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-export const SERVER_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
+const SERVER_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
 
 export function tuneV8ForServing(): void {
   for (const flag of SERVER_V8_FLAGS) setFlagsFromString(flag);

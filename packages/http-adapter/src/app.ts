@@ -62,9 +62,11 @@ export function createApp(ctx: Ctx, options: AppOptions = {}): H3 {
   // the route, never the raw URL.
   for (const route of ROUTES) {
     const pattern = API_PREFIX + route.path;
+    // What OPTIONS and 405 answers list, worked out once per route.
+    const allowed = Object.keys(route.methods).sort();
     app.all(API_PREFIX + routerPath(route.path), (event) => {
       noteRoute(event.req, pattern);
-      return dispatch(ctx, route, event, bodyReadTimeoutMs).catch(answerInternalError(event.req));
+      return dispatch(ctx, route, allowed, event, bodyReadTimeoutMs).catch(answerInternalError(event.req));
     });
   }
   for (const route of FILE_ROUTES) {
@@ -93,14 +95,12 @@ function routerPath(path: string): string {
   return path.replace(/\{\+(\w+)\}/g, '**:$1').replace(/\{(\w+)\}/g, ':$1');
 }
 
-async function dispatch(ctx: Ctx, route: Route, event: H3Event, bodyReadTimeoutMs: number): Promise<Response> {
+async function dispatch(ctx: Ctx, route: Route, allowed: readonly string[], event: H3Event, bodyReadTimeoutMs: number): Promise<Response> {
   const request = event.req;
-  // Listed only for the answers that name them, not sorted again on every request.
-  const allowed = () => Object.keys(route.methods).sort();
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  if (method === 'OPTIONS') return fastResponse(null, { status: 204, headers: { allow: allowed().join(', ') } });
+  if (method === 'OPTIONS') return fastResponse(null, { status: 204, headers: { allow: allowed.join(', ') } });
   const operation = route.methods[method as Method];
-  if (!operation) return unread(request, failure(methodNotAllowed(), { allowed_methods: allowed() }));
+  if (!operation) return unread(request, failure(methodNotAllowed(), { allowed_methods: allowed }));
 
   // Credentials before the body: a caller who may not use the operation costs no more than its
   // headers, however large a body it announces or sends.
